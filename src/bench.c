@@ -1,0 +1,430 @@
+/*
+ * bench.c - see bench.h.
+ *
+ * Layout on the device for one size: the input, the expected output, and
+ * the output with GUARD bytes on each side; plus the L2 flush buffer (four
+ * times the L2, so no line of the previous launch survives) and a small
+ * result buffer for the check kernels.
+ */
+#include "bench.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GUARD (64u << 10)
+#define GUARD_BYTE 0xA5
+#define POISON_BYTE 0x5A
+#define CHECK_BLOCKS 1024u
+#define CHECK_THREADS 256u
+
+struct bench {
+	struct gpu_info g;
+	CUdevice dev;
+	CUcontext ctx;
+	CUstream stream;
+	CUevent *start, *stop;
+	int reps, hot;
+	void *support_image; /* copy of the support cubin, reloaded after a reset */
+	size_t support_len;
+	CUmodule support;
+	CUfunction compare, check_fill;
+	CUdeviceptr flush, result;
+	size_t flush_bytes;
+	/* The prepared size. */
+	const struct family *f;
+	const struct dtype *dt;
+	long rows, cols;
+	size_t in_bytes, out_bytes;
+	void *host_in, *host_expected;
+	CUdeviceptr in, expected, out_base, out;
+};
+
+const char *variant_status_name(int status)
+{
+	static const char *const names[] = { "ok", "wrong", "compile_failed", "launch_failed", "fault" };
+	return status >= 0 && status <= VS_FAULT ? names[status] : "unknown";
+}
+
+static int make_events(struct bench *b)
+{
+	b->start = xcalloc((size_t)b->reps, sizeof(CUevent));
+	b->stop = xcalloc((size_t)b->reps, sizeof(CUevent));
+	for (int i = 0; i < b->reps; i++)
+		if (CU(cu.EventCreate(&b->start[i], CU_EVENT_DEFAULT)) ||
+		    CU(cu.EventCreate(&b->stop[i], CU_EVENT_DEFAULT)))
+			return -1;
+	return 0;
+}
+
+/* Everything that lives in the context: made at open and after a reset. */
+static int context_setup(struct bench *b)
+{
+	if (CU(cu.DevicePrimaryCtxRetain(&b->ctx, b->dev)) || CU(cu.CtxSetCurrent(b->ctx)))
+		return -1;
+	if (CU(cu.StreamCreate(&b->stream, CU_STREAM_NON_BLOCKING)))
+		return -1;
+	if (make_events(b) < 0)
+		return -1;
+	if (CU(cu.ModuleLoadData(&b->support, b->support_image)) ||
+	    CU(cu.ModuleGetFunction(&b->compare, b->support, "gt_compare")) ||
+	    CU(cu.ModuleGetFunction(&b->check_fill, b->support, "gt_check_fill")))
+		return -1;
+	b->flush_bytes = (size_t)(b->g.l2_bytes > 0 ? b->g.l2_bytes : 64 << 20) * 4;
+	if (CU(cu.MemAlloc(&b->flush, b->flush_bytes)) || CU(cu.MemAlloc(&b->result, 4 * sizeof(uint64_t))))
+		return -1;
+	return 0;
+}
+
+struct bench *bench_open(const struct gpu_info *g, const void *support_cubin, int reps, int hot)
+{
+	struct bench *b = xcalloc(1, sizeof(*b));
+	b->g = *g;
+	b->reps = reps;
+	b->hot = hot;
+	/* Not copied: the caller keeps the image alive until bench_close,
+	 * and a reset reloads it from there. */
+	b->support_image = (void *)support_cubin;
+	if (CU(cu.DeviceGet(&b->dev, g->index)) || context_setup(b) < 0) {
+		bench_close(b);
+		return NULL;
+	}
+	return b;
+}
+
+static void free_size(struct bench *b)
+{
+	if (b->in)
+		cu.MemFree(b->in);
+	if (b->expected)
+		cu.MemFree(b->expected);
+	if (b->out_base)
+		cu.MemFree(b->out_base);
+	b->in = b->expected = b->out_base = b->out = 0;
+}
+
+static void context_teardown(struct bench *b, int lost)
+{
+	/* After a fault every call fails; skip straight to the reset. */
+	if (!lost) {
+		free_size(b);
+		if (b->flush)
+			cu.MemFree(b->flush);
+		if (b->result)
+			cu.MemFree(b->result);
+		if (b->support)
+			cu.ModuleUnload(b->support);
+		for (int i = 0; b->start && i < b->reps; i++) {
+			if (b->start[i])
+				cu.EventDestroy(b->start[i]);
+			if (b->stop[i])
+				cu.EventDestroy(b->stop[i]);
+		}
+		if (b->stream)
+			cu.StreamDestroy(b->stream);
+	}
+	free(b->start);
+	free(b->stop);
+	b->start = b->stop = NULL;
+	b->in = b->expected = b->out_base = b->out = b->flush = b->result = 0;
+	b->support = NULL;
+	b->stream = NULL;
+	if (b->ctx)
+		cu.DevicePrimaryCtxRelease(b->dev);
+	b->ctx = NULL;
+}
+
+void bench_close(struct bench *b)
+{
+	if (!b)
+		return;
+	context_teardown(b, 0);
+	free(b->host_in);
+	free(b->host_expected);
+	free(b);
+}
+
+size_t bench_bytes_needed(const struct gpu_info *g, const struct family *f, const struct dtype *dt,
+			  long rows, long cols)
+{
+	size_t in = (size_t)rows * (size_t)cols * dt->size;
+	size_t out = f->out_elems(rows, cols) * dt->size;
+	return in + 2 * out + 2 * GUARD + (size_t)(g->l2_bytes > 0 ? g->l2_bytes : 64 << 20) * 4 + (64u << 20);
+}
+
+/* xorshift64*: fast, and good enough to make every element distinct-ish
+ * and never zero. */
+static uint64_t next_random(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545F4914F6CDD1DULL;
+}
+
+static void fill_random(void *p, size_t n, const struct dtype *dt, uint64_t seed)
+{
+	uint64_t s = seed | 1;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t r = next_random(&s);
+		if (dt->size == 4) {
+			/* A float in [-1, 1) \ {0}: sign, exponent 96..126, random mantissa. */
+			uint32_t bits = (uint32_t)(r >> 32);
+			uint32_t e = 96 + (uint32_t)((r >> 8) % 31);
+			((uint32_t *)p)[i] = (bits & 0x80000000u) | (e << 23) | (bits & 0x7fffffu);
+		} else if (dt->size == 8) {
+			uint64_t e = 992 + ((r >> 3) % 31);
+			((uint64_t *)p)[i] = (r & 0x800fffffffffffffULL) | (e << 52);
+		} else {
+			/* A finite half, never zero: exponent 1..30. */
+			uint16_t bits = (uint16_t)(r >> 48);
+			uint16_t e = (uint16_t)(1 + (r >> 20) % 30);
+			((uint16_t *)p)[i] = (uint16_t)((bits & 0x83ffu) | (e << 10));
+		}
+	}
+}
+
+static int upload_size(struct bench *b)
+{
+	if (CU(cu.MemAlloc(&b->in, b->in_bytes)) || CU(cu.MemAlloc(&b->expected, b->out_bytes)) ||
+	    CU(cu.MemAlloc(&b->out_base, b->out_bytes + 2 * GUARD)))
+		return -1;
+	b->out = b->out_base + GUARD;
+	if (CU(cu.MemcpyHtoD(b->in, b->host_in, b->in_bytes)) ||
+	    CU(cu.MemcpyHtoD(b->expected, b->host_expected, b->out_bytes)))
+		return -1;
+	if (CU(cu.MemsetD8Async(b->out_base, GUARD_BYTE, b->out_bytes + 2 * GUARD, b->stream)) ||
+	    CU(cu.StreamSynchronize(b->stream)))
+		return -1;
+	return 0;
+}
+
+int bench_prepare(struct bench *b, const struct family *f, const struct dtype *dt, long rows, long cols)
+{
+	free_size(b);
+	free(b->host_in);
+	free(b->host_expected);
+	b->f = f;
+	b->dt = dt;
+	b->rows = rows;
+	b->cols = cols;
+	b->in_bytes = (size_t)rows * (size_t)cols * dt->size;
+	b->out_bytes = f->out_elems(rows, cols) * dt->size;
+	b->host_in = xmalloc(b->in_bytes);
+	b->host_expected = xmalloc(b->out_bytes);
+	uint64_t seed = (uint64_t)(now_seconds() * 1e9) ^ ((uint64_t)rows << 32) ^ (uint64_t)cols;
+	fill_random(b->host_in, (size_t)rows * (size_t)cols, dt, seed);
+	f->reference(b->host_in, b->host_expected, rows, cols, dt->size);
+	return upload_size(b);
+}
+
+double bench_bytes(const struct bench *b)
+{
+	return b->f->bytes_moved(b->dt, b->rows, b->cols);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double quantile(const double *sorted, int n, double q)
+{
+	double pos = q * (n - 1);
+	int lo = (int)floor(pos), hi = (int)ceil(pos);
+	return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
+}
+
+/* The launch being timed, as a callback: a kernel or a cuMemcpy. */
+struct launch {
+	CUfunction fn;
+	const struct launch_geometry *geo;
+	int memcpy;
+};
+
+static CUresult do_launch(struct bench *b, const struct launch *l)
+{
+	if (l->memcpy)
+		return cu.MemcpyDtoDAsync(b->out, b->in, b->in_bytes, b->stream);
+	unsigned rows = (unsigned)b->rows, cols = (unsigned)b->cols;
+	void *params[] = { &b->in, &b->out, &rows, &cols };
+	return cu.LaunchKernel(l->fn, l->geo->grid[0], l->geo->grid[1], l->geo->grid[2], l->geo->block[0],
+			       l->geo->block[1], l->geo->block[2], 0, b->stream, params, NULL);
+}
+
+/* Warm-up, then reps launches each between two events (after an L2 flush
+ * unless hot).  Returns the CUresult of the first failure. */
+static CUresult time_launches(struct bench *b, const struct launch *l, struct timing *t)
+{
+	CUresult r;
+	for (int i = 0; i < 3; i++)
+		if ((r = do_launch(b, l)) != CUDA_SUCCESS)
+			return r;
+	for (int i = 0; i < b->reps; i++) {
+		if (!b->hot && (r = cu.MemsetD32Async(b->flush, (unsigned)i, b->flush_bytes / 4, b->stream)))
+			return r;
+		if ((r = cu.EventRecord(b->start[i], b->stream)) || (r = do_launch(b, l)) ||
+		    (r = cu.EventRecord(b->stop[i], b->stream)))
+			return r;
+	}
+	if ((r = cu.StreamSynchronize(b->stream)))
+		return r;
+	double *ms = xcalloc((size_t)b->reps, sizeof(double));
+	for (int i = 0; i < b->reps; i++) {
+		float f = 0;
+		if ((r = cu.EventElapsedTime(&f, b->start[i], b->stop[i]))) {
+			free(ms);
+			return r;
+		}
+		ms[i] = f;
+	}
+	qsort(ms, (size_t)b->reps, sizeof(double), cmp_double);
+	t->launches = b->reps;
+	t->min_ms = ms[0];
+	t->max_ms = ms[b->reps - 1];
+	t->median_ms = quantile(ms, b->reps, 0.5);
+	t->p25_ms = quantile(ms, b->reps, 0.25);
+	t->p75_ms = quantile(ms, b->reps, 0.75);
+	free(ms);
+	return CUDA_SUCCESS;
+}
+
+int bench_ceiling(struct bench *b, const void *copy_cubin, const struct launch_geometry *copy_geo,
+		  double *memcpy_gbps, double *kernel_gbps)
+{
+	/* The ceiling copies the input's bytes; for a transpose that is also
+	 * what one launch moves. */
+	double bytes = 2.0 * (double)b->in_bytes;
+	struct timing t;
+	struct launch mc = { NULL, NULL, 1 };
+	if (CU(time_launches(b, &mc, &t)))
+		return -1;
+	*memcpy_gbps = bytes / (t.median_ms * 1e-3) / 1e9;
+	CUmodule m;
+	CUfunction fn;
+	if (CU(cu.ModuleLoadData(&m, copy_cubin)))
+		return -1;
+	if (CU(cu.ModuleGetFunction(&fn, m, "gputune_copy"))) {
+		cu.ModuleUnload(m);
+		return -1;
+	}
+	struct launch kl = { fn, copy_geo, 0 };
+	CUresult r = CU(time_launches(b, &kl, &t));
+	cu.ModuleUnload(m);
+	if (r)
+		return -1;
+	*kernel_gbps = bytes / (t.median_ms * 1e-3) / 1e9;
+	return 0;
+}
+
+static void set_reason(struct variant_result *r, int status, const char *fmt, ...) GT_PRINTF(3, 4);
+static void set_reason(struct variant_result *r, int status, const char *fmt, ...)
+{
+	va_list ap;
+	r->status = status;
+	va_start(ap, fmt);
+	vsnprintf(r->reason, sizeof(r->reason), fmt, ap);
+	va_end(ap);
+}
+
+/* Records a failed driver call into r: a fault when the context is lost. */
+static int fail_call(struct variant_result *r, CUresult e, const char *what)
+{
+	if (cuda_error_is_sticky(e)) {
+		set_reason(r, VS_FAULT, "%s: %s", what, cuda_error_name(e));
+		return -1;
+	}
+	set_reason(r, VS_LAUNCH_FAILED, "%s: %s", what, cuda_error_name(e));
+	return 0;
+}
+
+/* Compares out with expected and the guards; fills r on a difference. */
+static int check_output(struct bench *b, struct variant_result *r)
+{
+	uint64_t init[4] = { 0, ~0ULL, 0, 0 }, res[4];
+	CUresult e;
+	unsigned long long units = b->out_bytes / 2, guard = GUARD;
+	unsigned int gv = GUARD_BYTE;
+	void *cmp[] = { &b->out, &b->expected, &units, &b->result };
+	CUdeviceptr after = b->out + b->out_bytes;
+	void *g1[] = { &b->out_base, &guard, &gv, &b->result };
+	void *g2[] = { &after, &guard, &gv, &b->result };
+	if ((e = cu.MemcpyHtoD(b->result, init, sizeof(init))) ||
+	    (e = cu.LaunchKernel(b->compare, CHECK_BLOCKS, 1, 1, CHECK_THREADS, 1, 1, 0, b->stream, cmp, NULL)) ||
+	    (e = cu.LaunchKernel(b->check_fill, 64, 1, 1, CHECK_THREADS, 1, 1, 0, b->stream, g1, NULL)) ||
+	    (e = cu.LaunchKernel(b->check_fill, 64, 1, 1, CHECK_THREADS, 1, 1, 0, b->stream, g2, NULL)) ||
+	    (e = cu.StreamSynchronize(b->stream)) || (e = cu.MemcpyDtoH(res, b->result, sizeof(res))))
+		return fail_call(r, e, "checking the output");
+	if (res[0]) {
+		/* res[0] counts 2-byte words; res[1] is the first differing byte. */
+		size_t elem = res[1] / b->dt->size;
+		set_reason(r, VS_WRONG,
+			   "output differs from the reference in %llu 2-byte words of %zu "
+			   "(first at element %zu: output row %zu, column %zu)",
+			   (unsigned long long)res[0], b->out_bytes / 2, elem, elem / (size_t)b->rows,
+			   elem % (size_t)b->rows);
+	} else if (res[2]) {
+		set_reason(r, VS_WRONG, "wrote outside the output (%llu guard bytes changed)",
+			   (unsigned long long)res[2]);
+		/* Restore the guards for the next variant. */
+		if ((e = cu.MemsetD8Async(b->out_base, GUARD_BYTE, GUARD, b->stream)) ||
+		    (e = cu.MemsetD8Async(after, GUARD_BYTE, GUARD, b->stream)))
+			return fail_call(r, e, "restoring the guards");
+	}
+	return 0;
+}
+
+int bench_variant(struct bench *b, const void *cubin, const char *kernel_name,
+		  const struct launch_geometry *geo, struct variant_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	CUmodule m = NULL;
+	CUfunction fn;
+	CUresult e;
+	if ((e = cu.ModuleLoadData(&m, cubin)))
+		return fail_call(r, e, "loading the module");
+	if ((e = cu.ModuleGetFunction(&fn, m, kernel_name))) {
+		cu.ModuleUnload(m);
+		return fail_call(r, e, "finding the kernel");
+	}
+	int rc = 0;
+	struct launch l = { fn, geo, 0 };
+	double t0 = now_seconds(), t1 = 0;
+	/* Poison the output, run once, compare every element. */
+	if ((e = cu.MemsetD8Async(b->out, POISON_BYTE, b->out_bytes, b->stream)) ||
+	    (e = do_launch(b, &l)) || (e = cu.StreamSynchronize(b->stream))) {
+		rc = fail_call(r, e, "the checked launch");
+		goto out;
+	}
+	rc = check_output(b, r);
+	t1 = now_seconds();
+	r->verify_s = t1 - t0;
+	if (rc < 0 || r->status != VS_OK)
+		goto out;
+	if ((e = time_launches(b, &l, &r->t))) {
+		rc = fail_call(r, e, "a timed launch");
+		goto out;
+	}
+	r->timing_s = now_seconds() - t1;
+out:
+	if (t1 == 0)
+		r->verify_s = now_seconds() - t0;
+	if (rc == 0)
+		cu.ModuleUnload(m);
+	return rc;
+}
+
+int bench_recover(struct bench *b)
+{
+	context_teardown(b, 1);
+	if (CU(cu.DevicePrimaryCtxReset(b->dev)))
+		return -1;
+	if (context_setup(b) < 0 || upload_size(b) < 0)
+		return error("the GPU could not be recovered after a fault");
+	return 0;
+}

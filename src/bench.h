@@ -1,0 +1,83 @@
+/*
+ * bench.h - running variants on the GPU: one size's buffers, the ceiling,
+ * and the verification and timing of one compiled variant, following the
+ * protocol in the README ("How a variant is timed").
+ *
+ * The state survives a variant that faults: bench_recover() resets the
+ * context that the fault poisoned and rebuilds the buffers from the host
+ * copies, so the run carries on with the next variant.
+ */
+#ifndef GPUTUNE_BENCH_H
+#define GPUTUNE_BENCH_H
+
+#include "cuda-driver.h"
+#include "family.h"
+#include "gpu.h"
+
+#include <stddef.h>
+
+enum variant_status {
+	VS_OK,
+	VS_WRONG,
+	VS_COMPILE_FAILED,
+	VS_LAUNCH_FAILED,
+	VS_FAULT
+};
+/* "ok", "wrong", ... as stored in the database. */
+const char *variant_status_name(int status);
+
+struct timing {
+	double median_ms, min_ms, max_ms, p25_ms, p75_ms;
+	int launches;
+};
+
+struct variant_result {
+	int status;
+	char reason[256];
+	struct timing t;
+	double verify_s, timing_s; /* host seconds spent checking and timing */
+};
+
+struct bench;
+
+/*
+ * Opens GPU `index` (the driver must be loaded), with the support kernels
+ * from support_cubin.  reps: timed launches per measurement (>= 1); hot:
+ * no L2 flush between launches.  NULL after reporting.
+ */
+struct bench *bench_open(const struct gpu_info *g, const void *support_cubin, int reps, int hot);
+void bench_close(struct bench *b);
+
+/* Device bytes bench_prepare needs for one size. */
+size_t bench_bytes_needed(const struct gpu_info *g, const struct family *f, const struct dtype *dt,
+			  long rows, long cols);
+
+/*
+ * Makes the buffers for f at rows x cols: fresh pseudo-random input (never
+ * zeros), the expected output from the family's host reference, guard
+ * bytes around the output.  0, or -1 after reporting.
+ */
+int bench_prepare(struct bench *b, const struct family *f, const struct dtype *dt, long rows, long cols);
+
+/* The ceiling at the prepared size: GB/s of cuMemcpyDtoDAsync and of the
+ * copy kernel (copy_cubin, a point of the copy family, whose geometry is
+ * given).  0 or -1. */
+int bench_ceiling(struct bench *b, const void *copy_cubin, const struct launch_geometry *copy_geo,
+		  double *memcpy_gbps, double *kernel_gbps);
+
+/*
+ * Loads cubin, checks its output bit for bit (and the guards), and when it
+ * is right times it.  Fills *r; returns 0 when the GPU is still usable, -1
+ * when the context was lost (the caller calls bench_recover).
+ */
+int bench_variant(struct bench *b, const void *cubin, const char *kernel_name,
+		  const struct launch_geometry *geo, struct variant_result *r);
+
+/* Resets the device's context after a fault and rebuilds the prepared
+ * size.  0, or -1 when the GPU cannot be recovered. */
+int bench_recover(struct bench *b);
+
+/* Bytes one launch moves at the prepared size. */
+double bench_bytes(const struct bench *b);
+
+#endif

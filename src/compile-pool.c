@@ -1,0 +1,278 @@
+/*
+ * compile-pool.c - see compile-pool.h.
+ *
+ * Worker w compiles the uncached jobs w, w + W, w + 2W, ... in order, so
+ * job i tends to finish before job i + W and the tuner, which walks the
+ * jobs in order, rarely waits.  A worker that dies leaves its remaining
+ * jobs failed with COMPILE_INTERNAL rather than hanging the run.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "compile-pool.h"
+#include "nvrtc-compile.h"
+#include "util.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct result_msg {
+	int job;
+	int status;
+};
+
+struct compile_pool {
+	struct compile_job *jobs;
+	size_t n;
+	char *dir;
+	int fd;          /* read end of the result pipe */
+	pid_t *pids;
+	int nworkers;
+	int *alive;
+	size_t compiled;
+	size_t *owner;   /* job -> worker index, for jobs being compiled */
+};
+
+char *cache_dir_from(const char *option)
+{
+	if (option && *option)
+		return xstrdup(option);
+	const char *env = getenv("GPUTUNE_CACHE_DIR");
+	if (env && *env)
+		return xstrdup(env);
+	env = getenv("XDG_CACHE_HOME");
+	if (env && *env)
+		return xasprintf("%s/gputune", env);
+	env = getenv("HOME");
+	return xasprintf("%s/.cache/gputune", env && *env ? env : ".");
+}
+
+static char *job_path(const struct compile_pool *p, size_t i, const char *ext)
+{
+	return xasprintf("%s/%s.%s", p->dir, p->jobs[i].key, ext);
+}
+
+static int file_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+static void worker(struct compile_pool *p, const char *arch, int w, int wfd,
+		   const size_t *todo, size_t ntodo)
+{
+	for (size_t t = (size_t)w; t < ntodo; t += (size_t)p->nworkers) {
+		size_t i = todo[t];
+		char *cubin = NULL, *log = NULL;
+		size_t len = 0;
+		int st = nvrtc_compile(p->jobs[i].source, p->jobs[i].name, arch, &cubin, &len, &log);
+		if (st == COMPILE_OK) {
+			char *path = job_path(p, i, "cubin");
+			if (write_file_atomic(path, cubin, len) < 0)
+				st = COMPILE_INTERNAL;
+			free(path);
+		} else {
+			/* Compile errors are cached with their log; NVRTC's own
+			 * failures are written under another name, never reused. */
+			char *path = job_path(p, i, st == COMPILE_ERROR ? "err" : "internal");
+			write_file_atomic(path, log, strlen(log));
+			free(path);
+		}
+		free(cubin);
+		free(log);
+		struct result_msg m = { (int)i, st };
+		if (write(wfd, &m, sizeof(m)) != (ssize_t)sizeof(m))
+			_exit(1);
+	}
+	_exit(0);
+}
+
+struct compile_pool *compile_pool_start(struct compile_job *jobs, size_t n, const char *arch,
+					const char *cache_dir, int workers)
+{
+	if (mkdir_p(cache_dir) < 0) {
+		error("cannot create the compile cache directory %s: %s", cache_dir, strerror(errno));
+		return NULL;
+	}
+	struct compile_pool *p = xcalloc(1, sizeof(*p));
+	p->jobs = jobs;
+	p->n = n;
+	p->dir = xstrdup(cache_dir);
+	p->fd = -1;
+	p->owner = xcalloc(n ? n : 1, sizeof(size_t));
+	char *opts = nvrtc_options_string(arch);
+	uint64_t salt = hash64(opts, strlen(opts), HASH64_SEED);
+	salt = hash64(nvrtc_version_string(), strlen(nvrtc_version_string()), salt);
+	free(opts);
+	size_t *todo = xcalloc(n ? n : 1, sizeof(size_t));
+	size_t ntodo = 0;
+	for (size_t i = 0; i < n; i++) {
+		hash64_hex(hash64(jobs[i].source, strlen(jobs[i].source), salt), jobs[i].key);
+		jobs[i].done = jobs[i].cached = 0;
+		char *ok = job_path(p, i, "cubin"), *bad = job_path(p, i, "err");
+		if (file_exists(ok) || file_exists(bad)) {
+			jobs[i].done = jobs[i].cached = 1;
+			jobs[i].status = file_exists(ok) ? COMPILE_OK : COMPILE_ERROR;
+		} else {
+			todo[ntodo++] = i;
+		}
+		free(ok);
+		free(bad);
+	}
+	if (workers <= 0) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		workers = cpus > 0 ? (int)cpus : 1;
+	}
+	if ((size_t)workers > ntodo)
+		workers = (int)ntodo;
+	p->nworkers = workers;
+	if (workers == 0) {
+		free(todo);
+		return p;
+	}
+	int fds[2];
+	if (pipe(fds) < 0)
+		die("pipe: %s", strerror(errno));
+	p->pids = xcalloc((size_t)workers, sizeof(pid_t));
+	p->alive = xcalloc((size_t)workers, sizeof(int));
+	fflush(NULL);
+	for (int w = 0; w < workers; w++) {
+		pid_t pid = fork();
+		if (pid < 0)
+			die("fork: %s", strerror(errno));
+		if (pid == 0) {
+			close(fds[0]);
+			/* Ctrl-C is the parent's to handle; workers just finish. */
+			signal(SIGINT, SIG_IGN);
+			worker(p, arch, w, fds[1], todo, ntodo);
+		}
+		p->pids[w] = pid;
+		p->alive[w] = 1;
+	}
+	for (size_t t = 0; t < ntodo; t++)
+		p->owner[todo[t]] = t % (size_t)workers;
+	close(fds[1]);
+	p->fd = fds[0];
+	free(todo);
+	return p;
+}
+
+/* Reaps exited workers; fails the jobs a dead worker still owed. */
+static void reap(struct compile_pool *p)
+{
+	for (int w = 0; w < p->nworkers; w++) {
+		if (!p->alive[w])
+			continue;
+		int st;
+		pid_t r = waitpid(p->pids[w], &st, WNOHANG);
+		if (r == p->pids[w])
+			p->alive[w] = 0;
+	}
+}
+
+static void fail_orphans(struct compile_pool *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!p->jobs[i].done && !p->alive[p->owner[i]]) {
+			p->jobs[i].done = 1;
+			p->jobs[i].status = COMPILE_INTERNAL;
+		}
+}
+
+/* Reads one batch of results; returns 0 at end of input. */
+static int read_results(struct compile_pool *p, int timeout_ms)
+{
+	struct pollfd pfd = { p->fd, POLLIN, 0 };
+	int r = poll(&pfd, 1, timeout_ms);
+	if (r <= 0)
+		return 1;
+	struct result_msg m[64];
+	ssize_t got = read(p->fd, m, sizeof(m));
+	if (got <= 0)
+		return got < 0 && errno == EINTR;
+	for (ssize_t k = 0; k < got / (ssize_t)sizeof(m[0]); k++) {
+		if (m[k].job < 0 || (size_t)m[k].job >= p->n)
+			continue;
+		struct compile_job *j = &p->jobs[m[k].job];
+		j->done = 1;
+		j->status = m[k].status;
+		p->compiled++;
+	}
+	return 1;
+}
+
+int compile_pool_wait(struct compile_pool *p, size_t i)
+{
+	while (!p->jobs[i].done) {
+		if (p->fd < 0 || !read_results(p, 200)) {
+			/* Every worker closed its end: whatever is left is orphaned. */
+			for (int w = 0; w < p->nworkers; w++)
+				if (p->alive[w]) {
+					waitpid(p->pids[w], NULL, 0);
+					p->alive[w] = 0;
+				}
+			fail_orphans(p);
+			break;
+		}
+		reap(p);
+		if (!p->jobs[i].done && !p->alive[p->owner[i]]) {
+			/* Its worker is gone: drain what it wrote, then give up on it. */
+			while (read_results(p, 0) && !p->jobs[i].done) {
+				struct pollfd pfd = { p->fd, POLLIN, 0 };
+				if (poll(&pfd, 1, 0) <= 0)
+					break;
+			}
+			fail_orphans(p);
+		}
+	}
+	return p->jobs[i].status;
+}
+
+char *compile_pool_cubin(struct compile_pool *p, size_t i, size_t *len)
+{
+	if (!p->jobs[i].done || p->jobs[i].status != COMPILE_OK)
+		return NULL;
+	char *path = job_path(p, i, "cubin");
+	char *data = read_file(path, len);
+	free(path);
+	return data;
+}
+
+char *compile_pool_log(struct compile_pool *p, size_t i)
+{
+	const char *ext = p->jobs[i].status == COMPILE_ERROR ? "err" : "internal";
+	char *path = job_path(p, i, ext);
+	char *data = read_file(path, NULL);
+	free(path);
+	if (!data && p->jobs[i].status == COMPILE_INTERNAL)
+		data = xstrdup("the compile worker died before reporting this variant");
+	return data;
+}
+
+size_t compile_pool_compiled(const struct compile_pool *p)
+{
+	return p->compiled;
+}
+
+void compile_pool_stop(struct compile_pool *p)
+{
+	if (!p)
+		return;
+	for (int w = 0; w < p->nworkers; w++)
+		if (p->alive[w]) {
+			kill(p->pids[w], SIGTERM);
+			waitpid(p->pids[w], NULL, 0);
+		}
+	if (p->fd >= 0)
+		close(p->fd);
+	free(p->pids);
+	free(p->alive);
+	free(p->owner);
+	free(p->dir);
+	free(p);
+}

@@ -1,0 +1,428 @@
+/*
+ * db.c - opening, checking and migrating the tuning database.
+ *
+ * The order of checks matters for "a bad file is left as it was": every
+ * check before a migration only reads, and nothing is written (not even
+ * the WAL switch) until the file is known to be a gputune database of a
+ * version this build can write.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "db.h"
+#include "embedded.h"
+#include "family.h"
+#include "gpu.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *const db_migrations[] = {
+	"db/001-initial.sql",
+	"db/002-quartiles.sql",
+	NULL
+};
+
+int db_schema_version(void)
+{
+	int n = 0;
+	while (db_migrations[n])
+		n++;
+	return n;
+}
+
+char *db_path_from(const char *option)
+{
+	if (option && *option)
+		return xstrdup(option);
+	const char *env = getenv("GPUTUNE_DB");
+	if (env && *env)
+		return xstrdup(env);
+	env = getenv("XDG_DATA_HOME");
+	if (env && *env)
+		return xasprintf("%s/gputune/gputune.db", env);
+	env = getenv("HOME");
+	return xasprintf("%s/.local/share/gputune/gputune.db", env && *env ? env : ".");
+}
+
+int db_exec(sqlite3 *db, const char *sql)
+{
+	char *msg = NULL;
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		error("database: %s", msg ? msg : sqlite3_errmsg(db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+int db_begin(sqlite3 *db)
+{
+	return db_exec(db, "BEGIN IMMEDIATE");
+}
+
+int db_commit(sqlite3 *db)
+{
+	return db_exec(db, "COMMIT");
+}
+
+void db_rollback(sqlite3 *db)
+{
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+sqlite3_stmt *db_prepare(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		error("database: %s", sqlite3_errmsg(db));
+		return NULL;
+	}
+	return st;
+}
+
+int db_step_done(sqlite3 *db, sqlite3_stmt *st)
+{
+	int r = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (r != SQLITE_DONE && r != SQLITE_ROW) {
+		error("database: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	return 0;
+}
+
+static int pragma_int(sqlite3 *db, const char *sql, int *out)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return sqlite3_errcode(db);
+	int r = sqlite3_step(st);
+	if (r == SQLITE_ROW)
+		*out = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return r == SQLITE_ROW || r == SQLITE_DONE ? SQLITE_OK : r;
+}
+
+static int apply_steps(sqlite3 *db, int from, int to)
+{
+	for (int v = from; v < to; v++) {
+		const struct embedded_file *e = embedded_find(db_migrations[v]);
+		if (!e)
+			return error("schema step %s is missing from this build", db_migrations[v]);
+		if (db_exec(db, e->text) < 0)
+			return -1;
+	}
+	char sql[96];
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d; PRAGMA application_id = %d;", to,
+		 DB_APPLICATION_ID);
+	return db_exec(db, sql) < 0 ? -1 : 0;
+}
+
+/* Brings db from version have to the current one. */
+static int migrate(sqlite3 *db, const char *path, int have)
+{
+	int want = db_schema_version();
+	if (have == 0) {
+		/* A new file: the whole schema in one transaction. */
+		if (db_begin(db) < 0)
+			return -1;
+		if (apply_steps(db, 0, want) < 0) {
+			db_rollback(db);
+			return error("%s: could not create the schema", path);
+		}
+		return db_commit(db);
+	}
+	for (int v = have; v < want; v++) {
+		if (db_begin(db) < 0)
+			return -1;
+		if (apply_steps(db, v, v + 1) < 0) {
+			db_rollback(db);
+			return error("%s: migration from schema version %d to %d failed", path, v, v + 1);
+		}
+		if (db_commit(db) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int is_empty_sqlite(sqlite3 *db)
+{
+	int n = -1;
+	pragma_int(db, "SELECT count(*) FROM sqlite_master", &n);
+	return n == 0;
+}
+
+static int open_error(sqlite3 *db, const char *path, int rc)
+{
+	if (rc == SQLITE_NOTADB)
+		error("%s is not a SQLite database", path);
+	else if (rc == SQLITE_CORRUPT)
+		error("%s is corrupt (SQLite: %s)", path, db ? sqlite3_errmsg(db) : "corrupt");
+	else
+		error("cannot open %s: %s", path, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+	if (db)
+		sqlite3_close(db);
+	return -1;
+}
+
+int db_open(const char *path, int flags, sqlite3 **out)
+{
+	*out = NULL;
+	struct stat st;
+	int exists = stat(path, &st) == 0;
+	if (exists && S_ISDIR(st.st_mode))
+		return error("%s is a directory, not a database file", path);
+	if (!exists && !(flags & DB_WRITE)) {
+		if (flags & DB_MISSING_OK)
+			return 0;
+		return error("no tuning database at %s (a tuning run creates it)", path);
+	}
+	int writable = flags & DB_WRITE;
+	if (exists && writable && access(path, W_OK) < 0)
+		return error("%s is not writable: %s", path, strerror(errno));
+	if (!exists) {
+		char *dir = xstrdup(path);
+		char *slash = strrchr(dir, '/');
+		if (slash && slash != dir) {
+			*slash = '\0';
+			if (mkdir_p(dir) < 0) {
+				error("cannot create the directory %s: %s", dir, strerror(errno));
+				free(dir);
+				return -1;
+			}
+		}
+		free(dir);
+	}
+	/* A read-only command still migrates a file it may write; a file it
+	 * may not write is opened read-only and never migrated. */
+	if (!writable && access(path, W_OK) == 0)
+		writable = 1;
+	sqlite3 *db = NULL;
+	int oflags = writable ? SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE)
+			      : SQLITE_OPEN_READONLY;
+	int rc = sqlite3_open_v2(path, &db, oflags, NULL);
+	if (rc != SQLITE_OK)
+		return open_error(db, path, rc);
+	sqlite3_extended_result_codes(db, 0);
+	sqlite3_busy_timeout(db, 30000);
+	int version = 0, app = 0;
+	rc = pragma_int(db, "PRAGMA user_version", &version);
+	if (rc == SQLITE_OK)
+		rc = pragma_int(db, "PRAGMA application_id", &app);
+	if (rc != SQLITE_OK)
+		return open_error(db, path, rc);
+	if (exists && !(version == 0 && app == 0 && is_empty_sqlite(db))) {
+		if (app != DB_APPLICATION_ID) {
+			sqlite3_close(db);
+			return error("%s is a SQLite database but not a gputune database", path);
+		}
+		char *msg = NULL;
+		int ok = 0;
+		sqlite3_stmt *q = NULL;
+		if (sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &q, NULL) == SQLITE_OK &&
+		    sqlite3_step(q) == SQLITE_ROW) {
+			const char *res = (const char *)sqlite3_column_text(q, 0);
+			ok = res && !strcmp(res, "ok");
+			if (!ok && res)
+				msg = xstrdup(res);
+		}
+		if (!ok && !msg)
+			msg = xstrdup(sqlite3_errmsg(db));
+		sqlite3_finalize(q);
+		if (!ok) {
+			error("%s is corrupt (SQLite: %s)", path, msg);
+			free(msg);
+			sqlite3_close(db);
+			return -1;
+		}
+		free(msg);
+	}
+	int want = db_schema_version();
+	if (version > want) {
+		sqlite3_close(db);
+		return error("%s has schema version %d, newer than this gputune understands (%d): "
+			     "use a newer gputune", path, version, want);
+	}
+	if (version < want && !writable) {
+		sqlite3_close(db);
+		return error("%s has the older schema version %d and is read-only, so it cannot be "
+			     "migrated to %d", path, version, want);
+	}
+	if (writable) {
+		if (version < want && migrate(db, path, version) < 0) {
+			sqlite3_close(db);
+			return -1;
+		}
+		/* WAL lets a reader and a writer, and writers in turn, share the file. */
+		if (db_exec(db, "PRAGMA journal_mode = WAL") < 0) {
+			sqlite3_close(db);
+			return -1;
+		}
+	}
+	db_exec(db, "PRAGMA foreign_keys = ON");
+	*out = db;
+	return 0;
+}
+
+int db_open_memory(sqlite3 **out)
+{
+	sqlite3 *db = NULL;
+	if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
+		return open_error(db, ":memory:", SQLITE_CANTOPEN);
+	if (migrate(db, ":memory:", 0) < 0) {
+		sqlite3_close(db);
+		return -1;
+	}
+	*out = db;
+	return 0;
+}
+
+void db_close(sqlite3 *db)
+{
+	if (db)
+		sqlite3_close(db);
+}
+
+void db_timestamp(char buf[32])
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int64_t db_device_id(sqlite3 *db, const struct gpu_info *g)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"INSERT INTO device (uuid, name, cc_major, cc_minor, sm_count, mem_bytes, l2_bytes,"
+		" bus_width_bits, mem_clock_khz, driver_version) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)"
+		" ON CONFLICT (uuid) DO UPDATE SET name = excluded.name, driver_version = excluded.driver_version");
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, g->uuid, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, g->name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 3, g->cc_major);
+	sqlite3_bind_int(st, 4, g->cc_minor);
+	sqlite3_bind_int(st, 5, g->sm_count);
+	sqlite3_bind_int64(st, 6, (sqlite3_int64)g->mem_bytes);
+	sqlite3_bind_int(st, 7, g->l2_bytes);
+	sqlite3_bind_int(st, 8, g->bus_width_bits);
+	sqlite3_bind_int(st, 9, g->mem_clock_khz);
+	sqlite3_bind_int(st, 10, g->driver_version);
+	if (db_step_done(db, st) < 0)
+		return -1;
+	st = db_prepare(db, "SELECT id FROM device WHERE uuid = ?1");
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, g->uuid, -1, SQLITE_TRANSIENT);
+	int64_t id = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+	sqlite3_finalize(st);
+	return id;
+}
+
+int64_t db_family_id(sqlite3 *db, const struct family *f)
+{
+	struct strbuf sb = {0};
+	for (int i = 0; i < f->nparams; i++)
+		sb_printf(&sb, "%s%s", i ? "," : "", f->params[i].name);
+	sqlite3_stmt *st = db_prepare(db,
+		"INSERT INTO family (name, params) VALUES (?1, ?2)"
+		" ON CONFLICT (name) DO UPDATE SET params = excluded.params");
+	if (!st) {
+		sb_free(&sb);
+		return -1;
+	}
+	sqlite3_bind_text(st, 1, f->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, sb.buf, -1, SQLITE_TRANSIENT);
+	sb_free(&sb);
+	if (db_step_done(db, st) < 0)
+		return -1;
+	st = db_prepare(db, "SELECT id FROM family WHERE name = ?1");
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, f->name, -1, SQLITE_STATIC);
+	int64_t id = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+	sqlite3_finalize(st);
+	return id;
+}
+
+int64_t db_variant_id(sqlite3 *db, int64_t family_id, const char *dtype, const char *params,
+		      const char *source_hash)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"INSERT OR IGNORE INTO variant (family_id, dtype, params, source_hash) VALUES (?1,?2,?3,?4)");
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, family_id);
+	sqlite3_bind_text(st, 2, dtype, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, params, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 4, source_hash, -1, SQLITE_TRANSIENT);
+	if (db_step_done(db, st) < 0)
+		return -1;
+	st = db_prepare(db, "SELECT id FROM variant WHERE family_id = ?1 AND dtype = ?2 AND params = ?3"
+			    " AND source_hash = ?4");
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, family_id);
+	sqlite3_bind_text(st, 2, dtype, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, params, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 4, source_hash, -1, SQLITE_TRANSIENT);
+	int64_t id = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+	sqlite3_finalize(st);
+	return id;
+}
+
+int db_update_winners(sqlite3 *db, int64_t device_id, int64_t family_id, const char *dtype,
+		      long rows, long cols, const char *mode)
+{
+	static const char filter[] =
+		" (?1 < 0 OR %s = ?1) AND (?2 < 0 OR %s = ?2) AND (?3 IS NULL OR %s = ?3)"
+		" AND (?4 < 0 OR %s = ?4) AND (?5 < 0 OR %s = ?5) AND (?6 IS NULL OR %s = ?6)";
+	char *del_where = xasprintf(filter, "device_id", "family_id", "dtype", "rows", "cols", "timing_mode");
+	char *sel_where = xasprintf(filter, "r.device_id", "v.family_id", "v.dtype", "m.rows", "m.cols",
+				    "r.timing_mode");
+	char *del = xasprintf("DELETE FROM winner WHERE %s", del_where);
+	char *ins = xasprintf(
+		"WITH latest AS ("
+		"  SELECT m.id, m.status, m.gbps, m.rows, m.cols, r.device_id, r.timing_mode,"
+		"         v.family_id, v.dtype,"
+		"         row_number() OVER (PARTITION BY r.device_id, r.timing_mode, m.variant_id,"
+		"                            m.rows, m.cols ORDER BY m.id DESC) AS rn"
+		"  FROM measurement m JOIN run r ON r.id = m.run_id JOIN variant v ON v.id = m.variant_id"
+		"  WHERE %s"
+		"), ranked AS ("
+		"  SELECT *, row_number() OVER (PARTITION BY device_id, family_id, dtype, rows, cols,"
+		"                               timing_mode ORDER BY gbps DESC, id) AS rk"
+		"  FROM latest WHERE rn = 1 AND status = 'ok'"
+		") INSERT INTO winner (device_id, family_id, dtype, rows, cols, timing_mode, measurement_id)"
+		"  SELECT device_id, family_id, dtype, rows, cols, timing_mode, id FROM ranked WHERE rk = 1",
+		sel_where);
+	int rc = 0;
+	const char *sqls[2] = { del, ins };
+	for (int k = 0; k < 2 && rc == 0; k++) {
+		sqlite3_stmt *st = db_prepare(db, sqls[k]);
+		if (!st) {
+			rc = -1;
+			break;
+		}
+		sqlite3_bind_int64(st, 1, device_id);
+		sqlite3_bind_int64(st, 2, family_id);
+		if (dtype)
+			sqlite3_bind_text(st, 3, dtype, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(st, 4, rows);
+		sqlite3_bind_int64(st, 5, cols);
+		if (mode)
+			sqlite3_bind_text(st, 6, mode, -1, SQLITE_TRANSIENT);
+		rc = db_step_done(db, st);
+	}
+	free(del_where);
+	free(sel_where);
+	free(del);
+	free(ins);
+	return rc;
+}

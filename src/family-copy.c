@@ -1,0 +1,88 @@
+/*
+ * family-copy.c - a plain device-to-device copy, out[i] = in[i], over a
+ * rows x cols matrix.  It is the ceiling every other family is measured
+ * against (the tuner times a fixed vectorised point of it beside
+ * cuMemcpyDtoDAsync in every run), and `gputune copy` tunes it like any
+ * other family.
+ */
+#include "family.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { P_VEC, P_THREADS, P_ITEMS, NPARAMS };
+
+static const struct param_def params[NPARAMS] = {
+	[P_VEC] = { "vec", "GT_VEC", "elements per load and store",
+		    NULL, { 1, 2, 4, 8 }, 4, { 1, 2, 4, 8 }, 4, 4, 0 },
+	[P_THREADS] = { "threads", "GT_THREADS", "threads per block",
+			NULL, { 64, 128, 256, 512, 1024 }, 5, { 128, 256, 512 }, 3, 256, 0 },
+	[P_ITEMS] = { "items", "GT_ITEMS", "vectors per thread, all loaded before the first store",
+		      NULL, { 1, 2, 4, 8, 16 }, 5, { 1, 2, 4, 8 }, 4, 4, 0 },
+};
+
+static const char *reject(const int *v, const struct dtype *dt, const struct device_limits *lim,
+			  char *buf, size_t n)
+{
+	if ((size_t)v[P_VEC] * dt->size > 16) {
+		snprintf(buf, n, "vec x element size exceeds the 16-byte access limit (%zu bytes)",
+			 (size_t)v[P_VEC] * dt->size);
+		return buf;
+	}
+	if (v[P_THREADS] > lim->max_threads_per_block) {
+		snprintf(buf, n, "threads per block exceed the device limit (%d > %d)", v[P_THREADS],
+			 lim->max_threads_per_block);
+		return buf;
+	}
+	return NULL;
+}
+
+static void geometry(const int *v, const struct dtype *dt, long rows, long cols,
+		     struct launch_geometry *g)
+{
+	(void)dt;
+	size_t nvec = (size_t)rows * (size_t)cols / (size_t)v[P_VEC];
+	size_t per_block = (size_t)v[P_THREADS] * (size_t)v[P_ITEMS];
+	size_t blocks = (nvec + per_block - 1) / per_block;
+	g->grid[0] = (unsigned)(blocks ? blocks : 1);
+	g->grid[1] = g->grid[2] = 1;
+	g->block[0] = (unsigned)v[P_THREADS];
+	g->block[1] = g->block[2] = 1;
+}
+
+static size_t out_elems(long rows, long cols)
+{
+	return (size_t)rows * (size_t)cols;
+}
+
+static double bytes_moved(const struct dtype *dt, long rows, long cols)
+{
+	return 2.0 * (double)rows * (double)cols * (double)dt->size;
+}
+
+static void reference(const void *in, void *out, long rows, long cols, size_t esize)
+{
+	memcpy(out, in, (size_t)rows * (size_t)cols * esize);
+}
+
+static const char *const classics[] = {
+	"scalar:vec=1,threads=256,items=1",
+	"vec16B:vec=4,threads=256,items=4",
+	NULL
+};
+
+const struct family family_copy = {
+	.name = "copy",
+	.summary = "device-to-device copy, the bandwidth ceiling",
+	.template_name = "templates/copy.cu",
+	.kernel_name = "gputune_copy",
+	.params = params,
+	.nparams = NPARAMS,
+	.reject = reject,
+	.geometry = geometry,
+	.out_elems = out_elems,
+	.bytes_moved = bytes_moved,
+	.reference = reference,
+	.classics = classics,
+};

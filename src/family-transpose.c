@@ -1,0 +1,145 @@
+/*
+ * family-transpose.c - the out-of-place matrix transpose,
+ * out[c][r] = in[r][c], as a point in a space of tile shapes, shared-memory
+ * padding, work per block, block order and access width.
+ *
+ * The classic kernels are points of this space: the naive kernel is
+ * shared=off, the textbook tile is tile=32,block_rows=8,pad=0, its
+ * bank-conflict-free form pad=1, the diagonal reordering mapping=diagonal,
+ * and several tiles per block unroll>1.
+ */
+#include "family.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { P_TILE, P_BLOCK_ROWS, P_PAD, P_UNROLL, P_MAPPING, P_VEC, P_SHARED, P_INJECT, NPARAMS };
+
+static const char *const mapping_names[] = { "cartesian", "diagonal", "colmajor", NULL };
+static const char *const shared_names[] = { "off", "on", NULL };
+static const char *const inject_names[] = { "none", "wrong", "fault", "overrun", NULL };
+
+static const struct param_def params[NPARAMS] = {
+	[P_TILE] = { "tile", "GT_TILE", "edge of the square tile one block moves",
+		     NULL, { 8, 16, 32, 64, 128 }, 5, { 16, 32, 64 }, 3, 32, 0 },
+	[P_BLOCK_ROWS] = { "block_rows", "GT_BLOCK_ROWS", "threads per block in y; each walks the tile in steps of this",
+			   NULL, { 1, 2, 4, 8, 16, 32, 64 }, 7, { 4, 8, 16, 32 }, 4, 8, 0 },
+	[P_PAD] = { "pad", "GT_PAD", "elements of padding per shared-memory tile row (bank conflicts)",
+		    NULL, { 0, 1, 2, 3, 4, 8 }, 6, { 0, 1, 2 }, 3, 1, 0 },
+	[P_UNROLL] = { "unroll", "GT_UNROLL", "tiles one block moves, stacked down the input (all loads in flight before the stores)",
+		       NULL, { 1, 2, 4, 8 }, 4, { 1, 2, 4 }, 3, 1, 0 },
+	[P_MAPPING] = { "mapping", "GT_MAPPING", "order of blocks over tiles: cartesian, diagonal or colmajor",
+			mapping_names, { 0, 1, 2 }, 3, { 0, 1 }, 2, 0, 0 },
+	[P_VEC] = { "vec", "GT_VEC", "elements per global load and store (aligned interior tiles)",
+		    NULL, { 1, 2, 4, 8 }, 4, { 1, 2, 4, 8 }, 4, 1, 0 },
+	[P_SHARED] = { "shared", "GT_SHARED", "stage the tile in shared memory (off: the naive kernel)",
+		       shared_names, { 0, 1 }, 2, { 1, 0 }, 2, 1, 0 },
+	[P_INJECT] = { "inject", "GT_INJECT", "test-only fault injection: none, wrong, fault or overrun",
+		       inject_names, { 0, 1, 2, 3 }, 4, { 0 }, 1, 0, 1 },
+};
+
+static const char *reject(const int *v, const struct dtype *dt, const struct device_limits *lim,
+			  char *buf, size_t n)
+{
+	int tile = v[P_TILE], br = v[P_BLOCK_ROWS], vec = v[P_VEC];
+	if (tile % br)
+		return "tile is not a multiple of block_rows";
+	if (tile % vec)
+		return "tile is not a multiple of vec";
+	if ((size_t)vec * dt->size > 16) {
+		snprintf(buf, n, "vec x element size exceeds the 16-byte access limit (%zu bytes)",
+			 (size_t)vec * dt->size);
+		return buf;
+	}
+	if (!v[P_SHARED] && v[P_PAD])
+		return "pad needs the shared-memory tile (shared=off)";
+	if (!v[P_SHARED] && vec != 1)
+		return "vec>1 needs the shared-memory tile (shared=off)";
+	int threads = tile / vec * br;
+	if (threads > lim->max_threads_per_block) {
+		snprintf(buf, n, "threads per block exceed the device limit (%d > %d)", threads,
+			 lim->max_threads_per_block);
+		return buf;
+	}
+	if (threads < 32) {
+		snprintf(buf, n, "block smaller than a warp (%d threads)", threads);
+		return buf;
+	}
+	if (v[P_SHARED]) {
+		size_t smem = (size_t)v[P_UNROLL] * (size_t)tile * (size_t)(tile + v[P_PAD]) * dt->size;
+		if (smem > (size_t)lim->max_smem_per_block) {
+			snprintf(buf, n, "shared memory per block exceeds the device limit (%zu > %d bytes)",
+				 smem, lim->max_smem_per_block);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+static unsigned ceil_div(long a, long b)
+{
+	return (unsigned)((a + b - 1) / b);
+}
+
+static void geometry(const int *v, const struct dtype *dt, long rows, long cols,
+		     struct launch_geometry *g)
+{
+	(void)dt;
+	unsigned nx = ceil_div(cols, v[P_TILE]);
+	unsigned ny = ceil_div(rows, (long)v[P_TILE] * v[P_UNROLL]);
+	g->grid[0] = nx * ny;
+	g->grid[1] = g->grid[2] = 1;
+	g->block[0] = (unsigned)(v[P_TILE] / v[P_VEC]);
+	g->block[1] = (unsigned)v[P_BLOCK_ROWS];
+	g->block[2] = 1;
+}
+
+static size_t out_elems(long rows, long cols)
+{
+	return (size_t)rows * (size_t)cols;
+}
+
+static double bytes_moved(const struct dtype *dt, long rows, long cols)
+{
+	return 2.0 * (double)rows * (double)cols * (double)dt->size;
+}
+
+/* Blocked so that both sides stay in cache: a naive loop over 8192^2
+ * elements is several times slower on the host. */
+static void reference(const void *in, void *out, long rows, long cols, size_t esize)
+{
+	const char *src = in;
+	char *dst = out;
+	const long B = 64;
+	for (long r0 = 0; r0 < rows; r0 += B)
+		for (long c0 = 0; c0 < cols; c0 += B)
+			for (long r = r0; r < r0 + B && r < rows; r++)
+				for (long c = c0; c < c0 + B && c < cols; c++)
+					memcpy(dst + ((size_t)c * (size_t)rows + (size_t)r) * esize,
+					       src + ((size_t)r * (size_t)cols + (size_t)c) * esize, esize);
+}
+
+static const char *const classics[] = {
+	"naive:tile=32,block_rows=8,pad=0,unroll=1,mapping=cartesian,vec=1,shared=off",
+	"tile32x8-pad1:tile=32,block_rows=8,pad=1,unroll=1,mapping=cartesian,vec=1,shared=on",
+	"tile32x8:tile=32,block_rows=8,pad=0,unroll=1,mapping=cartesian,vec=1,shared=on",
+	"tile32x8-pad1-unroll2:tile=32,block_rows=8,pad=1,unroll=2,mapping=cartesian,vec=1,shared=on",
+	"tile32x8-pad1-diagonal:tile=32,block_rows=8,pad=1,unroll=1,mapping=diagonal,vec=1,shared=on",
+	NULL
+};
+
+const struct family family_transpose = {
+	.name = "transpose",
+	.summary = "out-of-place matrix transpose, out[c][r] = in[r][c]",
+	.template_name = "templates/transpose.cu",
+	.kernel_name = "gputune_transpose",
+	.params = params,
+	.nparams = NPARAMS,
+	.reject = reject,
+	.geometry = geometry,
+	.out_elems = out_elems,
+	.bytes_moved = bytes_moved,
+	.reference = reference,
+	.classics = classics,
+};

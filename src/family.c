@@ -1,0 +1,114 @@
+/*
+ * family.c - the one registry of kernel families, element types, and the
+ * helpers that name and parse points of a family's parameter space.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "family.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const struct family *const family_table[] = {
+	&family_transpose,
+	&family_copy,
+	NULL
+};
+
+const struct dtype dtype_table[] = {
+	{ "f32", 4, "float" },
+	{ "f64", 8, "double" },
+	{ "f16", 2, "unsigned short" },
+	{ NULL, 0, NULL }
+};
+
+const struct dtype *dtype_find(const char *name)
+{
+	for (const struct dtype *d = dtype_table; d->name; d++)
+		if (!strcmp(d->name, name))
+			return d;
+	return NULL;
+}
+
+const struct family *family_find(const char *name)
+{
+	for (size_t i = 0; family_table[i]; i++)
+		if (!strcmp(family_table[i]->name, name))
+			return family_table[i];
+	return NULL;
+}
+
+int family_param_index(const struct family *f, const char *name)
+{
+	for (int i = 0; i < f->nparams; i++)
+		if (!strcmp(f->params[i].name, name))
+			return i;
+	return -1;
+}
+
+const char *param_value_text(const struct param_def *p, int value, char *buf, size_t n)
+{
+	if (p->names)
+		return p->names[value];
+	snprintf(buf, n, "%d", value);
+	return buf;
+}
+
+int param_value_parse(const struct param_def *p, const char *text, int *out)
+{
+	if (p->names) {
+		for (int i = 0; p->names[i]; i++)
+			if (!strcmp(p->names[i], text)) {
+				*out = i;
+				return 0;
+			}
+		return -1;
+	}
+	long v;
+	if (parse_long(text, -1000000, 1000000, &v) < 0)
+		return -1;
+	for (int i = 0; i < p->nallowed; i++)
+		if (p->allowed[i] == v) {
+			*out = (int)v;
+			return 0;
+		}
+	return -1;
+}
+
+char *family_point_name(const struct family *f, const int *v)
+{
+	struct strbuf sb = {0};
+	char buf[32];
+	for (int i = 0; i < f->nparams; i++) {
+		const struct param_def *p = &f->params[i];
+		if (p->hidden && v[i] == p->single)
+			continue;
+		sb_printf(&sb, "%s%s=%s", sb.len ? "," : "", p->name,
+			  param_value_text(p, v[i], buf, sizeof(buf)));
+	}
+	return sb_detach(&sb);
+}
+
+int family_point_parse(const struct family *f, const char *name, int *v)
+{
+	for (int i = 0; i < f->nparams; i++)
+		v[i] = f->params[i].single;
+	char *s = xstrdup(name), *save = NULL;
+	int rc = 0;
+	for (char *tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		int k = -1;
+		if (eq) {
+			*eq = '\0';
+			k = family_param_index(f, tok);
+		}
+		if (k < 0 || param_value_parse(&f->params[k], eq + 1, &v[k]) < 0) {
+			rc = error("%s: bad parameter setting '%s%s%s' in '%s'", f->name, tok,
+				   eq ? "=" : "", eq ? eq + 1 : "", name);
+			break;
+		}
+	}
+	free(s);
+	return rc ? -1 : 0;
+}

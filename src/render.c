@@ -1,0 +1,53 @@
+/*
+ * render.c - see render.h.
+ */
+#include "render.h"
+#include "embedded.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *templates_dir_from(const char *option)
+{
+	if (option && *option)
+		return option;
+	const char *env = getenv("GPUTUNE_TEMPLATES");
+	return env && *env ? env : NULL;
+}
+
+char *template_load(const char *name, const char *templates_dir)
+{
+	if (templates_dir) {
+		const char *base = strrchr(name, '/');
+		base = base ? base + 1 : name;
+		char *path = xasprintf("%s/%s", templates_dir, base);
+		char *text = read_file(path, NULL);
+		if (!text)
+			error("cannot read template %s: %s", path, strerror(errno));
+		free(path);
+		return text;
+	}
+	const struct embedded_file *e = embedded_find(name);
+	if (!e) {
+		error("no built-in template %s", name);
+		return NULL;
+	}
+	return xstrdup(e->text);
+}
+
+char *render_variant(const struct family *f, const struct dtype *dt, const int *v,
+		     const char *template_text)
+{
+	struct strbuf sb = {0};
+	char *name = family_point_name(f, v);
+	sb_printf(&sb, "/* gputune %s %s %s */\n", f->name, dt->name, name);
+	free(name);
+	sb_printf(&sb, "#define GT_ELEM_BYTES %zu\n", dt->size);
+	for (int i = 0; i < f->nparams; i++)
+		sb_printf(&sb, "#define %s %d\n", f->params[i].macro, v[i]);
+	sb_puts(&sb, "#line 1\n");
+	sb_puts(&sb, template_text);
+	return sb_detach(&sb);
+}

@@ -1,0 +1,138 @@
+/*
+ * sizes.c - see sizes.h.  Every rejection quotes the part of the text at
+ * fault, so `--sizes 1024,0x5` says '0x5', not just "bad sizes".
+ */
+#include "sizes.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One positive decimal dimension spanning exactly [s, e). */
+static int dim(const char *s, const char *e, long *out)
+{
+	if (s == e || e - s > 18)
+		return -1;
+	long v = 0;
+	for (const char *p = s; p < e; p++) {
+		if (!isdigit((unsigned char)*p))
+			return -1;
+		v = v * 10 + (*p - '0');
+	}
+	if (v <= 0 || v > SIZE_MAX_DIM)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int push(struct size2 **out, size_t *n, size_t *cap, long r, long c)
+{
+	for (size_t i = 0; i < *n; i++)
+		if ((*out)[i].rows == r && (*out)[i].cols == c)
+			return 0;
+	if (*n >= 100000)
+		return -1;
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		*out = xrealloc(*out, *cap * sizeof(**out));
+	}
+	(*out)[*n].rows = r;
+	(*out)[*n].cols = c;
+	(*n)++;
+	return 0;
+}
+
+static int item(const char *s, const char *e, struct size2 **out, size_t *n, size_t *cap,
+		char *err, size_t en)
+{
+	int len = (int)(e - s);
+	const char *x = memchr(s, 'x', (size_t)len);
+	const char *dash = memchr(s, '-', (size_t)len);
+	if (len == 0) {
+		snprintf(err, en, "empty size in the list");
+		return -1;
+	}
+	if (x && !dash) {
+		long r, c;
+		if (dim(s, x, &r) < 0 || dim(x + 1, e, &c) < 0) {
+			snprintf(err, en, "bad size '%.*s' (RxC with 1 <= R, C <= %ld)", len, s, SIZE_MAX_DIM);
+			return -1;
+		}
+		if (r * c > SIZE_MAX_ELEMS) {
+			snprintf(err, en, "size '%.*s' is too large", len, s);
+			return -1;
+		}
+		return push(out, n, cap, r, c);
+	}
+	if (dash) {
+		const char *colon = memchr(dash, ':', (size_t)(e - dash));
+		const char *bend = colon ? colon : e;
+		long a, b, step = 0;
+		if (x || dim(s, dash, &a) < 0 || dim(dash + 1, bend, &b) < 0 ||
+		    (colon && dim(colon + 1, e, &step) < 0)) {
+			snprintf(err, en, "bad range '%.*s' (A-B or A-B:STEP of square sizes, 1 <= A <= B <= %ld)",
+				 len, s, SIZE_MAX_DIM);
+			return -1;
+		}
+		if (a > b) {
+			snprintf(err, en, "reversed range '%.*s' (%ld > %ld)", len, s, a, b);
+			return -1;
+		}
+		if (colon) {
+			if ((b - a) / step >= 10000) {
+				snprintf(err, en, "range '%.*s' has too many sizes", len, s);
+				return -1;
+			}
+			for (long v = a; v <= b; v += step)
+				if (push(out, n, cap, v, v) < 0)
+					goto too_many;
+		} else {
+			/* From a power of two, doubling walks exactly the powers
+			 * of two up to B, so one loop serves both rules. */
+			for (long v = a; v <= b; v *= 2)
+				if (push(out, n, cap, v, v) < 0)
+					goto too_many;
+		}
+		return 0;
+	}
+	long v;
+	if (dim(s, e, &v) < 0) {
+		snprintf(err, en, "bad size '%.*s' (N, RxC, A-B or A-B:STEP with 1 <= N <= %ld)", len, s,
+			 SIZE_MAX_DIM);
+		return -1;
+	}
+	return push(out, n, cap, v, v);
+too_many:
+	snprintf(err, en, "too many sizes in '%.*s'", len, s);
+	return -1;
+}
+
+int sizes_parse(const char *text, struct size2 **out, size_t *n, char *err, size_t en)
+{
+	*out = NULL;
+	*n = 0;
+	size_t cap = 0;
+	if (!text || !*text) {
+		snprintf(err, en, "empty --sizes");
+		return -1;
+	}
+	const char *s = text;
+	for (;;) {
+		const char *e = strchr(s, ',');
+		if (!e)
+			e = s + strlen(s);
+		if (item(s, e, out, n, &cap, err, en) < 0) {
+			free(*out);
+			*out = NULL;
+			*n = 0;
+			return -1;
+		}
+		if (!*e)
+			break;
+		s = e + 1;
+	}
+	return 0;
+}

@@ -1,0 +1,30 @@
+/*
+ * sizes.h - the --sizes language:
+ *   N        an N x N matrix
+ *   RxC      R rows, C columns
+ *   A-B      powers of two from A to B when both are powers of two;
+ *            otherwise A, 2A, 4A, ... while not above B
+ *   A-B:S    A, A+S, A+2S, ... while not above B
+ * and comma-separated lists of these.  Ranges are of square sizes.
+ * Duplicates are dropped; order is kept.
+ */
+#ifndef GPUTUNE_SIZES_H
+#define GPUTUNE_SIZES_H
+
+#include <stddef.h>
+
+/* Largest accepted dimension; a matrix also may not exceed MAX_ELEMS. */
+#define SIZE_MAX_DIM (1L << 20)
+#define SIZE_MAX_ELEMS (1L << 34)
+
+struct size2 {
+	long rows, cols;
+};
+
+/*
+ * Parses text into a new array (*out, caller frees) of *n sizes.  Returns
+ * 0, or -1 with a message quoting the offending part in err (size en).
+ */
+int sizes_parse(const char *text, struct size2 **out, size_t *n, char *err, size_t en);
+
+#endif

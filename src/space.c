@@ -1,0 +1,176 @@
+/*
+ * space.c - see space.h.  Rejections are never silent: each rejected
+ * point is counted under the reason the family gave.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "space.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void list_params(const struct family *f, struct strbuf *sb)
+{
+	for (int i = 0; i < f->nparams; i++)
+		sb_printf(sb, "%s%s", i ? ", " : "", f->params[i].name);
+}
+
+static void list_allowed(const struct param_def *p, struct strbuf *sb)
+{
+	char buf[32];
+	for (int i = 0; i < p->nallowed; i++)
+		sb_printf(sb, "%s%s", i ? "," : "", param_value_text(p, p->allowed[i], buf, sizeof(buf)));
+}
+
+/* Parses "name=v1,v2" into param index *k and values; -1 after a message. */
+static int parse_setting(const struct family *f, const struct cmd_entry *cmd, const char *text,
+			 int *k, int *values, int *nvalues)
+{
+	const char *eq = strchr(text, '=');
+	if (!eq || eq == text || !eq[1]) {
+		cmd_usage_error(cmd, "%s: bad --param '%s' (expected NAME=VALUE[,VALUE...])", cmd->name, text);
+		return -1;
+	}
+	char *name = xstrdup(text);
+	name[eq - text] = '\0';
+	*k = family_param_index(f, name);
+	if (*k < 0) {
+		struct strbuf sb = {0};
+		list_params(f, &sb);
+		cmd_usage_error(cmd, "%s: unknown parameter '%s' for %s (parameters: %s)", cmd->name,
+				name, f->name, sb.buf);
+		sb_free(&sb);
+		free(name);
+		return -1;
+	}
+	free(name);
+	const struct param_def *p = &f->params[*k];
+	*nvalues = 0;
+	if (!strcmp(eq + 1, "all")) {
+		for (int i = 0; i < p->nallowed; i++)
+			values[(*nvalues)++] = p->allowed[i];
+		return 0;
+	}
+	char *list = xstrdup(eq + 1), *save = NULL;
+	int rc = 0;
+	for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int v;
+		if (param_value_parse(p, tok, &v) < 0) {
+			struct strbuf sb = {0};
+			list_allowed(p, &sb);
+			cmd_usage_error(cmd, "%s: unsupported value '%s' for parameter %s (supported: %s)",
+					cmd->name, tok, p->name, sb.buf);
+			sb_free(&sb);
+			rc = -1;
+			break;
+		}
+		int dup = 0;
+		for (int i = 0; i < *nvalues; i++)
+			dup |= values[i] == v;
+		if (!dup && *nvalues < MAX_VALUES)
+			values[(*nvalues)++] = v;
+	}
+	free(list);
+	if (!rc && *nvalues == 0) {
+		cmd_usage_error(cmd, "%s: no value in --param '%s'", cmd->name, text);
+		rc = -1;
+	}
+	return rc;
+}
+
+int space_init(struct space *s, const struct family *f, const struct dtype *dt,
+	       const struct args *a)
+{
+	memset(s, 0, sizeof(*s));
+	s->f = f;
+	s->dt = dt;
+	for (int i = 0; i < f->nparams; i++) {
+		s->nvalues[i] = f->params[i].ndefaults;
+		memcpy(s->values[i], f->params[i].defaults, sizeof(int) * (size_t)f->params[i].ndefaults);
+	}
+	for (size_t j = 0; j < args_count(a, "param"); j++) {
+		int k, vals[MAX_VALUES], n;
+		if (parse_setting(f, a->cmd, args_nth(a, "param", j), &k, vals, &n) < 0)
+			return -1;
+		s->nvalues[k] = n;
+		memcpy(s->values[k], vals, sizeof(int) * (size_t)n);
+	}
+	return 0;
+}
+
+void device_limits_default(struct device_limits *lim)
+{
+	lim->max_threads_per_block = 1024;
+	lim->max_smem_per_block = 48 * 1024;
+}
+
+static void count_reject(struct space *s, const char *reason)
+{
+	for (size_t i = 0; i < s->nrejects; i++)
+		if (!strcmp(s->rejects[i].reason, reason)) {
+			s->rejects[i].count++;
+			return;
+		}
+	s->rejects = xrealloc(s->rejects, (s->nrejects + 1) * sizeof(*s->rejects));
+	s->rejects[s->nrejects].reason = xstrdup(reason);
+	s->rejects[s->nrejects].count = 1;
+	s->nrejects++;
+}
+
+void space_enumerate(struct space *s, const struct device_limits *lim)
+{
+	const struct family *f = s->f;
+	int idx[MAX_PARAMS] = {0};
+	size_t cap = 0;
+	for (;;) {
+		int v[MAX_PARAMS];
+		for (int i = 0; i < f->nparams; i++)
+			v[i] = s->values[i][idx[i]];
+		char buf[160];
+		const char *why = f->reject(v, s->dt, lim, buf, sizeof(buf));
+		s->total++;
+		if (why) {
+			count_reject(s, why);
+		} else {
+			if (s->npoints == cap) {
+				cap = cap ? cap * 2 : 256;
+				s->points = xrealloc(s->points, cap * sizeof(*s->points));
+			}
+			memcpy(s->points[s->npoints++], v, sizeof(v));
+		}
+		/* Odometer: the last parameter changes fastest. */
+		int i = f->nparams - 1;
+		while (i >= 0 && ++idx[i] == s->nvalues[i])
+			idx[i--] = 0;
+		if (i < 0)
+			break;
+	}
+}
+
+void space_free(struct space *s)
+{
+	for (size_t i = 0; i < s->nrejects; i++)
+		free(s->rejects[i].reason);
+	free(s->rejects);
+	free(s->points);
+	memset(s, 0, sizeof(*s));
+}
+
+int space_single_point(const struct family *f, const struct args *a, int *v)
+{
+	for (int i = 0; i < f->nparams; i++)
+		v[i] = f->params[i].single;
+	for (size_t j = 0; j < args_count(a, "param"); j++) {
+		int k, vals[MAX_VALUES], n;
+		const char *text = args_nth(a, "param", j);
+		if (parse_setting(f, a->cmd, text, &k, vals, &n) < 0)
+			return -1;
+		if (n != 1) {
+			cmd_usage_error(a->cmd, "%s: --param '%s' must name one value here", a->cmd->name, text);
+			return -1;
+		}
+		v[k] = vals[0];
+	}
+	return 0;
+}

@@ -1,0 +1,51 @@
+/*
+ * space.h - the parameter space of one family for one element type: the
+ * candidate values of each parameter (the family's defaults, narrowed or
+ * widened by --param), and its enumeration into valid points and rejected
+ * points counted by reason.
+ */
+#ifndef GPUTUNE_SPACE_H
+#define GPUTUNE_SPACE_H
+
+#include "cmd.h"
+#include "family.h"
+
+struct reject_count {
+	char *reason;
+	size_t count;
+};
+
+struct space {
+	const struct family *f;
+	const struct dtype *dt;
+	int nvalues[MAX_PARAMS];
+	int values[MAX_PARAMS][MAX_VALUES];
+	/* Filled by space_enumerate. */
+	int (*points)[MAX_PARAMS];
+	size_t npoints;
+	size_t total; /* valid + rejected */
+	struct reject_count *rejects;
+	size_t nrejects;
+};
+
+/*
+ * Sets the candidate values from the family's defaults and every
+ * `--param name=v1,v2` (or name=all) in a.  Returns 0, or -1 after a
+ * usage message naming the unknown parameter or unsupported value.
+ */
+int space_init(struct space *s, const struct family *f, const struct dtype *dt,
+	       const struct args *a);
+/* The limits of the architecture's defaults (1024 threads, 48 KiB). */
+void device_limits_default(struct device_limits *lim);
+/* Enumerates every combination, keeping the valid ones in order. */
+void space_enumerate(struct space *s, const struct device_limits *lim);
+void space_free(struct space *s);
+
+/*
+ * For commands that take a single point: each parameter from --param
+ * (exactly one value) or the family's single default.  0, or -1 after a
+ * usage message.
+ */
+int space_single_point(const struct family *f, const struct args *a, int *v);
+
+#endif

@@ -1,0 +1,708 @@
+/*
+ * tune.c - see tune.h.
+ *
+ * Order of work, and why:
+ *  1. Everything that can be refused is checked before any work: options,
+ *     sizes, the space, the database, each size against the GPU's memory.
+ *  2. The GPU's figures are read in a child process, then the compile
+ *     workers are forked, and only then does this process load the driver
+ *     (the driver is not fork-safe once initialised).
+ *  3. Variants are benchmarked in compile order, so the GPU starts on the
+ *     first variant while the workers compile the rest.
+ *  4. Each variant's result is one transaction; Ctrl-C stops after the
+ *     variant in hand, so the database is always consistent and a second
+ *     run skips what is already measured.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "tune.h"
+#include "bench.h"
+#include "compile-pool.h"
+#include "config.h"
+#include "db.h"
+#include "gpu.h"
+#include "interrupt.h"
+#include "nvrtc-compile.h"
+#include "render.h"
+#include "space.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DEFAULT_SIZES "1024-8192"
+#define DEFAULT_REPS 30
+
+const struct cmd_option tune_options[] = {
+	{ "sizes", "LIST", "sizes to tune: N, RxC, A-B, A-B:STEP, comma-separated (default " DEFAULT_SIZES ")", 0 },
+	{ "dtype", "TYPE", "element type: f32 (default), f64 or f16", 0 },
+	{ "param", "NAME=V,...", "candidate values of one parameter, or NAME=all (replaces its defaults)", 1 },
+	{ "dry-run", NULL, "enumerate and compile every variant, time nothing", 0 },
+	{ "arch", "sm_XX", "target architecture (default: the GPU's; needed for --dry-run without a GPU)", 0 },
+	{ "jobs", "N", "compile worker processes (default: one per CPU)", 0 },
+	{ "cache-dir", "DIR", "compile cache (default $GPUTUNE_CACHE_DIR, else $XDG_CACHE_HOME/gputune)", 0 },
+	{ "templates", "DIR", "read templates from DIR instead of the built-in copies", 0 },
+	{ "show-log", NULL, "print the NVRTC log of each variant that failed to compile", 0 },
+	{ "reps", "N", "timed launches per measurement, at least 30 (default 30)", 0 },
+	{ "hot", NULL, "time back-to-back launches without flushing L2 (stored as mode 'hot')", 0 },
+	{ "force", NULL, "measure again what the database already holds for this device", 0 },
+	{ "quiet", NULL, "no progress lines on stderr", 0 },
+	OPT_DEVICE_INDEX,
+	OPT_DB,
+	OPT_FORMAT,
+	OPT_END
+};
+
+const char tune_description[] =
+	"Generates every variant of the family's parameter space (narrowed or widened\n"
+	"with --param), compiles each with NVRTC in worker processes (cached), then on\n"
+	"the GPU, at each size: measures the copy ceiling, checks every variant's\n"
+	"output bit for bit against a host reference (with guard bytes around it),\n"
+	"times the correct ones (L2 flushed before each of at least 30 launches;\n"
+	"median and quartiles), and stores every result and the winner in the\n"
+	"database.  A variant that fails to compile, to launch, is wrong or faults is\n"
+	"recorded with its reason and never wins.  What the database already holds for\n"
+	"this device is skipped unless --force; Ctrl-C keeps what was measured (exit\n"
+	"130) and the next run resumes.  --dry-run needs no GPU when --arch is given.";
+
+/* One point of the space on its way through the run. */
+struct point {
+	int v[MAX_PARAMS];
+	char *name;        /* canonical parameters */
+	char *source;
+	char hash[17];
+	int64_t variant_id;
+	int job;           /* index into the compile jobs, -1 when not compiled */
+	unsigned char *needed; /* per size: still to measure */
+};
+
+struct run_state {
+	const struct family *f;
+	const struct dtype *dt;
+	struct args *a;
+	struct size2 *sizes;
+	size_t nsizes;
+	struct point *pts;
+	size_t npts;
+	struct compile_job *jobs;
+	size_t njobs;
+	char *support_src, *copy_src;
+	int copy_v[MAX_PARAMS];
+	int format, quiet, reps, hot, force, device;
+	struct gpu_info g;
+	sqlite3 *db;
+	int64_t device_id, family_id, run_id;
+	/* Where the time went. */
+	double t_start, t_wait_compile, t_verify, t_timing, t_prepare;
+};
+
+static void free_state(struct run_state *s)
+{
+	for (size_t i = 0; i < s->npts; i++) {
+		free(s->pts[i].name);
+		free(s->pts[i].source);
+		free(s->pts[i].needed);
+	}
+	free(s->pts);
+	free(s->jobs);
+	free(s->sizes);
+	free(s->support_src);
+	free(s->copy_src);
+	db_close(s->db);
+}
+
+/* Adds point v unless it is already there; returns its index. */
+static size_t add_point(struct run_state *s, const int *v)
+{
+	for (size_t i = 0; i < s->npts; i++)
+		if (!memcmp(s->pts[i].v, v, sizeof(int) * MAX_PARAMS))
+			return i;
+	s->pts = xrealloc(s->pts, (s->npts + 1) * sizeof(*s->pts));
+	struct point *p = &s->pts[s->npts];
+	memset(p, 0, sizeof(*p));
+	memcpy(p->v, v, sizeof(int) * MAX_PARAMS);
+	p->job = -1;
+	return s->npts++;
+}
+
+/* The classic points go into every run (when valid), so the report can
+ * always give the winner's speed-up over them. */
+static void add_classics(struct run_state *s, const struct device_limits *lim)
+{
+	for (int i = 0; s->f->classics && s->f->classics[i] && i < 2; i++) {
+		const char *c = strchr(s->f->classics[i], ':');
+		int v[MAX_PARAMS] = {0};
+		char buf[160];
+		if (!c || family_point_parse(s->f, c + 1, v) < 0)
+			continue;
+		if (!s->f->reject(v, s->dt, lim, buf, sizeof(buf)))
+			add_point(s, v);
+	}
+}
+
+static void print_rejects(const struct space *sp, FILE *f)
+{
+	for (size_t i = 0; i < sp->nrejects; i++)
+		fprintf(f, "  rejected %5zu  %s\n", sp->rejects[i].count, sp->rejects[i].reason);
+}
+
+static char *first_line(const char *log)
+{
+	if (!log)
+		return xstrdup("no log");
+	/* The first line naming an error says more than a leading warning. */
+	const char *e = strstr(log, "error");
+	const char *start = e ? e : log;
+	while (start > log && start[-1] != '\n')
+		start--;
+	size_t n = strcspn(start, "\n");
+	return xasprintf("%.*s", (int)(n > 200 ? 200 : n), start);
+}
+
+/* --dry-run: compile everything, print the counts. */
+static int dry_run(struct run_state *s, const struct space *sp, const char *arch, const char *cache_dir,
+		   int workers)
+{
+	double t0 = now_seconds();
+	struct compile_pool *pool = compile_pool_start(s->jobs, s->njobs, arch, cache_dir, workers);
+	if (!pool)
+		return EXIT_FAIL;
+	size_t failed = 0, cached = 0;
+	int show = args_has(s->a, "show-log");
+	for (size_t i = 0; i < s->njobs; i++) {
+		int st = compile_pool_wait(pool, i);
+		cached += s->jobs[i].cached;
+		if (st != COMPILE_OK) {
+			failed++;
+			char *log = compile_pool_log(pool, i);
+			char *line = first_line(log);
+			error("%s: variant %s failed to compile: %s", s->f->name, s->jobs[i].name, line);
+			if (show && log)
+				fprintf(stderr, "%s\n", log);
+			free(line);
+			free(log);
+		}
+		if (interrupted())
+			break;
+	}
+	double dt = now_seconds() - t0;
+	size_t compiled = compile_pool_compiled(pool);
+	compile_pool_stop(pool);
+	if (interrupted()) {
+		error("interrupted");
+		return EXIT_INTERRUPTED;
+	}
+	printf("%s %s for %s: %zu points, %zu valid, %zu rejected\n", s->f->name, s->dt->name, arch,
+	       sp->total, sp->npoints, sp->total - sp->npoints);
+	print_rejects(sp, stdout);
+	printf("compiled %zu, cached %zu, failed %zu (%zu jobs with the tuner's own kernels) in %.2f s\n",
+	       compiled, cached, failed, s->njobs, dt);
+	return failed ? EXIT_FAIL : EXIT_OK;
+}
+
+static int store_measurement(struct run_state *s, const struct point *p, long rows, long cols,
+			     const struct variant_result *r, double bytes, double ceiling)
+{
+	if (db_begin(s->db) < 0)
+		return -1;
+	sqlite3_stmt *st = db_prepare(s->db,
+		"INSERT OR REPLACE INTO measurement (run_id, variant_id, rows, cols, status, reason,"
+		" median_ms, min_ms, max_ms, p25_ms, p75_ms, launches, gbps, fraction)"
+		" VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)");
+	if (!st) {
+		db_rollback(s->db);
+		return -1;
+	}
+	sqlite3_bind_int64(st, 1, s->run_id);
+	sqlite3_bind_int64(st, 2, p->variant_id);
+	sqlite3_bind_int64(st, 3, rows);
+	sqlite3_bind_int64(st, 4, cols);
+	sqlite3_bind_text(st, 5, variant_status_name(r->status), -1, SQLITE_STATIC);
+	if (r->status == VS_OK) {
+		double gbps = bytes / (r->t.median_ms * 1e-3) / 1e9;
+		sqlite3_bind_double(st, 7, r->t.median_ms);
+		sqlite3_bind_double(st, 8, r->t.min_ms);
+		sqlite3_bind_double(st, 9, r->t.max_ms);
+		sqlite3_bind_double(st, 10, r->t.p25_ms);
+		sqlite3_bind_double(st, 11, r->t.p75_ms);
+		sqlite3_bind_int(st, 12, r->t.launches);
+		sqlite3_bind_double(st, 13, gbps);
+		sqlite3_bind_double(st, 14, ceiling > 0 ? gbps / ceiling : 0);
+	} else {
+		sqlite3_bind_text(st, 6, r->reason, -1, SQLITE_TRANSIENT);
+	}
+	if (db_step_done(s->db, st) < 0) {
+		db_rollback(s->db);
+		return -1;
+	}
+	return db_commit(s->db);
+}
+
+static int store_ceiling(struct run_state *s, long rows, long cols, double mc, double kern)
+{
+	if (db_begin(s->db) < 0)
+		return -1;
+	sqlite3_stmt *st = db_prepare(s->db,
+		"INSERT OR REPLACE INTO ceiling (run_id, dtype, rows, cols, memcpy_gbps, copy_kernel_gbps,"
+		" ceiling_gbps) VALUES (?1,?2,?3,?4,?5,?6,?7)");
+	if (!st) {
+		db_rollback(s->db);
+		return -1;
+	}
+	sqlite3_bind_int64(st, 1, s->run_id);
+	sqlite3_bind_text(st, 2, s->dt->name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, rows);
+	sqlite3_bind_int64(st, 4, cols);
+	sqlite3_bind_double(st, 5, mc);
+	sqlite3_bind_double(st, 6, kern);
+	sqlite3_bind_double(st, 7, mc > kern ? mc : kern);
+	if (db_step_done(s->db, st) < 0) {
+		db_rollback(s->db);
+		return -1;
+	}
+	return db_commit(s->db);
+}
+
+static int already_measured(struct run_state *s, int64_t variant_id, long rows, long cols)
+{
+	sqlite3_stmt *st = db_prepare(s->db,
+		"SELECT 1 FROM measurement m JOIN run r ON r.id = m.run_id WHERE m.variant_id = ?1"
+		" AND m.rows = ?2 AND m.cols = ?3 AND r.device_id = ?4 AND r.timing_mode = ?5 LIMIT 1");
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, variant_id);
+	sqlite3_bind_int64(st, 2, rows);
+	sqlite3_bind_int64(st, 3, cols);
+	sqlite3_bind_int64(st, 4, s->device_id);
+	sqlite3_bind_text(st, 5, s->hot ? "hot" : "flushed", -1, SQLITE_STATIC);
+	int r = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return r;
+}
+
+/* Registers the device, family and variants, and decides what to measure. */
+static int plan_run(struct run_state *s)
+{
+	if (db_begin(s->db) < 0)
+		return -1;
+	s->device_id = db_device_id(s->db, &s->g);
+	s->family_id = db_family_id(s->db, s->f);
+	if (s->device_id < 0 || s->family_id < 0)
+		goto fail;
+	for (size_t i = 0; i < s->npts; i++) {
+		struct point *p = &s->pts[i];
+		p->variant_id = db_variant_id(s->db, s->family_id, s->dt->name, p->name, p->hash);
+		if (p->variant_id < 0)
+			goto fail;
+		p->needed = xcalloc(s->nsizes, 1);
+		for (size_t k = 0; k < s->nsizes; k++) {
+			int m = s->force ? 0 : already_measured(s, p->variant_id, s->sizes[k].rows, s->sizes[k].cols);
+			if (m < 0)
+				goto fail;
+			p->needed[k] = !m;
+		}
+	}
+	return db_commit(s->db);
+fail:
+	db_rollback(s->db);
+	return -1;
+}
+
+static int start_run_row(struct run_state *s)
+{
+	char ts[32], uuid[40];
+	db_timestamp(ts);
+	uint64_t h = hash64(ts, strlen(ts), HASH64_SEED ^ (uint64_t)getpid());
+	double t = now_seconds();
+	h = hash64(&t, sizeof(t), h);
+	uint64_t h2 = hash64(s->g.uuid, strlen(s->g.uuid), h);
+	snprintf(uuid, sizeof(uuid), "%016llx%016llx", (unsigned long long)h, (unsigned long long)h2);
+	sqlite3_stmt *st = db_prepare(s->db,
+		"INSERT INTO run (uuid, device_id, family_id, started_at, gputune_version, nvrtc_version,"
+		" timing_mode, repetitions) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)");
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, uuid, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, s->device_id);
+	sqlite3_bind_int64(st, 3, s->family_id);
+	sqlite3_bind_text(st, 4, ts, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 5, PACKAGE_VERSION, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, nvrtc_version_string(), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, s->hot ? "hot" : "flushed", -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 8, s->reps);
+	if (db_step_done(s->db, st) < 0)
+		return -1;
+	s->run_id = sqlite3_last_insert_rowid(s->db);
+	return 0;
+}
+
+static void finish_run_row(struct run_state *s, const char *status)
+{
+	char ts[32];
+	db_timestamp(ts);
+	sqlite3_stmt *st = db_prepare(s->db, "UPDATE run SET status = ?1, finished_at = ?2 WHERE id = ?3");
+	if (!st)
+		return;
+	sqlite3_bind_text(st, 1, status, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, ts, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 3, s->run_id);
+	db_step_done(s->db, st);
+}
+
+static void progress(struct run_state *s, size_t k, size_t done, size_t total, double best, double ceil)
+{
+	if (s->quiet || !isatty(2))
+		return;
+	double el = now_seconds() - s->t_start;
+	double per = done ? el / (double)done : 0;
+	fprintf(stderr, "\r\033[K%ldx%ld %s: %zu/%zu variants, %.1f s, ~%.0f s left, best %.0f GB/s (%.1f%%)",
+		s->sizes[k].rows, s->sizes[k].cols, s->dt->name, done, total, el,
+		per * (double)(total - done), best, ceil > 0 ? 100.0 * best / ceil : 0.0);
+	fflush(stderr);
+}
+
+/* Measures every needed point at size k.  Returns 0, 1 when interrupted,
+ * -1 on a failure that ends the run. */
+static int run_size(struct run_state *s, struct bench *b, struct compile_pool *pool, size_t k,
+		    const void *copy_cubin)
+{
+	long rows = s->sizes[k].rows, cols = s->sizes[k].cols;
+	size_t total = 0, done = 0;
+	for (size_t i = 0; i < s->npts; i++)
+		total += s->pts[i].needed[k];
+	if (!total)
+		return 0;
+	double t0 = now_seconds();
+	if (bench_prepare(b, s->f, s->dt, rows, cols) < 0)
+		return -1;
+	struct launch_geometry cgeo;
+	family_copy.geometry(s->copy_v, s->dt, rows, cols, &cgeo);
+	double mc = 0, kern = 0;
+	if (bench_ceiling(b, copy_cubin, &cgeo, &mc, &kern) < 0)
+		return -1;
+	s->t_prepare += now_seconds() - t0;
+	double ceiling = mc > kern ? mc : kern;
+	if (store_ceiling(s, rows, cols, mc, kern) < 0)
+		return -1;
+	double bytes = bench_bytes(b), best = 0;
+	int show = args_has(s->a, "show-log");
+	for (size_t i = 0; i < s->npts; i++) {
+		struct point *p = &s->pts[i];
+		if (!p->needed[k])
+			continue;
+		if (interrupted())
+			return 1;
+		struct variant_result r;
+		memset(&r, 0, sizeof(r));
+		double tw = now_seconds();
+		int cst = compile_pool_wait(pool, (size_t)p->job);
+		s->t_wait_compile += now_seconds() - tw;
+		if (cst != COMPILE_OK) {
+			char *log = compile_pool_log(pool, (size_t)p->job);
+			char *line = first_line(log);
+			r.status = VS_COMPILE_FAILED;
+			snprintf(r.reason, sizeof(r.reason), "%s", line);
+			if (show && log)
+				fprintf(stderr, "\n%s: %s\n%s\n", s->f->name, p->name, log);
+			free(line);
+			free(log);
+		} else {
+			size_t len = 0;
+			char *cubin = compile_pool_cubin(pool, (size_t)p->job, &len);
+			if (!cubin) {
+				r.status = VS_COMPILE_FAILED;
+				snprintf(r.reason, sizeof(r.reason), "the compiled image could not be read from the cache");
+			} else {
+				struct launch_geometry geo;
+				s->f->geometry(p->v, s->dt, rows, cols, &geo);
+				int lost = bench_variant(b, cubin, s->f->kernel_name, &geo, &r) < 0;
+				s->t_verify += r.verify_s;
+				s->t_timing += r.timing_s;
+				free(cubin);
+				if (lost && bench_recover(b) < 0) {
+					store_measurement(s, p, rows, cols, &r, bytes, ceiling);
+					return -1;
+				}
+			}
+		}
+		if (store_measurement(s, p, rows, cols, &r, bytes, ceiling) < 0)
+			return -1;
+		if (r.status == VS_OK) {
+			double gbps = bytes / (r.t.median_ms * 1e-3) / 1e9;
+			if (gbps > best)
+				best = gbps;
+		}
+		done++;
+		progress(s, k, done, total, best, ceiling);
+	}
+	if (db_begin(s->db) < 0)
+		return -1;
+	if (db_update_winners(s->db, s->device_id, s->family_id, s->dt->name, rows, cols,
+			      s->hot ? "hot" : "flushed") < 0) {
+		db_rollback(s->db);
+		return -1;
+	}
+	if (db_commit(s->db) < 0)
+		return -1;
+	if (!s->quiet && isatty(2))
+		fputs("\r\033[K", stderr);
+	return 0;
+}
+
+static int gpu_run(struct run_state *s, const char *arch, const char *cache_dir, int workers)
+{
+	/* Every size must fit before any work starts. */
+	for (size_t k = 0; k < s->nsizes; k++) {
+		size_t need = bench_bytes_needed(&s->g, s->f, s->dt, s->sizes[k].rows, s->sizes[k].cols);
+		if (need > s->g.mem_bytes / 10 * 9)
+			return error("%s: size %ldx%ld %s needs %.1f GiB of GPU memory; GPU %d (%s) has %.1f GiB",
+				     s->f->name, s->sizes[k].rows, s->sizes[k].cols, s->dt->name,
+				     (double)need / (1 << 30), s->g.index, s->g.name,
+				     (double)s->g.mem_bytes / (1 << 30));
+	}
+	char *path = db_path_from(args_get(s->a, "db"));
+	int rc = db_open(path, DB_WRITE, &s->db);
+	free(path);
+	if (rc < 0)
+		return EXIT_FAIL;
+	if (plan_run(s) < 0)
+		return EXIT_FAIL;
+	/* Jobs: [0] support kernels, [1] ceiling copy, then each point still needed. */
+	s->njobs = 2;
+	for (size_t i = 0; i < s->npts; i++) {
+		int any = 0;
+		for (size_t k = 0; k < s->nsizes; k++)
+			any |= s->pts[i].needed[k];
+		s->pts[i].job = any ? (int)s->njobs++ : -1;
+	}
+	struct tune_report_key key = { s->device_id, s->family_id, s->dt->name, s->hot ? "hot" : "flushed" };
+	if (s->njobs == 2) {
+		if (!s->quiet)
+			fprintf(stderr, "gputune: every variant is already measured on this device at these sizes "
+				"(--force measures again)\n");
+		return tune_report(s->db, s->f, &key, s->sizes, s->nsizes, s->format) < 0 ? EXIT_FAIL : EXIT_OK;
+	}
+	s->jobs = xcalloc(s->njobs, sizeof(*s->jobs));
+	s->jobs[0].source = s->support_src;
+	s->jobs[0].name = "support kernels";
+	s->jobs[1].source = s->copy_src;
+	s->jobs[1].name = "ceiling copy kernel";
+	for (size_t i = 0; i < s->npts; i++)
+		if (s->pts[i].job >= 0) {
+			s->jobs[s->pts[i].job].source = s->pts[i].source;
+			s->jobs[s->pts[i].job].name = s->pts[i].name;
+		}
+	s->t_start = now_seconds();
+	struct compile_pool *pool = compile_pool_start(s->jobs, s->njobs, arch, cache_dir, workers);
+	if (!pool)
+		return EXIT_FAIL;
+	/* Only now may this process touch the driver. */
+	const char *why = NULL;
+	if (cuda_load(&why) < 0) {
+		compile_pool_stop(pool);
+		error("%s needs a GPU: %s", s->f->name, why);
+		return EXIT_NO_GPU;
+	}
+	double tw = now_seconds();
+	int st0 = compile_pool_wait(pool, 0), st1 = compile_pool_wait(pool, 1);
+	s->t_wait_compile += now_seconds() - tw;
+	size_t slen = 0, clen = 0;
+	char *support = st0 == COMPILE_OK ? compile_pool_cubin(pool, 0, &slen) : NULL;
+	char *copy = st1 == COMPILE_OK ? compile_pool_cubin(pool, 1, &clen) : NULL;
+	if (!support || !copy) {
+		char *log = compile_pool_log(pool, support ? 1 : 0);
+		error("the tuner's own kernels failed to compile:\n%s", log ? log : "");
+		free(log);
+		free(support);
+		free(copy);
+		compile_pool_stop(pool);
+		return EXIT_FAIL;
+	}
+	rc = EXIT_OK;
+	struct bench *b = bench_open(&s->g, support, s->reps, s->hot);
+	if (!b)
+		rc = EXIT_FAIL;
+	if (rc == EXIT_OK && start_run_row(s) < 0)
+		rc = EXIT_FAIL;
+	int stop = 0;
+	for (size_t k = 0; rc == EXIT_OK && k < s->nsizes && !stop; k++) {
+		int r = run_size(s, b, pool, k, copy);
+		if (r < 0)
+			rc = EXIT_FAIL;
+		else if (r > 0)
+			stop = 1;
+	}
+	double total = now_seconds() - s->t_start;
+	size_t compiled = compile_pool_compiled(pool);
+	compile_pool_stop(pool);
+	bench_close(b);
+	free(support);
+	free(copy);
+	if (s->run_id)
+		finish_run_row(s, rc != EXIT_OK ? "failed" : stop ? "interrupted" : "complete");
+	if (stop) {
+		if (!s->quiet && isatty(2))
+			fputs("\n", stderr);
+		error("interrupted: the results measured so far are stored; run the same command to resume");
+		return EXIT_INTERRUPTED;
+	}
+	if (rc != EXIT_OK)
+		return rc;
+	if (tune_report(s->db, s->f, &key, s->sizes, s->nsizes, s->format) < 0)
+		return EXIT_FAIL;
+	FILE *out = s->format == FMT_TABLE ? stdout : stderr;
+	if (!s->quiet || s->format == FMT_TABLE)
+		fprintf(out, "\n%s on %s in %.1f s: %zu variants compiled by this run (%zu jobs), "
+			"%.1f s waiting for the compiler, %.1f s preparing sizes and ceilings, "
+			"%.1f s verifying, %.1f s timing\n",
+			s->f->name, s->g.name, total, compiled, s->njobs, s->t_wait_compile, s->t_prepare,
+			s->t_verify, s->t_timing);
+	return EXIT_OK;
+}
+
+int tune_main(const struct family *f, struct args *a)
+{
+	struct run_state s;
+	memset(&s, 0, sizeof(s));
+	s.f = f;
+	s.a = a;
+	const char *name = a->cmd->name;
+	if ((s.format = args_format(a)) < 0)
+		return EXIT_USAGE;
+	const char *dtn = args_get(a, "dtype");
+	s.dt = dtype_find(dtn ? dtn : "f32");
+	if (!s.dt)
+		return cmd_usage_error(a->cmd, "%s: unknown --dtype '%s' (f32, f64 or f16)", name, dtn);
+	long n = DEFAULT_REPS;
+	if (args_get(a, "reps") && parse_long(args_get(a, "reps"), 30, 100000, &n) < 0)
+		return cmd_usage_error(a->cmd, "%s: bad --reps '%s' (an integer, at least 30)", name,
+				       args_get(a, "reps"));
+	s.reps = (int)n;
+	long workers = 0;
+	if (args_get(a, "jobs") && parse_long(args_get(a, "jobs"), 1, 1024, &workers) < 0)
+		return cmd_usage_error(a->cmd, "%s: bad --jobs '%s' (1 to 1024)", name, args_get(a, "jobs"));
+	long dev = 0;
+	if (args_get(a, "device") && parse_long(args_get(a, "device"), 0, 1024, &dev) < 0)
+		return cmd_usage_error(a->cmd, "%s: bad --device '%s' (a GPU index)", name, args_get(a, "device"));
+	s.device = (int)dev;
+	s.quiet = args_has(a, "quiet");
+	s.hot = args_has(a, "hot");
+	s.force = args_has(a, "force");
+	char err[256];
+	const char *sizes = args_get(a, "sizes");
+	if (sizes_parse(sizes ? sizes : DEFAULT_SIZES, &s.sizes, &s.nsizes, err, sizeof(err)) < 0)
+		return cmd_usage_error(a->cmd, "%s: %s", name, err);
+	struct space sp;
+	if (space_init(&sp, f, s.dt, a) < 0) {
+		free_state(&s);
+		return EXIT_USAGE;
+	}
+	int dry = args_has(a, "dry-run");
+	const char *arch_opt = args_get(a, "arch");
+	char arch[32] = "";
+	if (arch_opt) {
+		char *supported = NULL;
+		if (!nvrtc_arch_supported(arch_opt, &supported)) {
+			int r = cmd_usage_error(a->cmd, "%s: NVRTC %s cannot target --arch '%s' (supported: %s)",
+						name, nvrtc_version_string(), arch_opt, supported ? supported : "none");
+			free(supported);
+			space_free(&sp);
+			free_state(&s);
+			return r;
+		}
+		snprintf(arch, sizeof(arch), "%s", arch_opt);
+	}
+	int have_gpu = 0;
+	if (!dry || !arch_opt) {
+		char why[256];
+		int r = gpu_probe(s.device, &s.g, why, sizeof(why));
+		if (r) {
+			if (dry)
+				error("%s: no GPU to take the architecture from (%s): give --arch, e.g. --arch sm_90",
+				      name, why);
+			else
+				error("%s needs a GPU: %s", name, why);
+			space_free(&sp);
+			free_state(&s);
+			return r;
+		}
+		have_gpu = 1;
+		char gpu_arch[32];
+		snprintf(gpu_arch, sizeof(gpu_arch), "sm_%d%d", s.g.cc_major, s.g.cc_minor);
+		if (!arch_opt)
+			snprintf(arch, sizeof(arch), "%s", gpu_arch);
+		else if (!dry && strcmp(arch, gpu_arch)) {
+			space_free(&sp);
+			free_state(&s);
+			return cmd_usage_error(a->cmd, "%s: --arch %s does not match GPU %d (%s, %s)", name, arch,
+					       s.device, s.g.name, gpu_arch);
+		}
+	}
+	struct device_limits lim;
+	device_limits_default(&lim);
+	if (have_gpu) {
+		lim.max_threads_per_block = s.g.max_threads_per_block;
+		lim.max_smem_per_block = s.g.max_smem_per_block;
+	}
+	space_enumerate(&sp, &lim);
+	if (sp.npoints == 0) {
+		error("%s: no valid variant in the space (%zu points, all rejected):", name, sp.total);
+		print_rejects(&sp, stderr);
+		space_free(&sp);
+		free_state(&s);
+		return EXIT_USAGE;
+	}
+	const char *tdir = templates_dir_from(args_get(a, "templates"));
+	char *tmpl = template_load(f->template_name, tdir);
+	char *support_t = template_load("templates/support.cu", tdir);
+	char *copy_t = template_load(family_copy.template_name, tdir);
+	if (!tmpl || !support_t || !copy_t) {
+		free(tmpl);
+		free(support_t);
+		free(copy_t);
+		space_free(&sp);
+		free_state(&s);
+		return EXIT_FAIL;
+	}
+	for (size_t i = 0; i < sp.npoints; i++)
+		add_point(&s, sp.points[i]);
+	if (!dry)
+		add_classics(&s, &lim);
+	for (size_t i = 0; i < s.npts; i++) {
+		struct point *p = &s.pts[i];
+		p->name = family_point_name(f, p->v);
+		p->source = render_variant(f, s.dt, p->v, tmpl);
+		hash64_hex(hash64(p->source, strlen(p->source), HASH64_SEED), p->hash);
+	}
+	/* The ceiling's copy kernel: 16-byte accesses, 256 threads, 4 in flight each. */
+	for (int i = 0; i < family_copy.nparams; i++)
+		s.copy_v[i] = family_copy.params[i].single;
+	s.copy_v[0] = (int)(16 / s.dt->size);
+	s.copy_src = render_variant(&family_copy, s.dt, s.copy_v, copy_t);
+	s.support_src = xstrdup(support_t);
+	free(tmpl);
+	free(support_t);
+	free(copy_t);
+	char *cache_dir = cache_dir_from(args_get(a, "cache-dir"));
+	int rc;
+	if (dry) {
+		s.njobs = s.npts + 2;
+		s.jobs = xcalloc(s.njobs, sizeof(*s.jobs));
+		s.jobs[0].source = s.support_src;
+		s.jobs[0].name = "support kernels";
+		s.jobs[1].source = s.copy_src;
+		s.jobs[1].name = "ceiling copy kernel";
+		for (size_t i = 0; i < s.npts; i++) {
+			s.jobs[i + 2].source = s.pts[i].source;
+			s.jobs[i + 2].name = s.pts[i].name;
+		}
+		rc = dry_run(&s, &sp, arch, cache_dir, (int)workers);
+	} else {
+		rc = gpu_run(&s, arch, cache_dir, (int)workers);
+	}
+	free(cache_dir);
+	space_free(&sp);
+	free_state(&s);
+	return rc;
+}

@@ -1,0 +1,31 @@
+/*
+ * tune.h - the tuning job every family command runs: enumerate the space,
+ * compile every variant in worker processes, check and time each on the
+ * GPU at each size, store everything, report the winners.
+ */
+#ifndef GPUTUNE_TUNE_H
+#define GPUTUNE_TUNE_H
+
+#include "cmd.h"
+#include "family.h"
+#include "sizes.h"
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+/* The options of `gputune <family>`, shared by every family command. */
+extern const struct cmd_option tune_options[];
+extern const char tune_description[];
+
+int tune_main(const struct family *f, struct args *a);
+
+/* The per-size result table of a finished or resumed run, read back from
+ * the database. */
+struct tune_report_key {
+	int64_t device_id, family_id;
+	const char *dtype, *mode;
+};
+int tune_report(sqlite3 *db, const struct family *f, const struct tune_report_key *k,
+		const struct size2 *sizes, size_t nsizes, int format);
+
+#endif

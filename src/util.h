@@ -1,0 +1,77 @@
+/*
+ * util.h - small helpers every part of gputune uses: messages on stderr,
+ * allocation that never returns NULL, a growable string buffer, a 64-bit
+ * hash, and number parsing that reports the offending text.
+ */
+#ifndef GPUTUNE_UTIL_H
+#define GPUTUNE_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Exit codes, documented in gputune(1) and the README. */
+enum {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,        /* the command ran and failed */
+	EXIT_USAGE = 2,       /* bad command line */
+	EXIT_NO_GPU = 3,      /* the command needs a GPU (or the driver) and has none */
+	EXIT_INTERRUPTED = 130
+};
+
+#if defined(__GNUC__)
+#define GT_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define GT_NORETURN __attribute__((noreturn))
+#else
+#define GT_PRINTF(a, b)
+#define GT_NORETURN
+#endif
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* "gputune: <message>" on stderr.  Returns EXIT_FAIL so callers can
+ * write "return error(...)". */
+int error(const char *fmt, ...) GT_PRINTF(1, 2);
+void warning(const char *fmt, ...) GT_PRINTF(1, 2);
+GT_NORETURN void die(const char *fmt, ...) GT_PRINTF(1, 2);
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) GT_PRINTF(1, 2);
+
+/* A NUL-terminated growable string.  Zero-initialise, append, free. */
+struct strbuf {
+	char *buf;
+	size_t len, cap;
+};
+void sb_add(struct strbuf *sb, const char *s, size_t n);
+void sb_puts(struct strbuf *sb, const char *s);
+void sb_printf(struct strbuf *sb, const char *fmt, ...) GT_PRINTF(2, 3);
+void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap);
+/* Takes the buffer out of sb (never NULL) and resets sb. */
+char *sb_detach(struct strbuf *sb);
+void sb_free(struct strbuf *sb);
+
+/* FNV-1a, 64 bits: cache keys and source hashes, not security. */
+uint64_t hash64(const void *data, size_t n, uint64_t seed);
+#define HASH64_SEED 0xcbf29ce484222325ULL
+/* The 16 hex digits of h into out[17]. */
+void hash64_hex(uint64_t h, char out[17]);
+
+/* Parse a whole string as a decimal integer in [min, max].  Returns 0 on
+ * success, -1 when s is empty, has trailing text or is out of range. */
+int parse_long(const char *s, long min, long max, long *out);
+
+/* Reads a whole file; returns NULL (errno set) on failure.  *len may be NULL. */
+char *read_file(const char *path, size_t *len);
+/* Writes data to path atomically (temporary file + rename).  0 or -1. */
+int write_file_atomic(const char *path, const void *data, size_t len);
+/* mkdir -p; 0 or -1 with errno set. */
+int mkdir_p(const char *path);
+
+/* Seconds from an arbitrary origin (CLOCK_MONOTONIC). */
+double now_seconds(void);
+
+#endif

@@ -1,0 +1,153 @@
+/*
+ * transpose.cu - out-of-place transpose of a row-major rows x cols matrix,
+ * out[c][r] = in[r][c], for any rows and cols.
+ *
+ * gputune renders this file with a #define for each parameter:
+ *   GT_ELEM_BYTES  element size: 2, 4 or 8 (the kernel moves bits, so one
+ *                  unsigned type per size serves f16, f32 and f64)
+ *   GT_TILE        edge of the square tile a block moves
+ *   GT_BLOCK_ROWS  threads in y; each thread walks the tile in steps of it
+ *   GT_PAD         padding of each shared-memory tile row, in elements
+ *   GT_UNROLL      tiles per block, stacked down the input; all their loads
+ *                  are issued before the first store
+ *   GT_MAPPING     0 cartesian, 1 diagonal, 2 colmajor: block order
+ *   GT_VEC         elements per global access on aligned interior tiles
+ *   GT_SHARED      1 stages tiles in shared memory, 0 is the naive kernel
+ *   GT_INJECT      test-only faults: 1 wrong result, 2 illegal address,
+ *                  3 write past the end of the output
+ * A block is (GT_TILE / GT_VEC) x GT_BLOCK_ROWS threads; the grid is one
+ * dimension, one block per GT_TILE x (GT_TILE * GT_UNROLL) stripe.
+ */
+#if GT_ELEM_BYTES == 2
+typedef unsigned short gt_elem;
+#elif GT_ELEM_BYTES == 4
+typedef unsigned int gt_elem;
+#elif GT_ELEM_BYTES == 8
+typedef unsigned long long gt_elem;
+#else
+#error "GT_ELEM_BYTES must be 2, 4 or 8"
+#endif
+
+#define GT_VEC_BYTES (GT_ELEM_BYTES * GT_VEC)
+#define GT_THREADS_X (GT_TILE / GT_VEC)
+#define GT_STRIPE (GT_TILE * GT_UNROLL)
+
+/* GT_VEC elements moved as one aligned access (ld/st.global.v2/v4). */
+struct alignas(GT_VEC_BYTES) gt_pack {
+	gt_elem e[GT_VEC];
+};
+
+/* Block b's tile coordinates, bx along the columns and by down the rows,
+ * of an nx x ny grid of tiles.  Every mapping is a bijection. */
+__device__ __forceinline__ void gt_map(unsigned b, unsigned nx, unsigned ny,
+				       unsigned &bx, unsigned &by)
+{
+#if GT_MAPPING == 0
+	bx = b % nx;
+	by = b / nx;
+#elif GT_MAPPING == 1
+	/* Diagonal: neighbouring blocks start in different rows and columns
+	 * of tiles, spreading their traffic over the memory partitions. */
+	unsigned q = b / ny, r = b % ny;
+	by = r;
+	bx = (q + r) % nx;
+#else
+	bx = b / ny;
+	by = b % ny;
+#endif
+}
+
+extern "C" __global__ void __launch_bounds__(GT_THREADS_X * GT_BLOCK_ROWS)
+gputune_transpose(const gt_elem *__restrict__ in, gt_elem *__restrict__ out,
+		  unsigned rows, unsigned cols)
+{
+	const unsigned nx = (cols + GT_TILE - 1) / GT_TILE;
+	const unsigned ny = (rows + GT_STRIPE - 1) / GT_STRIPE;
+	unsigned bx, by;
+	gt_map(blockIdx.x, nx, ny, bx, by);
+	const size_t col0 = (size_t)bx * GT_TILE, row0 = (size_t)by * GT_STRIPE;
+	const unsigned tx = threadIdx.x, ty = threadIdx.y;
+	const bool whole = row0 + GT_STRIPE <= rows && col0 + GT_TILE <= cols;
+
+#if GT_SHARED
+	__shared__ gt_elem tile[GT_UNROLL][GT_TILE][GT_TILE + GT_PAD];
+
+	if (whole && cols % GT_VEC == 0 && (size_t)in % GT_VEC_BYTES == 0) {
+#pragma unroll
+		for (int u = 0; u < GT_UNROLL; u++)
+#pragma unroll
+			for (int i = 0; i < GT_TILE; i += GT_BLOCK_ROWS) {
+				const size_t r = row0 + u * GT_TILE + ty + i;
+				gt_pack p = *(const gt_pack *)(in + r * cols + col0 + tx * GT_VEC);
+#pragma unroll
+				for (int k = 0; k < GT_VEC; k++)
+					tile[u][ty + i][tx * GT_VEC + k] = p.e[k];
+			}
+	} else {
+#pragma unroll
+		for (int u = 0; u < GT_UNROLL; u++)
+#pragma unroll
+			for (int i = 0; i < GT_TILE; i += GT_BLOCK_ROWS)
+#pragma unroll
+				for (int k = 0; k < GT_VEC; k++) {
+					const size_t r = row0 + u * GT_TILE + ty + i;
+					const size_t c = col0 + tx * GT_VEC + k;
+					if (r < rows && c < cols)
+						tile[u][ty + i][tx * GT_VEC + k] = in[r * cols + c];
+				}
+	}
+	__syncthreads();
+	/* Output row c holds input column c: thread tx writes GT_VEC
+	 * consecutive input rows of it, read down a column of the tile. */
+	if (whole && rows % GT_VEC == 0 && (size_t)out % GT_VEC_BYTES == 0) {
+#pragma unroll
+		for (int u = 0; u < GT_UNROLL; u++)
+#pragma unroll
+			for (int i = 0; i < GT_TILE; i += GT_BLOCK_ROWS) {
+				gt_pack p;
+#pragma unroll
+				for (int k = 0; k < GT_VEC; k++)
+					p.e[k] = tile[u][tx * GT_VEC + k][ty + i];
+				const size_t c = col0 + ty + i;
+				*(gt_pack *)(out + c * rows + row0 + u * GT_TILE + tx * GT_VEC) = p;
+			}
+	} else {
+#pragma unroll
+		for (int u = 0; u < GT_UNROLL; u++)
+#pragma unroll
+			for (int i = 0; i < GT_TILE; i += GT_BLOCK_ROWS)
+#pragma unroll
+				for (int k = 0; k < GT_VEC; k++) {
+					const size_t c = col0 + ty + i;
+					const size_t r = row0 + u * GT_TILE + tx * GT_VEC + k;
+					if (r < rows && c < cols)
+						out[c * rows + r] = tile[u][tx * GT_VEC + k][ty + i];
+				}
+	}
+#else
+	/* The naive kernel: coalesced reads, strided writes. */
+	(void)whole;
+#pragma unroll
+	for (int u = 0; u < GT_UNROLL; u++)
+#pragma unroll
+		for (int i = 0; i < GT_TILE; i += GT_BLOCK_ROWS) {
+			const size_t r = row0 + u * GT_TILE + ty + i;
+			const size_t c = col0 + tx;
+			if (r < rows && c < cols)
+				out[c * rows + r] = in[r * cols + c];
+		}
+#endif
+
+#if GT_INJECT == 1
+	/* The thread that wrote out[0] (block 0 maps to tile 0 in every
+	 * mapping) flips a bit of it. */
+	if (blockIdx.x == 0 && tx == 0 && ty == 0)
+		out[0] ^= (gt_elem)1;
+#elif GT_INJECT == 2
+	if (blockIdx.x == 0 && tx == 0 && ty == 0)
+		out[(size_t)1 << 40] = (gt_elem)0;
+#elif GT_INJECT == 3
+	if (blockIdx.x == 0 && tx == 0 && ty == 0)
+		out[(size_t)rows * cols + 7] = (gt_elem)0;
+#endif
+}
