@@ -61,7 +61,7 @@ static int make_events(struct bench *b)
 	return 0;
 }
 
-/* Everything that lives in the context: made at open and after a reset. */
+/* Everything that lives in the context. */
 static int context_setup(struct bench *b)
 {
 	if (CU(cu.DevicePrimaryCtxRetain(&b->ctx, b->dev)) || CU(cu.CtxSetCurrent(b->ctx)))
@@ -86,8 +86,7 @@ struct bench *bench_open(const struct gpu_info *g, const void *support_cubin, in
 	b->g = *g;
 	b->reps = reps;
 	b->hot = hot;
-	/* Not copied: the caller keeps the image alive until bench_close,
-	 * and a reset reloads it from there. */
+	/* Not copied: the caller keeps the image alive until bench_close. */
 	b->support_image = (void *)support_cubin;
 	if (CU(cu.DeviceGet(&b->dev, g->index)) || context_setup(b) < 0) {
 		bench_close(b);
@@ -107,26 +106,23 @@ static void free_size(struct bench *b)
 	b->in = b->expected = b->out_base = b->out = 0;
 }
 
-static void context_teardown(struct bench *b, int lost)
+static void context_teardown(struct bench *b)
 {
-	/* After a fault every call fails; skip straight to the reset. */
-	if (!lost) {
-		free_size(b);
-		if (b->flush)
-			cu.MemFree(b->flush);
-		if (b->result)
-			cu.MemFree(b->result);
-		if (b->support)
-			cu.ModuleUnload(b->support);
-		for (int i = 0; b->start && i < b->reps; i++) {
-			if (b->start[i])
-				cu.EventDestroy(b->start[i]);
-			if (b->stop[i])
-				cu.EventDestroy(b->stop[i]);
-		}
-		if (b->stream)
-			cu.StreamDestroy(b->stream);
+	free_size(b);
+	if (b->flush)
+		cu.MemFree(b->flush);
+	if (b->result)
+		cu.MemFree(b->result);
+	if (b->support)
+		cu.ModuleUnload(b->support);
+	for (int i = 0; b->start && i < b->reps; i++) {
+		if (b->start[i])
+			cu.EventDestroy(b->start[i]);
+		if (b->stop[i])
+			cu.EventDestroy(b->stop[i]);
 	}
+	if (b->stream)
+		cu.StreamDestroy(b->stream);
 	free(b->start);
 	free(b->stop);
 	b->start = b->stop = NULL;
@@ -142,7 +138,7 @@ void bench_close(struct bench *b)
 {
 	if (!b)
 		return;
-	context_teardown(b, 0);
+	context_teardown(b);
 	free(b->host_in);
 	free(b->host_expected);
 	free(b);
@@ -417,14 +413,4 @@ out:
 	if (rc == 0)
 		cu.ModuleUnload(m);
 	return rc;
-}
-
-int bench_recover(struct bench *b)
-{
-	context_teardown(b, 1);
-	if (CU(cu.DevicePrimaryCtxReset(b->dev)))
-		return -1;
-	if (context_setup(b) < 0 || upload_size(b) < 0)
-		return error("the GPU could not be recovered after a fault");
-	return 0;
 }

@@ -3,9 +3,10 @@
  * and the verification and timing of one compiled variant, following the
  * protocol in the README ("How a variant is timed").
  *
- * The state survives a variant that faults: bench_recover() resets the
- * context that the fault poisoned and rebuilds the buffers from the host
- * copies, so the run carries on with the next variant.
+ * A variant that faults (illegal address, trap) poisons the CUDA context
+ * for the rest of the process: the driver allows no recovery short of a
+ * new process, so bench_variant reports it and the tuner starts itself
+ * again to carry on (see restart.h).
  */
 #ifndef GPUTUNE_BENCH_H
 #define GPUTUNE_BENCH_H
@@ -68,14 +69,10 @@ int bench_ceiling(struct bench *b, const void *copy_cubin, const struct launch_g
 /*
  * Loads cubin, checks its output bit for bit (and the guards), and when it
  * is right times it.  Fills *r; returns 0 when the GPU is still usable, -1
- * when the context was lost (the caller calls bench_recover).
+ * when the context was lost (this process can run nothing more on it).
  */
 int bench_variant(struct bench *b, const void *cubin, const char *kernel_name,
 		  const struct launch_geometry *geo, struct variant_result *r);
-
-/* Resets the device's context after a fault and rebuilds the prepared
- * size.  0, or -1 when the GPU cannot be recovered. */
-int bench_recover(struct bench *b);
 
 /* Bytes one launch moves at the prepared size. */
 double bench_bytes(const struct bench *b);

@@ -1,5 +1,100 @@
+/*
+ * cmd-export.c - `gputune export`: tuned results for other builds, as a
+ * header (`--format header`) or JSON (`--format json`, which
+ * `gputune db merge` reads back and which db/shipped.json is made of).
+ */
+#define _POSIX_C_SOURCE 200809L
 #include "cmd.h"
+#include "db.h"
+#include "export.h"
+#include "family.h"
+#include "render.h"
+#include "results.h"
 #include "util.h"
-static const struct cmd_option options[] = { OPT_END };
-static int exec_export(struct args *a) { (void)a; return error("export: not yet"); }
-const struct cmd_entry cmd_export_entry = { .name = "export", .summary = "tbd", .usage = "", .options = options, .max_pos = 9, .exec = exec_export };
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct cmd_option options[] = {
+	{ "kernel", "FAMILY", "the kernel family (needed for a header; JSON: default all)", 0, 0 },
+	{ "device", "NAME|UUID|INDEX", "only this device (default: every tuned device)", 0, 0 },
+	{ "dtype", "TYPE", "only this element type (default: all)", 0, 0 },
+	{ "mode", "MODE", "timing mode: flushed (default) or hot", 0, 0 },
+	{ "format", "FMT", "header (default) or json", 0, 0 },
+	{ "output", "FILE", "write to FILE (atomically) instead of standard output", 0, 'o' },
+	{ "no-shipped", NULL, "leave out the results shipped with gputune", 0, 0 },
+	{ "templates", "DIR", "read templates from DIR instead of the built-in copies", 0, 0 },
+	OPT_DB,
+	OPT_END
+};
+
+static int exec_export(struct args *a)
+{
+	const char *fmt = args_get(a, "format");
+	int json = fmt && !strcmp(fmt, "json");
+	if (fmt && !json && strcmp(fmt, "header"))
+		return cmd_usage_error(a->cmd, "export: unknown format '%s' (header or json)", fmt);
+	const char *kernel = args_get(a, "kernel");
+	const struct family *fam = kernel ? family_find(kernel) : NULL;
+	if (kernel && !fam)
+		return cmd_usage_error(a->cmd, "export: unknown kernel '%s' (transpose, copy)", kernel);
+	if (!fam && !json)
+		return cmd_usage_error(a->cmd, "export: a header needs --kernel FAMILY");
+	const char *dtype = args_get(a, "dtype");
+	if (dtype && !dtype_find(dtype))
+		return cmd_usage_error(a->cmd, "export: unknown dtype '%s' (f32, f64, f16)", dtype);
+	const char *mode = args_get(a, "mode");
+	if (!mode)
+		mode = "flushed";
+	if (strcmp(mode, "flushed") && strcmp(mode, "hot"))
+		return cmd_usage_error(a->cmd, "export: unknown mode '%s' (flushed or hot)", mode);
+	struct result_filter flt = { args_get(a, "device"), kernel, dtype, mode, args_has(a, "no-shipped") };
+	char *path = db_path_from(args_get(a, "db"));
+	struct result_set rs;
+	int rc = results_load(path, &flt, &rs);
+	free(path);
+	if (rc < 0)
+		return EXIT_FAIL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	if (!mem)
+		die("open_memstream: %s", strerror(errno));
+	if (json)
+		rc = export_json(mem, &rs);
+	else
+		rc = export_header(mem, fam, &rs, mode, templates_dir_from(args_get(a, "templates")));
+	fclose(mem);
+	results_free(&rs);
+	if (rc < 0) {
+		free(buf);
+		return EXIT_FAIL;
+	}
+	const char *out = args_get(a, "output");
+	if (out && strcmp(out, "-")) {
+		if (write_file_atomic(out, buf, len) < 0)
+			rc = error("cannot write %s: %s", out, strerror(errno));
+	} else {
+		fwrite(buf, 1, len, stdout);
+	}
+	free(buf);
+	return rc < 0 ? EXIT_FAIL : EXIT_OK;
+}
+
+const struct cmd_entry cmd_export_entry = {
+	.name = "export",
+	.summary = "write tuned kernels as a C/CUDA header, or results as JSON",
+	.usage = "",
+	.description = "A header holds, per tuned device and size, the winning configuration, a\n"
+		       "lookup by device and size (exact, else nearest; an untuned device falls back\n"
+		       "to a device of the same compute capability, then to the classic kernel), the\n"
+		       "kernels' sources for NVRTC, and under nvcc the kernels with a launch helper.\n"
+		       "It needs neither gputune nor its templates.  JSON holds the same results and\n"
+		       "goes back in with `gputune db merge`.  Results come from your database and\n"
+		       "from those shipped with gputune (yours win).",
+	.options = options,
+	.flags = CMD_USES_DB,
+	.exec = exec_export,
+};

@@ -1,5 +1,206 @@
+/*
+ * cmd-query.c - `gputune query`: what is tuned, per device, kernel,
+ * element type and size; from the user's database and the shipped
+ * results (the user's own results win).
+ */
+#define _GNU_SOURCE
 #include "cmd.h"
+#include "db.h"
+#include "family.h"
+#include "results.h"
+#include "sizes.h"
+#include "table.h"
 #include "util.h"
-static const struct cmd_option options[] = { OPT_END };
-static int exec_query(struct args *a) { (void)a; return error("query: not yet"); }
-const struct cmd_entry cmd_query_entry = { .name = "query", .summary = "tbd", .usage = "", .options = options, .max_pos = 9, .exec = exec_query };
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const struct cmd_option options[] = {
+	{ "device", "NAME|UUID|INDEX", "one device: name substring (any case), UUID, or index from `gputune db devices`", 0, 0 },
+	{ "kernel", "FAMILY", "one kernel family (transpose, copy)", 0, 0 },
+	{ "dtype", "TYPE", "one element type (f32, f64, f16)", 0, 0 },
+	{ "size", "RxC", "one size; when it was not tuned, the nearest tuned size answers", 0, 0 },
+	{ "mode", "MODE", "timing mode: flushed or hot (default: both)", 0, 0 },
+	{ "all", NULL, "every measured variant with its status, not only the winners (your database only)", 0, 0 },
+	{ "no-shipped", NULL, "leave out the results shipped with gputune", 0, 0 },
+	OPT_DB,
+	OPT_FORMAT,
+	OPT_END
+};
+
+static const struct table_col winner_cols[] = {
+	{ "device", 0 }, { "uuid", 0 }, { "kernel", 0 }, { "dtype", 0 }, { "size", 0 }, { "mode", 0 },
+	{ "params", 0 }, { "median_us", 1 }, { "gbps", 1 }, { "pct_ceiling", 1 }, { "source", 0 }, { "note", 0 },
+};
+
+static const struct table_col all_cols[] = {
+	{ "device", 0 }, { "kernel", 0 }, { "dtype", 0 }, { "size", 0 }, { "mode", 0 }, { "params", 0 },
+	{ "status", 0 }, { "median_us", 1 }, { "gbps", 1 }, { "pct_ceiling", 1 }, { "reason", 0 },
+};
+
+static int same_group(const struct result *a, const struct result *b)
+{
+	return !strcmp(a->uuid, b->uuid) && !strcmp(a->family, b->family) && !strcmp(a->dtype, b->dtype) &&
+	       !strcmp(a->mode, b->mode);
+}
+
+static void add_winner(struct table *t, const struct result *r, const char *note)
+{
+	char size[48], med[32], gbps[32], pct[32];
+	snprintf(size, sizeof(size), "%ldx%ld", r->rows, r->cols);
+	snprintf(med, sizeof(med), "%.2f", r->median_ms * 1e3);
+	snprintf(gbps, sizeof(gbps), "%.0f", r->gbps);
+	snprintf(pct, sizeof(pct), "%.1f", r->fraction * 100);
+	const char *cells[] = { r->device, r->uuid, r->family, r->dtype, size, r->mode, r->params,
+				med, gbps, pct, r->shipped ? "shipped" : "user", note };
+	table_add(t, cells);
+}
+
+/* --all: every variant's latest result from the user's database. */
+static int query_all(const char *path, const struct result_filter *flt, int format)
+{
+	sqlite3 *db = NULL;
+	if (db_open(path, 0, &db) < 0)
+		return EXIT_FAIL;
+	sqlite3_stmt *st = db_prepare(db,
+		"WITH latest AS (SELECT m.*, r.timing_mode, r.device_id, row_number() OVER"
+		" (PARTITION BY r.device_id, r.timing_mode, m.variant_id, m.rows, m.cols ORDER BY m.id DESC) rn"
+		" FROM measurement m JOIN run r ON r.id = m.run_id)"
+		" SELECT d.name, d.uuid, d.id, f.name, v.dtype, l.rows, l.cols, l.timing_mode, v.params, l.status,"
+		" l.median_ms, l.gbps, l.fraction, l.reason FROM latest l JOIN device d ON d.id = l.device_id"
+		" JOIN variant v ON v.id = l.variant_id JOIN family f ON f.id = v.family_id WHERE l.rn = 1"
+		" AND (?1 IS NULL OR f.name = ?1) AND (?2 IS NULL OR v.dtype = ?2) AND (?3 IS NULL OR l.timing_mode = ?3)"
+		" ORDER BY d.name, f.name, v.dtype, l.rows * l.cols, l.rows, l.gbps DESC");
+	if (!st) {
+		db_close(db);
+		return EXIT_FAIL;
+	}
+	if (flt->family)
+		sqlite3_bind_text(st, 1, flt->family, -1, SQLITE_STATIC);
+	if (flt->dtype)
+		sqlite3_bind_text(st, 2, flt->dtype, -1, SQLITE_STATIC);
+	if (flt->mode)
+		sqlite3_bind_text(st, 3, flt->mode, -1, SQLITE_STATIC);
+	struct table t;
+	table_init(&t, all_cols, (int)ARRAY_SIZE(all_cols));
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		const char *uuid = (const char *)sqlite3_column_text(st, 1);
+		char idx[24];
+		snprintf(idx, sizeof(idx), "%lld", (long long)sqlite3_column_int64(st, 2));
+		if (flt->device && strcmp(flt->device, idx) && strcasecmp(flt->device, uuid) &&
+		    !strcasestr(name, flt->device))
+			continue;
+		char size[48], med[32] = "", gbps[32] = "", pct[32] = "";
+		snprintf(size, sizeof(size), "%lldx%lld", (long long)sqlite3_column_int64(st, 5),
+			 (long long)sqlite3_column_int64(st, 6));
+		if (sqlite3_column_type(st, 10) != SQLITE_NULL) {
+			snprintf(med, sizeof(med), "%.2f", sqlite3_column_double(st, 10) * 1e3);
+			snprintf(gbps, sizeof(gbps), "%.0f", sqlite3_column_double(st, 11));
+			snprintf(pct, sizeof(pct), "%.1f", sqlite3_column_double(st, 12) * 100);
+		}
+		const char *reason = (const char *)sqlite3_column_text(st, 13);
+		const char *cells[] = { name, (const char *)sqlite3_column_text(st, 3),
+					(const char *)sqlite3_column_text(st, 4), size,
+					(const char *)sqlite3_column_text(st, 7), (const char *)sqlite3_column_text(st, 8),
+					(const char *)sqlite3_column_text(st, 9), med, gbps, pct, reason ? reason : "" };
+		table_add(&t, cells);
+	}
+	sqlite3_finalize(st);
+	db_close(db);
+	table_print(&t, format, stdout);
+	table_free(&t);
+	return EXIT_OK;
+}
+
+static int exec_query(struct args *a)
+{
+	int format = args_format(a);
+	if (format < 0)
+		return EXIT_USAGE;
+	struct result_filter flt = { args_get(a, "device"), args_get(a, "kernel"), args_get(a, "dtype"),
+				     args_get(a, "mode"), args_has(a, "no-shipped") };
+	if (flt.family && !family_find(flt.family))
+		return cmd_usage_error(a->cmd, "query: unknown kernel '%s' (transpose, copy)", flt.family);
+	if (flt.dtype && !dtype_find(flt.dtype))
+		return cmd_usage_error(a->cmd, "query: unknown dtype '%s' (f32, f64, f16)", flt.dtype);
+	if (flt.mode && strcmp(flt.mode, "flushed") && strcmp(flt.mode, "hot"))
+		return cmd_usage_error(a->cmd, "query: unknown mode '%s' (flushed or hot)", flt.mode);
+	struct size2 *size = NULL;
+	size_t nsize = 0;
+	if (args_get(a, "size")) {
+		char err[200];
+		if (sizes_parse(args_get(a, "size"), &size, &nsize, err, sizeof(err)) < 0 || nsize != 1) {
+			free(size);
+			return cmd_usage_error(a->cmd, "query: bad --size '%s' (one size, N or RxC)", args_get(a, "size"));
+		}
+	}
+	char *path = db_path_from(args_get(a, "db"));
+	int rc = EXIT_OK;
+	if (args_has(a, "all")) {
+		rc = query_all(path, &flt, format);
+		free(path);
+		free(size);
+		return rc;
+	}
+	struct result_set rs;
+	if (results_load(path, &flt, &rs) < 0) {
+		free(path);
+		free(size);
+		return EXIT_FAIL;
+	}
+	free(path);
+	struct table t;
+	table_init(&t, winner_cols, (int)ARRAY_SIZE(winner_cols));
+	for (size_t i = 0; i < rs.n; i++) {
+		if (!size) {
+			add_winner(&t, &rs.r[i], "");
+			continue;
+		}
+		/* One answer per group: the exact size, else the nearest. */
+		size_t g = i;
+		while (i + 1 < rs.n && same_group(&rs.r[g], &rs.r[i + 1]))
+			i++;
+		size_t best = g;
+		double bd = 1e300;
+		for (size_t j = g; j <= i; j++) {
+			double d = size_distance(rs.r[j].rows, rs.r[j].cols, size->rows, size->cols);
+			if (d < bd || (d == bd && rs.r[j].rows * rs.r[j].cols > rs.r[best].rows * rs.r[best].cols)) {
+				bd = d;
+				best = j;
+			}
+		}
+		char note[160] = "";
+		if (bd > 0)
+			snprintf(note, sizeof(note), "nearest tuned size to %ldx%ld (relative distance %.3f)",
+				 size->rows, size->cols, bd);
+		add_winner(&t, &rs.r[best], note);
+	}
+	if (t.rows == 0 && format == FMT_TABLE)
+		fprintf(stderr, "gputune: nothing tuned matches (a tuning run such as "
+				"`gputune transpose` adds results)\n");
+	else
+		table_print(&t, format, stdout);
+	if (t.rows == 0 && format != FMT_TABLE)
+		table_print(&t, format, stdout);
+	table_free(&t);
+	results_free(&rs);
+	free(size);
+	return rc;
+}
+
+const struct cmd_entry cmd_query_entry = {
+	.name = "query",
+	.summary = "show what is tuned, per device, kernel, element type and size",
+	.usage = "",
+	.description = "Lists the winning variant per device, kernel, element type, size and timing\n"
+		       "mode, from your database and from the results shipped with gputune (yours win).\n"
+		       "With --size, one answer per device, kernel and type: the exact size, else the\n"
+		       "nearest tuned one by relative distance |r-R|/max(r,R) + |c-C|/max(c,C), with a\n"
+		       "note saying so.",
+	.options = options,
+	.flags = CMD_USES_DB,
+	.exec = exec_query,
+};

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 
 static const struct cmd_option options[] = {
-	{ "param", "NAME=VALUE", "one parameter's value (others take their defaults)", 1 },
-	{ "dtype", "TYPE", "element type: f32 (default), f64 or f16", 0 },
-	{ "templates", "DIR", "read templates from DIR instead of the built-in copies", 0 },
-	{ "check", NULL, "also check the point against the default device limits; exit 1 when rejected", 0 },
+	{ "param", "NAME=VALUE", "one parameter's value (others take their defaults)", 1, 0 },
+	{ "dtype", "TYPE", "element type: f32 (default), f64 or f16", 0, 0 },
+	{ "templates", "DIR", "read templates from DIR instead of the built-in copies", 0, 0 },
+	{ "check", NULL, "also check the point against the default device limits; exit 1 when rejected", 0, 0 },
 	OPT_END
 };
 

@@ -49,7 +49,10 @@ void cmd_print_help(const struct cmd_entry *cmd, FILE *f)
 	fputs("\nOptions:\n", f);
 	for (const struct cmd_option *o = cmd->options; o && o->name; o++) {
 		char left[64];
-		snprintf(left, sizeof(left), "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+		char alias[8] = "";
+		if (o->short_name)
+			snprintf(alias, sizeof(alias), "-%c, ", o->short_name);
+		snprintf(left, sizeof(left), "%s--%s%s%s", alias, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
 		fprintf(f, "  %-22s %s%s\n", left, o->help, o->repeatable ? " (repeatable)" : "");
 	}
 	fprintf(f, "  %-22s %s\n", "-h, --help", "show this help");
@@ -124,14 +127,24 @@ int cmd_parse(const struct cmd_entry *cmd, int argc, char **argv, struct args *o
 			cmd_print_help(cmd, stdout);
 			return 1;
 		}
-		if (s[1] != '-') {
-			cmd_usage_error(cmd, "%s: unknown option '%s'", cmd->name, s);
-			return -1;
-		}
 		const char *name = s + 2;
-		const char *eq = strchr(name, '=');
-		size_t len = eq ? (size_t)(eq - name) : strlen(name);
-		const struct cmd_option *o = find_option(cmd, name, len);
+		const char *eq = NULL;
+		size_t len = 0;
+		const struct cmd_option *o = NULL;
+		if (s[1] != '-') {
+			for (o = cmd->options; o && o->name && !(o->short_name == s[1] && !s[2]); o++)
+				;
+			if (!o || !o->name) {
+				cmd_usage_error(cmd, "%s: unknown option '%s'", cmd->name, s);
+				return -1;
+			}
+			name = o->name;
+			len = strlen(name);
+		} else {
+			eq = strchr(name, '=');
+			len = eq ? (size_t)(eq - name) : strlen(name);
+			o = find_option(cmd, name, len);
+		}
 		if (!o) {
 			cmd_usage_error(cmd, "%s: unknown option '--%.*s'", cmd->name, (int)len, name);
 			return -1;

@@ -34,13 +34,14 @@ struct cmd_option {
 	const char *arg;   /* metavariable for an option with a value; NULL for a flag */
 	const char *help;
 	int repeatable;    /* may be given several times (all values are kept) */
+	char short_name;   /* a one-letter alias ("-o"), or 0 */
 };
 
 /* Options several commands share: one spelling and one help text. */
-#define OPT_DB { "db", "PATH", "tuning database (default $GPUTUNE_DB, else $XDG_DATA_HOME/gputune/gputune.db)", 0 }
-#define OPT_FORMAT { "format", "FMT", "output format: table (default), csv or json", 0 }
-#define OPT_DEVICE_INDEX { "device", "N", "GPU to use, by index among the visible GPUs (default 0)", 0 }
-#define OPT_END { 0, 0, 0, 0 }
+#define OPT_DB { "db", "PATH", "tuning database (default $GPUTUNE_DB, else $XDG_DATA_HOME/gputune/gputune.db)", 0, 0 }
+#define OPT_FORMAT { "format", "FMT", "output format: table (default), csv or json", 0, 0 }
+#define OPT_DEVICE_INDEX { "device", "N", "GPU to use, by index among the visible GPUs (default 0)", 0, 0 }
+#define OPT_END { 0, 0, 0, 0, 0 }
 
 struct arg_value {
 	const struct cmd_option *opt;

@@ -12,6 +12,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -157,6 +158,9 @@ struct compile_pool *compile_pool_start(struct compile_job *jobs, size_t n, cons
 	for (size_t t = 0; t < ntodo; t++)
 		p->owner[todo[t]] = t % (size_t)workers;
 	close(fds[1]);
+	/* A restarted tuner (restart.h) starts its own pool; the old workers
+	 * then lose their reader and stop on SIGPIPE. */
+	fcntl(fds[0], F_SETFD, FD_CLOEXEC);
 	p->fd = fds[0];
 	free(todo);
 	return p;

@@ -68,7 +68,7 @@ static const struct entry entries[] = {
 	E2(EventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime"),
 };
 
-static int fail(const char *why)
+static int load_failed(const char *why)
 {
 	load_state = -1;
 	load_why = why;
@@ -94,7 +94,7 @@ int cuda_load(const char **why)
 	handle = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
 	if (!handle) {
 		snprintf(why_buf, sizeof(why_buf), "no CUDA driver (%s could not be loaded)", lib);
-		fail(why_buf);
+		load_failed(why_buf);
 		if (why)
 			*why = load_why;
 		return -1;
@@ -106,7 +106,7 @@ int cuda_load(const char **why)
 		if (!p) {
 			snprintf(why_buf, sizeof(why_buf), "the CUDA driver %s lacks %s (driver too old)",
 				 lib, entries[i].names[0]);
-			fail(why_buf);
+			load_failed(why_buf);
 			if (why)
 				*why = load_why;
 			return -1;
@@ -122,7 +122,7 @@ int cuda_load(const char **why)
 			snprintf(why_buf, sizeof(why_buf), "no CUDA GPU is visible (cuInit: %s)", name);
 		else
 			snprintf(why_buf, sizeof(why_buf), "the CUDA driver did not initialise (cuInit: %s)", name);
-		fail(why_buf);
+		load_failed(why_buf);
 		if (why)
 			*why = load_why;
 		return -1;

@@ -113,7 +113,7 @@ static int apply_steps(sqlite3 *db, int from, int to)
 	for (int v = from; v < to; v++) {
 		const struct embedded_file *e = embedded_find(db_migrations[v]);
 		if (!e)
-			return error("schema step %s is missing from this build", db_migrations[v]);
+			return fail("schema step %s is missing from this build", db_migrations[v]);
 		if (db_exec(db, e->text) < 0)
 			return -1;
 	}
@@ -133,7 +133,7 @@ static int migrate(sqlite3 *db, const char *path, int have)
 			return -1;
 		if (apply_steps(db, 0, want) < 0) {
 			db_rollback(db);
-			return error("%s: could not create the schema", path);
+			return fail("%s: could not create the schema", path);
 		}
 		return db_commit(db);
 	}
@@ -142,7 +142,7 @@ static int migrate(sqlite3 *db, const char *path, int have)
 			return -1;
 		if (apply_steps(db, v, v + 1) < 0) {
 			db_rollback(db);
-			return error("%s: migration from schema version %d to %d failed", path, v, v + 1);
+			return fail("%s: migration from schema version %d to %d failed", path, v, v + 1);
 		}
 		if (db_commit(db) < 0)
 			return -1;
@@ -176,15 +176,15 @@ int db_open(const char *path, int flags, sqlite3 **out)
 	struct stat st;
 	int exists = stat(path, &st) == 0;
 	if (exists && S_ISDIR(st.st_mode))
-		return error("%s is a directory, not a database file", path);
+		return fail("%s is a directory, not a database file", path);
 	if (!exists && !(flags & DB_WRITE)) {
 		if (flags & DB_MISSING_OK)
 			return 0;
-		return error("no tuning database at %s (a tuning run creates it)", path);
+		return fail("no tuning database at %s (a tuning run creates it)", path);
 	}
 	int writable = flags & DB_WRITE;
 	if (exists && writable && access(path, W_OK) < 0)
-		return error("%s is not writable: %s", path, strerror(errno));
+		return fail("%s is not writable: %s", path, strerror(errno));
 	if (!exists) {
 		char *dir = xstrdup(path);
 		char *slash = strrchr(dir, '/');
@@ -219,7 +219,7 @@ int db_open(const char *path, int flags, sqlite3 **out)
 	if (exists && !(version == 0 && app == 0 && is_empty_sqlite(db))) {
 		if (app != DB_APPLICATION_ID) {
 			sqlite3_close(db);
-			return error("%s is a SQLite database but not a gputune database", path);
+			return fail("%s is a SQLite database but not a gputune database", path);
 		}
 		char *msg = NULL;
 		int ok = 0;
@@ -245,12 +245,12 @@ int db_open(const char *path, int flags, sqlite3 **out)
 	int want = db_schema_version();
 	if (version > want) {
 		sqlite3_close(db);
-		return error("%s has schema version %d, newer than this gputune understands (%d): "
+		return fail("%s has schema version %d, newer than this gputune understands (%d): "
 			     "use a newer gputune", path, version, want);
 	}
 	if (version < want && !writable) {
 		sqlite3_close(db);
-		return error("%s has the older schema version %d and is read-only, so it cannot be "
+		return fail("%s has the older schema version %d and is read-only, so it cannot be "
 			     "migrated to %d", path, version, want);
 	}
 	if (writable) {

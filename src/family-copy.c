@@ -81,6 +81,14 @@ const struct family family_copy = {
 	.nparams = NPARAMS,
 	.reject = reject,
 	.geometry = geometry,
+	.geometry_c =
+		"\tunsigned long long nvec = (unsigned long long)rows * cols / (unsigned)c->vec;\n"
+		"\tunsigned long long per = (unsigned long long)c->threads * (unsigned)c->items;\n"
+		"\tunsigned long long blocks = (nvec + per - 1) / per;\n"
+		"\tgrid[0] = (unsigned)(blocks ? blocks : 1);\n"
+		"\tgrid[1] = grid[2] = 1;\n"
+		"\tblock[0] = (unsigned)c->threads;\n"
+		"\tblock[1] = block[2] = 1;\n",
 	.out_elems = out_elems,
 	.bytes_moved = bytes_moved,
 	.reference = reference,

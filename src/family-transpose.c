@@ -138,6 +138,14 @@ const struct family family_transpose = {
 	.nparams = NPARAMS,
 	.reject = reject,
 	.geometry = geometry,
+	.geometry_c =
+		"\tunsigned nx = (cols + (unsigned)c->tile - 1) / (unsigned)c->tile;\n"
+		"\tunsigned stripe = (unsigned)(c->tile * c->unroll);\n"
+		"\tgrid[0] = nx * ((rows + stripe - 1) / stripe);\n"
+		"\tgrid[1] = grid[2] = 1;\n"
+		"\tblock[0] = (unsigned)(c->tile / c->vec);\n"
+		"\tblock[1] = (unsigned)c->block_rows;\n"
+		"\tblock[2] = 1;\n",
 	.out_elems = out_elems,
 	.bytes_moved = bytes_moved,
 	.reference = reference,

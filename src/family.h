@@ -78,6 +78,10 @@ struct family {
 			      const struct device_limits *lim, char *buf, size_t n);
 	void (*geometry)(const int *v, const struct dtype *dt, long rows, long cols,
 			 struct launch_geometry *g);
+	/* The same geometry as C statements for exported headers: they read
+	 * the configuration through `c->PARAM`, and `rows`, `cols`, and set
+	 * `grid[3]` and `block[3]` (unsigned). */
+	const char *geometry_c;
 	/* Elements of the output for a rows x cols input. */
 	size_t (*out_elems)(long rows, long cols);
 	/* Bytes one launch must move through device memory (read + write). */

@@ -6,6 +6,7 @@
 #include "config.h"
 #include "cmd.h"
 #include "interrupt.h"
+#include "restart.h"
 #include "util.h"
 
 #include <errno.h>
@@ -14,6 +15,7 @@
 
 int main(int argc, char **argv)
 {
+	restart_init(argc, argv);
 	if (argc < 2) {
 		cmd_print_overview(stderr);
 		return EXIT_USAGE;

@@ -23,6 +23,7 @@
 #include "interrupt.h"
 #include "nvrtc-compile.h"
 #include "render.h"
+#include "restart.h"
 #include "space.h"
 #include "util.h"
 
@@ -35,19 +36,19 @@
 #define DEFAULT_REPS 30
 
 const struct cmd_option tune_options[] = {
-	{ "sizes", "LIST", "sizes to tune: N, RxC, A-B, A-B:STEP, comma-separated (default " DEFAULT_SIZES ")", 0 },
-	{ "dtype", "TYPE", "element type: f32 (default), f64 or f16", 0 },
-	{ "param", "NAME=V,...", "candidate values of one parameter, or NAME=all (replaces its defaults)", 1 },
-	{ "dry-run", NULL, "enumerate and compile every variant, time nothing", 0 },
-	{ "arch", "sm_XX", "target architecture (default: the GPU's; needed for --dry-run without a GPU)", 0 },
-	{ "jobs", "N", "compile worker processes (default: one per CPU)", 0 },
-	{ "cache-dir", "DIR", "compile cache (default $GPUTUNE_CACHE_DIR, else $XDG_CACHE_HOME/gputune)", 0 },
-	{ "templates", "DIR", "read templates from DIR instead of the built-in copies", 0 },
-	{ "show-log", NULL, "print the NVRTC log of each variant that failed to compile", 0 },
-	{ "reps", "N", "timed launches per measurement, at least 30 (default 30)", 0 },
-	{ "hot", NULL, "time back-to-back launches without flushing L2 (stored as mode 'hot')", 0 },
-	{ "force", NULL, "measure again what the database already holds for this device", 0 },
-	{ "quiet", NULL, "no progress lines on stderr", 0 },
+	{ "sizes", "LIST", "sizes to tune: N, RxC, A-B, A-B:STEP, comma-separated (default " DEFAULT_SIZES ")", 0, 0 },
+	{ "dtype", "TYPE", "element type: f32 (default), f64 or f16", 0, 0 },
+	{ "param", "NAME=V,...", "candidate values of one parameter, or NAME=all (replaces its defaults)", 1, 0 },
+	{ "dry-run", NULL, "enumerate and compile every variant, time nothing", 0, 0 },
+	{ "arch", "sm_XX", "target architecture (default: the GPU's; needed for --dry-run without a GPU)", 0, 0 },
+	{ "jobs", "N", "compile worker processes (default: one per CPU)", 0, 0 },
+	{ "cache-dir", "DIR", "compile cache (default $GPUTUNE_CACHE_DIR, else $XDG_CACHE_HOME/gputune)", 0, 0 },
+	{ "templates", "DIR", "read templates from DIR instead of the built-in copies", 0, 0 },
+	{ "show-log", NULL, "print the NVRTC log of each variant that failed to compile", 0, 0 },
+	{ "reps", "N", "timed launches per measurement, at least 30 (default 30)", 0, 0 },
+	{ "hot", NULL, "time back-to-back launches without flushing L2 (stored as mode 'hot')", 0, 0 },
+	{ "force", NULL, "measure again what the database already holds for this device", 0, 0 },
+	{ "quiet", NULL, "no progress lines on stderr", 0, 0 },
 	OPT_DEVICE_INDEX,
 	OPT_DB,
 	OPT_FORMAT,
@@ -90,6 +91,7 @@ struct run_state {
 	char *support_src, *copy_src;
 	int copy_v[MAX_PARAMS];
 	int format, quiet, reps, hot, force, device;
+	int64_t resumed_run; /* the run a restarted process continues, or 0 */
 	struct gpu_info g;
 	sqlite3 *db;
 	int64_t device_id, family_id, run_id;
@@ -264,11 +266,15 @@ static int store_ceiling(struct run_state *s, long rows, long cols, double mc, d
 	return db_commit(s->db);
 }
 
+/* Whether the database holds a result of this variant at this size on
+ * this device in this timing mode; with --force in a restarted process,
+ * only results of the run being continued count. */
 static int already_measured(struct run_state *s, int64_t variant_id, long rows, long cols)
 {
 	sqlite3_stmt *st = db_prepare(s->db,
 		"SELECT 1 FROM measurement m JOIN run r ON r.id = m.run_id WHERE m.variant_id = ?1"
-		" AND m.rows = ?2 AND m.cols = ?3 AND r.device_id = ?4 AND r.timing_mode = ?5 LIMIT 1");
+		" AND m.rows = ?2 AND m.cols = ?3 AND r.device_id = ?4 AND r.timing_mode = ?5"
+		" AND (?6 = 0 OR r.id = ?6) LIMIT 1");
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, variant_id);
@@ -276,6 +282,7 @@ static int already_measured(struct run_state *s, int64_t variant_id, long rows, 
 	sqlite3_bind_int64(st, 3, cols);
 	sqlite3_bind_int64(st, 4, s->device_id);
 	sqlite3_bind_text(st, 5, s->hot ? "hot" : "flushed", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 6, s->force ? s->resumed_run : 0);
 	int r = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
 	return r;
@@ -297,7 +304,9 @@ static int plan_run(struct run_state *s)
 			goto fail;
 		p->needed = xcalloc(s->nsizes, 1);
 		for (size_t k = 0; k < s->nsizes; k++) {
-			int m = s->force ? 0 : already_measured(s, p->variant_id, s->sizes[k].rows, s->sizes[k].cols);
+			int m = s->force && !s->resumed_run
+					? 0
+					: already_measured(s, p->variant_id, s->sizes[k].rows, s->sizes[k].cols);
 			if (m < 0)
 				goto fail;
 			p->needed[k] = !m;
@@ -311,6 +320,10 @@ fail:
 
 static int start_run_row(struct run_state *s)
 {
+	if (s->resumed_run) {
+		s->run_id = s->resumed_run;
+		return 0;
+	}
 	char ts[32], uuid[40];
 	db_timestamp(ts);
 	uint64_t h = hash64(ts, strlen(ts), HASH64_SEED ^ (uint64_t)getpid());
@@ -420,8 +433,19 @@ static int run_size(struct run_state *s, struct bench *b, struct compile_pool *p
 				s->t_verify += r.verify_s;
 				s->t_timing += r.timing_s;
 				free(cubin);
-				if (lost && bench_recover(b) < 0) {
-					store_measurement(s, p, rows, cols, &r, bytes, ceiling);
+				if (lost) {
+					/* Nothing more can run in this process: keep the
+					 * fault, then carry on in a fresh one. */
+					if (store_measurement(s, p, rows, cols, &r, bytes, ceiling) < 0)
+						return -1;
+					if (!s->quiet)
+						fprintf(stderr, "%sgputune: %s %s faulted at %ldx%ld (%s); restarting "
+							"to continue with a fresh CUDA context\n",
+							isatty(2) ? "\r\033[K" : "", s->f->name, p->name, rows, cols,
+							r.reason);
+					db_close(s->db);
+					s->db = NULL;
+					restart_self(s->run_id);
 					return -1;
 				}
 			}
@@ -539,7 +563,7 @@ static int gpu_run(struct run_state *s, const char *arch, const char *cache_dir,
 	bench_close(b);
 	free(support);
 	free(copy);
-	if (s->run_id)
+	if (s->run_id && s->db)
 		finish_run_row(s, rc != EXIT_OK ? "failed" : stop ? "interrupted" : "complete");
 	if (stop) {
 		if (!s->quiet && isatty(2))
@@ -589,6 +613,7 @@ int tune_main(const struct family *f, struct args *a)
 	s.quiet = args_has(a, "quiet");
 	s.hot = args_has(a, "hot");
 	s.force = args_has(a, "force");
+	s.resumed_run = restart_resumed_run();
 	char err[256];
 	const char *sizes = args_get(a, "sizes");
 	if (sizes_parse(sizes ? sizes : DEFAULT_SIZES, &s.sizes, &s.nsizes, err, sizeof(err)) < 0)

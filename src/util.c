@@ -34,6 +34,15 @@ int error(const char *fmt, ...)
 	return EXIT_FAIL;
 }
 
+int fail(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport(NULL, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 void warning(const char *fmt, ...)
 {
 	va_list ap;

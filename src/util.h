@@ -32,6 +32,8 @@ enum {
 /* "gputune: <message>" on stderr.  Returns EXIT_FAIL so callers can
  * write "return error(...)". */
 int error(const char *fmt, ...) GT_PRINTF(1, 2);
+/* The same message for functions whose contract is 0 or -1: returns -1. */
+int fail(const char *fmt, ...) GT_PRINTF(1, 2);
 void warning(const char *fmt, ...) GT_PRINTF(1, 2);
 GT_NORETURN void die(const char *fmt, ...) GT_PRINTF(1, 2);
 

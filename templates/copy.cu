@@ -8,6 +8,10 @@
  * vectors [b * GT_THREADS * GT_ITEMS, (b + 1) * GT_THREADS * GT_ITEMS);
  * block 0 also moves the elements past the last whole vector.
  */
+#ifndef GT_KERNEL_NAME
+#define GT_KERNEL_NAME gputune_copy
+#endif
+
 #if GT_ELEM_BYTES == 2
 typedef unsigned short gt_elem;
 #elif GT_ELEM_BYTES == 4
@@ -25,7 +29,7 @@ struct alignas(GT_VEC_BYTES) gt_pack {
 };
 
 extern "C" __global__ void __launch_bounds__(GT_THREADS)
-gputune_copy(const gt_elem *__restrict__ in, gt_elem *__restrict__ out,
+GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out,
 	     unsigned rows, unsigned cols)
 {
 	const size_t n = (size_t)rows * cols;
@@ -64,3 +68,8 @@ gputune_copy(const gt_elem *__restrict__ in, gt_elem *__restrict__ out,
 				out[i] = in[i];
 	}
 }
+
+/* Internal macros end here, so that several variants can share one
+ * translation unit (exported headers). */
+#undef GT_VEC_BYTES
+#undef GT_KERNEL_NAME

@@ -13,11 +13,16 @@
  *   GT_MAPPING     0 cartesian, 1 diagonal, 2 colmajor: block order
  *   GT_VEC         elements per global access on aligned interior tiles
  *   GT_SHARED      1 stages tiles in shared memory, 0 is the naive kernel
+ *   GT_KERNEL_NAME the entry point (default gputune_transpose)
  *   GT_INJECT      test-only faults: 1 wrong result, 2 illegal address,
  *                  3 write past the end of the output
  * A block is (GT_TILE / GT_VEC) x GT_BLOCK_ROWS threads; the grid is one
  * dimension, one block per GT_TILE x (GT_TILE * GT_UNROLL) stripe.
  */
+#ifndef GT_KERNEL_NAME
+#define GT_KERNEL_NAME gputune_transpose
+#endif
+
 #if GT_ELEM_BYTES == 2
 typedef unsigned short gt_elem;
 #elif GT_ELEM_BYTES == 4
@@ -58,7 +63,7 @@ __device__ __forceinline__ void gt_map(unsigned b, unsigned nx, unsigned ny,
 }
 
 extern "C" __global__ void __launch_bounds__(GT_THREADS_X * GT_BLOCK_ROWS)
-gputune_transpose(const gt_elem *__restrict__ in, gt_elem *__restrict__ out,
+GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out,
 		  unsigned rows, unsigned cols)
 {
 	const unsigned nx = (cols + GT_TILE - 1) / GT_TILE;
@@ -151,3 +156,10 @@ gputune_transpose(const gt_elem *__restrict__ in, gt_elem *__restrict__ out,
 		out[(size_t)rows * cols + 7] = (gt_elem)0;
 #endif
 }
+
+/* Internal macros end here, so that several variants can share one
+ * translation unit (exported headers). */
+#undef GT_VEC_BYTES
+#undef GT_THREADS_X
+#undef GT_STRIPE
+#undef GT_KERNEL_NAME

@@ -1,0 +1,202 @@
+/*
+ * db-import.c - see db-import.h.  JSON is read with SQLite's own JSON
+ * functions, so there is no JSON parser here to get wrong; a document that
+ * is not valid JSON, or lacks a required field, fails its statement and
+ * rolls the whole import back.
+ */
+#include "db-import.h"
+#include "db.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const json_steps[] = {
+	"INSERT INTO device (uuid, name, cc_major, cc_minor, sm_count, mem_bytes, l2_bytes,"
+	" bus_width_bits, mem_clock_khz, driver_version)"
+	" SELECT json_extract(value, '$.uuid'), json_extract(value, '$.name'),"
+	" json_extract(value, '$.cc_major'), json_extract(value, '$.cc_minor'),"
+	" json_extract(value, '$.sm_count'), json_extract(value, '$.mem_bytes'),"
+	" json_extract(value, '$.l2_bytes'), json_extract(value, '$.bus_width_bits'),"
+	" json_extract(value, '$.mem_clock_khz'), json_extract(value, '$.driver_version')"
+	" FROM json_each(?1, '$.devices') WHERE true ON CONFLICT (uuid) DO NOTHING",
+
+	"INSERT INTO family (name, params)"
+	" SELECT json_extract(value, '$.name'), json_extract(value, '$.params')"
+	" FROM json_each(?1, '$.kernels') WHERE true ON CONFLICT (name) DO NOTHING",
+
+	"INSERT OR IGNORE INTO variant (family_id, dtype, params, source_hash)"
+	" SELECT f.id, json_extract(j.value, '$.dtype'), json_extract(j.value, '$.params'),"
+	" json_extract(j.value, '$.source_hash')"
+	" FROM json_each(?1, '$.results') j JOIN family f ON f.name = json_extract(j.value, '$.kernel')",
+
+	"INSERT OR IGNORE INTO run (uuid, device_id, family_id, started_at, finished_at,"
+	" gputune_version, nvrtc_version, timing_mode, repetitions, status)"
+	" SELECT json_extract(j.value, '$.run.uuid'), d.id, f.id, json_extract(j.value, '$.run.started_at'),"
+	" json_extract(j.value, '$.run.started_at'), json_extract(j.value, '$.run.gputune_version'),"
+	" json_extract(j.value, '$.run.nvrtc_version'), json_extract(j.value, '$.timing_mode'),"
+	" json_extract(j.value, '$.run.repetitions'), 'complete'"
+	" FROM json_each(?1, '$.results') j"
+	" JOIN device d ON d.uuid = json_extract(j.value, '$.device_uuid')"
+	" JOIN family f ON f.name = json_extract(j.value, '$.kernel')",
+
+	"INSERT OR IGNORE INTO ceiling (run_id, dtype, rows, cols, memcpy_gbps, copy_kernel_gbps, ceiling_gbps)"
+	" SELECT r.id, json_extract(j.value, '$.dtype'), json_extract(j.value, '$.rows'),"
+	" json_extract(j.value, '$.cols'), json_extract(j.value, '$.memcpy_gbps'),"
+	" json_extract(j.value, '$.copy_kernel_gbps'), json_extract(j.value, '$.ceiling_gbps')"
+	" FROM json_each(?1, '$.results') j JOIN run r ON r.uuid = json_extract(j.value, '$.run.uuid')"
+	" WHERE json_extract(j.value, '$.ceiling_gbps') IS NOT NULL",
+
+	"INSERT OR IGNORE INTO measurement (run_id, variant_id, rows, cols, status, median_ms, min_ms,"
+	" max_ms, p25_ms, p75_ms, launches, gbps, fraction)"
+	" SELECT r.id, v.id, json_extract(j.value, '$.rows'), json_extract(j.value, '$.cols'), 'ok',"
+	" json_extract(j.value, '$.median_ms'), json_extract(j.value, '$.min_ms'),"
+	" json_extract(j.value, '$.max_ms'), json_extract(j.value, '$.p25_ms'),"
+	" json_extract(j.value, '$.p75_ms'), json_extract(j.value, '$.launches'),"
+	" json_extract(j.value, '$.gbps'), json_extract(j.value, '$.fraction')"
+	" FROM json_each(?1, '$.results') j"
+	" JOIN run r ON r.uuid = json_extract(j.value, '$.run.uuid')"
+	" JOIN family f ON f.name = json_extract(j.value, '$.kernel')"
+	" JOIN variant v ON v.family_id = f.id AND v.dtype = json_extract(j.value, '$.dtype')"
+	"  AND v.params = json_extract(j.value, '$.params')"
+	"  AND v.source_hash = json_extract(j.value, '$.source_hash')",
+};
+
+/* A result the document names but that did not land (an unknown device or
+ * kernel) means the document is inconsistent: refuse it whole. */
+static const char check_sql[] =
+	"SELECT count(*) FROM json_each(?1, '$.results') j"
+	" WHERE NOT EXISTS (SELECT 1 FROM measurement m JOIN run r ON r.id = m.run_id"
+	"  JOIN variant v ON v.id = m.variant_id JOIN family f ON f.id = v.family_id"
+	"  WHERE r.uuid = json_extract(j.value, '$.run.uuid') AND f.name = json_extract(j.value, '$.kernel')"
+	"  AND v.dtype = json_extract(j.value, '$.dtype') AND v.params = json_extract(j.value, '$.params')"
+	"  AND m.rows = json_extract(j.value, '$.rows') AND m.cols = json_extract(j.value, '$.cols'))";
+
+/* 1 when json is a gputune results document, 0 when it is other JSON,
+ * -1 when it is not JSON at all. */
+static int is_results_document(sqlite3 *db, const char *json)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT json_valid(?1), json_extract(?1, '$.format')"
+					  " = 'gputune-results' AND json_type(?1, '$.results') = 'array'");
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+	int r = -1;
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0))
+		r = sqlite3_column_int(st, 1) ? 1 : 0;
+	sqlite3_finalize(st);
+	return r;
+}
+
+int db_import_json(sqlite3 *db, const char *json, const char *what)
+{
+	int kind = is_results_document(db, json);
+	if (kind < 0)
+		return fail("%s is not valid JSON", what);
+	if (kind == 0)
+		return fail("%s is JSON but not gputune results (no \"format\": \"gputune-results\" "
+			    "with a \"results\" array)", what);
+	if (db_begin(db) < 0)
+		return -1;
+	for (size_t i = 0; i <= ARRAY_SIZE(json_steps); i++) {
+		const char *sql = i < ARRAY_SIZE(json_steps) ? json_steps[i] : check_sql;
+		sqlite3_stmt *st = NULL;
+		if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+			error("%s: %s", what, sqlite3_errmsg(db));
+			db_rollback(db);
+			return -1;
+		}
+		sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+		int r = sqlite3_step(st);
+		long long missing = r == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+		if (r != SQLITE_DONE && r != SQLITE_ROW) {
+			error("%s is not valid gputune results: %s", what, sqlite3_errmsg(db));
+			sqlite3_finalize(st);
+			db_rollback(db);
+			return -1;
+		}
+		sqlite3_finalize(st);
+		if (i == ARRAY_SIZE(json_steps) && missing) {
+			error("%s is not valid gputune results: %lld results name an unknown device, "
+			      "kernel or run, or lack a required field", what, missing);
+			db_rollback(db);
+			return -1;
+		}
+	}
+	if (db_update_winners(db, -1, -1, NULL, -1, -1, NULL) < 0) {
+		db_rollback(db);
+		return -1;
+	}
+	return db_commit(db);
+}
+
+static const char *const merge_steps[] = {
+	"INSERT INTO device (uuid, name, cc_major, cc_minor, sm_count, mem_bytes, l2_bytes,"
+	" bus_width_bits, mem_clock_khz, driver_version)"
+	" SELECT uuid, name, cc_major, cc_minor, sm_count, mem_bytes, l2_bytes, bus_width_bits,"
+	" mem_clock_khz, driver_version FROM other.device WHERE true ON CONFLICT (uuid) DO NOTHING",
+	"INSERT INTO family (name, params) SELECT name, params FROM other.family WHERE true"
+	" ON CONFLICT (name) DO NOTHING",
+	"INSERT OR IGNORE INTO variant (family_id, dtype, params, source_hash)"
+	" SELECT f.id, v.dtype, v.params, v.source_hash FROM other.variant v"
+	" JOIN other.family of ON of.id = v.family_id JOIN family f ON f.name = of.name",
+	"INSERT OR IGNORE INTO run (uuid, device_id, family_id, started_at, finished_at,"
+	" gputune_version, nvrtc_version, timing_mode, repetitions, status)"
+	" SELECT r.uuid, d.id, f.id, r.started_at, r.finished_at, r.gputune_version, r.nvrtc_version,"
+	" r.timing_mode, r.repetitions, r.status FROM other.run r"
+	" JOIN other.device od ON od.id = r.device_id JOIN device d ON d.uuid = od.uuid"
+	" JOIN other.family of ON of.id = r.family_id JOIN family f ON f.name = of.name",
+	"INSERT OR IGNORE INTO ceiling (run_id, dtype, rows, cols, memcpy_gbps, copy_kernel_gbps, ceiling_gbps)"
+	" SELECT lr.id, c.dtype, c.rows, c.cols, c.memcpy_gbps, c.copy_kernel_gbps, c.ceiling_gbps"
+	" FROM other.ceiling c JOIN other.run r ON r.id = c.run_id JOIN run lr ON lr.uuid = r.uuid",
+	"INSERT OR IGNORE INTO measurement (run_id, variant_id, rows, cols, status, reason, median_ms,"
+	" min_ms, max_ms, p25_ms, p75_ms, launches, gbps, fraction)"
+	" SELECT lr.id, lv.id, m.rows, m.cols, m.status, m.reason, m.median_ms, m.min_ms, m.max_ms,"
+	" m.p25_ms, m.p75_ms, m.launches, m.gbps, m.fraction FROM other.measurement m"
+	" JOIN other.run r ON r.id = m.run_id JOIN run lr ON lr.uuid = r.uuid"
+	" JOIN other.variant ov ON ov.id = m.variant_id JOIN other.family of ON of.id = ov.family_id"
+	" JOIN family f ON f.name = of.name JOIN variant lv ON lv.family_id = f.id"
+	"  AND lv.dtype = ov.dtype AND lv.params = ov.params AND lv.source_hash = ov.source_hash",
+};
+
+int db_merge_file(sqlite3 *db, const char *path)
+{
+	/* Check the other file with the same rules as any open, read-only. */
+	sqlite3 *other = NULL;
+	if (db_open(path, 0, &other) < 0)
+		return -1;
+	int version = -1;
+	sqlite3_stmt *q = db_prepare(other, "PRAGMA user_version");
+	if (q && sqlite3_step(q) == SQLITE_ROW)
+		version = sqlite3_column_int(q, 0);
+	sqlite3_finalize(q);
+	db_close(other);
+	if (version != db_schema_version())
+		return fail("%s has schema version %d, not %d: open it with this gputune first "
+			     "(gputune db info --db %s) to migrate it", path, version, db_schema_version(), path);
+	sqlite3_stmt *st = db_prepare(db, "ATTACH DATABASE ?1 AS other");
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+	if (db_step_done(db, st) < 0)
+		return -1;
+	int rc = db_begin(db);
+	for (size_t i = 0; rc == 0 && i < ARRAY_SIZE(merge_steps); i++)
+		rc = db_exec(db, merge_steps[i]);
+	if (rc == 0)
+		rc = db_update_winners(db, -1, -1, NULL, -1, -1, NULL);
+	if (rc == 0)
+		rc = db_commit(db);
+	else
+		db_rollback(db);
+	db_exec(db, "DETACH DATABASE other");
+	return rc;
+}
+
+long long db_count_measurements(sqlite3 *db)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT count(*) FROM measurement");
+	long long n = st && sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+	sqlite3_finalize(st);
+	return n;
+}

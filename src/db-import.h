@@ -1,0 +1,24 @@
+/*
+ * db-import.h - bringing results into a database: from another gputune
+ * database file (`gputune db merge FILE.db`) or from the JSON that
+ * `gputune export --format json` writes (`gputune db merge FILE.json`, and
+ * the shipped results).  Rows are matched by identity (device UUID, kernel
+ * name, variant parameters and source hash, run UUID), so importing the
+ * same thing twice adds nothing.  Everything happens in one transaction.
+ */
+#ifndef GPUTUNE_DB_IMPORT_H
+#define GPUTUNE_DB_IMPORT_H
+
+#include <sqlite3.h>
+
+/* Imports JSON text; what names it in messages.  0, or -1 after
+ * reporting (the database is unchanged). */
+int db_import_json(sqlite3 *db, const char *json, const char *what);
+
+/* Imports the gputune database at path.  0, or -1 after reporting. */
+int db_merge_file(sqlite3 *db, const char *path);
+
+/* Rows in the measurement table, for "added N" messages. */
+long long db_count_measurements(sqlite3 *db);
+
+#endif

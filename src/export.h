@@ -1,0 +1,31 @@
+/*
+ * export.h - writing tuned results for other builds: a C/CUDA header
+ * (export-header.c) or JSON (export-json.c) that `gputune db merge` reads
+ * back.  Every string taken from a database is escaped where it lands: as
+ * a C string literal, inside a comment, or as JSON; no identifier is ever
+ * made from one.
+ */
+#ifndef GPUTUNE_EXPORT_H
+#define GPUTUNE_EXPORT_H
+
+#include "family.h"
+#include "results.h"
+
+#include <stdio.h>
+
+/* The results as a gputune-results JSON document. */
+int export_json(FILE *f, const struct result_set *rs);
+
+/* A self-contained header for family fam from rs (already filtered to fam
+ * and one timing mode).  0, or -1 after reporting. */
+int export_header(FILE *f, const struct family *fam, const struct result_set *rs, const char *mode,
+		  const char *templates_dir);
+
+/* s as a C string literal, quotes included: backslash escapes for quotes,
+ * backslashes, '?' (no trigraphs) and every byte outside printable ASCII. */
+void c_string_write(FILE *f, const char *s);
+/* s for a comment: only letters, digits and " .,:;()+=_-" survive; every
+ * other byte becomes '_', so no comment can be closed early. */
+void c_comment_write(FILE *f, const char *s);
+
+#endif

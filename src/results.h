@@ -1,0 +1,66 @@
+/*
+ * results.h - the tuned results a user asks about: the winners from the
+ * user's database and from the results shipped inside gputune (measured
+ * on the project's own GPU machine), merged so that the user's own result
+ * wins for the same device, kernel, element type, size and timing mode.
+ * Read by `gputune query` and `gputune export`.
+ */
+#ifndef GPUTUNE_RESULTS_H
+#define GPUTUNE_RESULTS_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+
+struct result {
+	/* The device. */
+	char *uuid, *device;
+	int cc_major, cc_minor, sm_count, l2_bytes, bus_width_bits, mem_clock_khz, driver_version;
+	long long mem_bytes;
+	/* The key. */
+	char *family, *dtype, *mode;
+	long rows, cols;
+	/* The winner and its measurement. */
+	char *params, *source_hash;
+	double median_ms, min_ms, max_ms, p25_ms, p75_ms, gbps, fraction;
+	double ceiling_gbps, memcpy_gbps, copy_kernel_gbps;
+	int launches;
+	/* Its run. */
+	char *run_uuid, *started_at, *gputune_version, *nvrtc_version;
+	int repetitions;
+	int shipped; /* from the shipped results, not the user's database */
+};
+
+struct result_set {
+	struct result *r;
+	size_t n;
+};
+
+struct result_filter {
+	const char *device; /* NAME (substring, any case), UUID or INDEX; NULL: all */
+	const char *family; /* NULL: all */
+	const char *dtype;
+	const char *mode;   /* "flushed" / "hot"; NULL: all */
+	int no_shipped;     /* leave out the shipped results */
+};
+
+/*
+ * Loads the winners matching flt from the database at db_path (a missing
+ * file is an empty database) and the shipped results.  Returns 0, or -1
+ * after one line of error (a bad database, a device that matches nothing,
+ * a device text that matches several different GPUs).
+ */
+int results_load(const char *db_path, const struct result_filter *flt, struct result_set *out);
+void results_free(struct result_set *s);
+
+/* Reads the winners of one database into s (appending), filtered by
+ * family/dtype/mode but not by device. */
+int results_read_db(sqlite3 *db, const struct result_filter *flt, int shipped, struct result_set *s);
+
+/* The shipped results in a fresh in-memory database (caller closes). */
+int results_open_shipped(sqlite3 **db);
+
+/* Relative distance between two sizes: |r-R|/max(r,R) + |c-C|/max(c,C).
+ * The rule for "nearest tuned size", here and in exported headers. */
+double size_distance(long r, long c, long R, long C);
+
+#endif
