@@ -52,7 +52,13 @@ static int parse_setting(const struct family *f, const struct cmd_entry *cmd, co
 			values[(*nvalues)++] = p->allowed[i];
 		return 0;
 	}
-	char *list = xstrdup(eq + 1), *save = NULL;
+	const char *vals = eq + 1;
+	size_t vl = strlen(vals);
+	if (vals[0] == ',' || vals[vl - 1] == ',' || strstr(vals, ",,")) {
+		cmd_usage_error(cmd, "%s: empty value in --param '%s'", cmd->name, text);
+		return -1;
+	}
+	char *list = xstrdup(vals), *save = NULL;
 	int rc = 0;
 	for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		int v;

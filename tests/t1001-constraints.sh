@@ -1,0 +1,45 @@
+#!/bin/sh
+# The parameter space: each constraint rejects what it should, with its
+# reason; the classic kernels are points of the space; --param narrows.
+. "$(dirname "$0")/setup"
+
+# source --check exits 1 with the reason for a rejected point.
+reject() {
+	want=$1
+	shift
+	run_gt 1 source transpose --check "$@"
+	grep_in "$T/err" "$want"
+}
+accept() {
+	run_gt 0 source transpose --check "$@"
+}
+
+reject "tile is not a multiple of block_rows" --param tile=16 --param block_rows=32
+reject "vec x element size exceeds the 16-byte access limit (32 bytes)" --param vec=8
+reject "vec x element size exceeds the 16-byte access limit (32 bytes)" --param vec=4 --dtype f64
+reject "threads per block exceed the device limit (2048 > 1024)" --param tile=64 --param block_rows=32
+reject "block smaller than a warp (16 threads)" --param tile=16 --param vec=4 --param block_rows=4
+reject "shared memory per block exceeds the device limit" --param tile=64 --param unroll=4 --param vec=4 --param block_rows=8
+reject "pad needs the shared-memory tile" --param shared=off --param pad=1
+reject "vec>1 needs the shared-memory tile" --param shared=off --param pad=0 --param vec=2
+accept --param vec=8 --dtype f16
+accept --param vec=2 --dtype f64
+
+# The classic kernels are reachable.
+accept --param shared=off --param pad=0 --param tile=32 --param block_rows=8
+accept --param tile=32 --param block_rows=8 --param pad=0
+accept --param tile=32 --param block_rows=8 --param pad=1
+accept --param tile=32 --param block_rows=8 --param pad=1 --param unroll=4
+accept --param tile=32 --param block_rows=8 --param pad=1 --param mapping=diagonal
+
+# The default space, enumerated for a target without a GPU: counts and reasons.
+run_gt 0 transpose --dry-run --arch sm_90 --sizes 1024 --param tile=32 --param block_rows=8 \
+	--param pad=0 --param unroll=1 --param mapping=cartesian --param vec=1,2,4,8 --param shared=on,off
+grep_in "$T/out" "8 points, 4 valid, 4 rejected"
+grep_in "$T/out" "vec>1 needs the shared-memory tile (shared=off)"
+grep_in "$T/out" "vec x element size exceeds the 16-byte access limit (32 bytes)"
+run_gt 0 transpose --dry-run --arch sm_90 --param tile=all --param block_rows=8 --param pad=0 \
+	--param unroll=1 --param mapping=cartesian --param vec=1 --param shared=on --dtype f64
+grep_in "$T/out" "5 points, 4 valid, 1 rejected"
+grep_in "$T/out" "shared memory per block exceeds the device limit (131072 > 49152 bytes)"
+done_testing
