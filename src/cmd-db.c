@@ -97,7 +97,7 @@ static int db_merge(sqlite3 *db, const char *file)
 	} else if (len >= 16 && !memcmp(text, "SQLite format 3", 16)) {
 		rc = db_merge_file(db, file);
 	} else {
-		rc = error("%s is neither a gputune database nor gputune JSON results", file);
+		rc = fail("%s is neither a gputune database nor gputune JSON results", file);
 	}
 	free(text);
 	if (rc < 0)

@@ -235,6 +235,12 @@ int db_open(const char *path, int flags, sqlite3 **out)
 			msg = xstrdup(sqlite3_errmsg(db));
 		sqlite3_finalize(q);
 		if (!ok) {
+			/* One line, however many problems quick_check lists. */
+			for (char *c = msg; *c; c++)
+				if (*c == '\n' || *c == '\r')
+					*c = ' ';
+			if (strlen(msg) > 160)
+				strcpy(msg + 150, "...");
 			error("%s is corrupt (SQLite: %s)", path, msg);
 			free(msg);
 			sqlite3_close(db);
@@ -253,13 +259,11 @@ int db_open(const char *path, int flags, sqlite3 **out)
 		return fail("%s has the older schema version %d and is read-only, so it cannot be "
 			     "migrated to %d", path, version, want);
 	}
-	if (writable) {
-		if (version < want && migrate(db, path, version) < 0) {
-			sqlite3_close(db);
-			return -1;
-		}
-		/* WAL lets a reader and a writer, and writers in turn, share the file. */
-		if (db_exec(db, "PRAGMA journal_mode = WAL") < 0) {
+	if (writable && version < want) {
+		/* WAL lets readers and a writer share the file.  It is a property
+		 * of the file, set once when gputune creates or migrates it, so an
+		 * open that changes nothing else writes nothing. */
+		if (migrate(db, path, version) < 0 || db_exec(db, "PRAGMA journal_mode = WAL") < 0) {
 			sqlite3_close(db);
 			return -1;
 		}

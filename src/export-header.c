@@ -87,6 +87,10 @@ int export_header(FILE *f, const struct family *fam, const struct result_set *rs
 		  const char *templates_dir)
 {
 	const char *P = fam->name;
+	char U[64]; /* the name upper-cased, for macros */
+	snprintf(U, sizeof(U), "%s", P);
+	for (char *u = U; *u; u++)
+		*u = (char)toupper((unsigned char)*u);
 	char *tmpl = template_load(fam->template_name, templates_dir);
 	if (!tmpl)
 		return -1;
@@ -170,10 +174,8 @@ int export_header(FILE *f, const struct family *fam, const struct result_set *rs
 		" * With no such entry: the default variant of the element type; -1 for an\n"
 		" * element type this header has no kernel for.\n"
 		" */\n", P, P, P, P, P);
-	char guard[64];
-	snprintf(guard, sizeof(guard), "GPUTUNE_%s_H", P);
-	for (char *g = guard; *g; g++)
-		*g = (char)toupper((unsigned char)*g);
+	char guard[80];
+	snprintf(guard, sizeof(guard), "GPUTUNE_%s_H", U);
 	fprintf(f, "#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <string.h>\n\n", guard, guard);
 
 	fprintf(f, "typedef struct gputune_%s_config {\n", P);
@@ -187,7 +189,7 @@ int export_header(FILE *f, const struct family *fam, const struct result_set *rs
 		   "\tdouble fraction; /* of the copy ceiling measured in the same run */\n"
 		   "\tint variant;\n} gputune_%s_entry;\n\n", P, P);
 
-	fprintf(f, "#define GPUTUNE_%s_NUM_VARIANTS %d\n", P, nv);
+	fprintf(f, "#define GPUTUNE_%s_NUM_VARIANTS %d\n", U, nv);
 	fprintf(f, "static const gputune_%s_variant gputune_%s_variants[%d] = {\n", P, P, nv);
 	for (int i = 0; i < nv; i++) {
 		fprintf(f, "\t{ \"%s\", ", vs[i].dt->name);
@@ -198,7 +200,7 @@ int export_header(FILE *f, const struct family *fam, const struct result_set *rs
 		fprintf(f, " } },%s\n", vs[i].is_default ? " /* default */" : "");
 	}
 	fputs("};\n\n", f);
-	fprintf(f, "#define GPUTUNE_%s_NUM_ENTRIES %zu\n", P, rs->n);
+	fprintf(f, "#define GPUTUNE_%s_NUM_ENTRIES %zu\n", U, rs->n);
 	fprintf(f, "static const gputune_%s_entry gputune_%s_entries[%zu] = {\n", P, P, rs->n ? rs->n : 1);
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct result *r = &rs->r[i];
@@ -238,7 +240,9 @@ int export_header(FILE *f, const struct family *fam, const struct result_set *rs
 		"#ifdef GPUTUNE_DEVICE\n\tif (!device)\n\t\tdevice = GPUTUNE_DEVICE;\n#endif\n"
 		"\tfor (int pass = 0; pass < 2; pass++) {\n"
 		"\t\tconst gputune_%s_entry *best = NULL;\n\t\tdouble bd = 0;\n"
-		"\t\tfor (size_t i = 0; i < GPUTUNE_%s_NUM_ENTRIES; i++) {\n"
+		"\t\t/* The array has one unused entry when nothing is tuned: its empty\n"
+		"\t\t * dtype matches no request. */\n"
+		"\t\tfor (size_t i = 0; i < sizeof(gputune_%s_entries) / sizeof(gputune_%s_entries[0]); i++) {\n"
 		"\t\t\tconst gputune_%s_entry *e = &gputune_%s_entries[i];\n"
 		"\t\t\tif (strcmp(e->dtype, dtype))\n\t\t\t\tcontinue;\n"
 		"\t\t\tif (pass == 0 ? !device || !gputune_%s_same_name(e->device, device) : e->cc != cc)\n"
@@ -247,7 +251,7 @@ int export_header(FILE *f, const struct family *fam, const struct result_set *rs
 		"\t\t\tif (!best || d < bd || (d == bd && e->rows * e->cols > best->rows * best->cols)) {\n"
 		"\t\t\t\tbest = e;\n\t\t\t\tbd = d;\n\t\t\t}\n\t\t}\n"
 		"\t\tif (best)\n\t\t\treturn best;\n\t}\n\treturn NULL;\n}\n\n",
-		P, P, P, P, P, P, P, P);
+		P, P, P, P, P, P, P, P, P);
 	fprintf(f, "/* The variant for an untuned device: the classic kernel; -1 for an\n"
 		   " * element type without one. */\nstatic inline int gputune_%s_default_variant(const char *dtype)\n{\n", P);
 	for (int t = 0; t < 3; t++)
@@ -279,7 +283,7 @@ int export_header(FILE *f, const struct family *fam, const struct result_set *rs
 		   "\tunsigned rows, unsigned cols, cudaStream_t stream)\n{\n"
 		   "\tif (variant < 0 || variant >= GPUTUNE_%s_NUM_VARIANTS)\n\t\treturn cudaErrorInvalidValue;\n"
 		   "\tunsigned g[3], b[3];\n\tgputune_%s_geometry(variant, rows, cols, g, b);\n"
-		   "\tdim3 grid(g[0], g[1], g[2]), block(b[0], b[1], b[2]);\n\tswitch (variant) {\n", P, P, P);
+		   "\tdim3 grid(g[0], g[1], g[2]), block(b[0], b[1], b[2]);\n\tswitch (variant) {\n", P, U, P);
 	for (int i = 0; i < nv; i++)
 		fprintf(f, "\tcase %d:\n\t\tgputune_%s_v%d::gputune_%s_v%d<<<grid, block, 0, stream>>>(\n"
 			   "\t\t\t(const gputune_%s_v%d::gt_elem *)in, (gputune_%s_v%d::gt_elem *)out, rows, cols);\n"

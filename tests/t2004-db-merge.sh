@@ -1,0 +1,51 @@
+#!/bin/sh
+# Merging: results from another database or from JSON come in once;
+# merging the same thing again adds nothing; JSON export round-trips.
+. "$(dirname "$0")/setup"
+. "$top_srcdir/tests/results-doc"
+SQL="$top_builddir/tests/sqlexec"
+
+results_doc "GPU A" GPU-aaaa 9 0 run-a f32 1024x1024:3000:32 2048x2048:3500:64 > "$T/a.json"
+results_doc "GPU B" GPU-bbbb 8 0 run-b f64 4096x4096:1800:16 > "$T/b.json"
+run_gt 0 db merge "$T/a.json" --db "$T/one.db"
+grep_in "$T/out" "2 new measurements"
+run_gt 0 db merge "$T/a.json" --db "$T/one.db"
+grep_in "$T/out" "0 new measurements"
+run_gt 0 db merge "$T/b.json" --db "$T/two.db"
+run_gt 0 db merge "$T/two.db" --db "$T/one.db"
+grep_in "$T/out" "1 new measurements"
+run_gt 0 db merge "$T/two.db" --db "$T/one.db"
+grep_in "$T/out" "0 new measurements"
+check "both devices are known" test "$("$SQL" "$T/one.db" "SELECT count(*) FROM device")" = 2
+check "three winners" test "$("$SQL" "$T/one.db" "SELECT count(*) FROM winner")" = 3
+
+# JSON out, into a fresh database, JSON out again: the same results.
+run_gt 0 export --format json --no-shipped --db "$T/one.db" -o "$T/round1.json"
+check "the export is valid JSON" test "$("$SQL" :memory: "SELECT json_valid(readfile('$T/round1.json'))" 2>/dev/null || \
+	"$SQL" :memory: "SELECT json_valid('$(tr -d "'" < "$T/round1.json")')")" = 1
+run_gt 0 db merge "$T/round1.json" --db "$T/three.db"
+grep_in "$T/out" "3 new measurements"
+run_gt 0 export --format json --no-shipped --db "$T/three.db" -o "$T/round2.json"
+grep -v generated_at "$T/round1.json" > "$T/r1"
+grep -v generated_at "$T/round2.json" > "$T/r2"
+check "the JSON round-trips unchanged" cmp -s "$T/r1" "$T/r2"
+
+# Bad JSON is refused and changes nothing.
+"$SQL" "$T/three.db" "PRAGMA journal_mode = DELETE" >/dev/null
+cp "$T/three.db" "$T/before.db"
+printf '{"format": "gputune-results", "results": [' > "$T/broken.json"
+run_gt 1 db merge "$T/broken.json" --db "$T/three.db"
+grep_in "$T/err" "is not valid JSON"
+printf '{"hello": "world"}' > "$T/other.json"
+run_gt 1 db merge "$T/other.json" --db "$T/three.db"
+grep_in "$T/err" "not gputune results"
+sed -e 's/"device_uuid": "GPU-aaaa"/"device_uuid": "GPU-nowhere"/' -e 's/run-a/run-z/' "$T/a.json" > "$T/orphan.json"
+run_gt 1 db merge "$T/orphan.json" --db "$T/three.db"
+grep_in "$T/err" "name an unknown device"
+printf 'neither\n' > "$T/neither.txt"
+run_gt 1 db merge "$T/neither.txt" --db "$T/three.db"
+grep_in "$T/err" "neither a gputune database nor gputune JSON"
+run_gt 1 db merge "$T/none.json" --db "$T/three.db"
+grep_in "$T/err" "cannot read"
+check "refused merges left the database as it was" cmp -s "$T/three.db" "$T/before.db"
+done_testing

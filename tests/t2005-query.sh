@@ -1,0 +1,49 @@
+#!/bin/sh
+# gputune query: winners per device, nearest sizes, device matching, formats.
+. "$(dirname "$0")/setup"
+. "$top_srcdir/tests/results-doc"
+SQL="$top_builddir/tests/sqlexec"
+
+results_doc "NVIDIA H200" GPU-h200 9 0 run-1 f32 1024x1024:1200:32 4096x4096:3500:64 8192x1024:3000:16 > "$T/a.json"
+results_doc "NVIDIA H100 80GB HBM3" GPU-h100 9 0 run-2 f32 4096x4096:3000:32 > "$T/b.json"
+"$GPUTUNE" db merge "$T/a.json" >/dev/null
+"$GPUTUNE" db merge "$T/b.json" >/dev/null
+
+run_gt 0 query --no-shipped
+check "four winners listed" test "$(grep -c transpose "$T/out")" -eq 4
+run_gt 0 query --no-shipped --device h200
+check "--device matches a name substring in any case" test "$(grep -c transpose "$T/out")" -eq 3
+run_gt 0 query --no-shipped --device GPU-h100
+check "--device matches a UUID" test "$(grep -c transpose "$T/out")" -eq 1
+run_gt 0 query --no-shipped --device 2
+grep_in "$T/out" "NVIDIA H100"
+run_gt 1 query --no-shipped --device NVIDIA
+grep_in "$T/err" "device 'NVIDIA' is ambiguous"
+grep_in "$T/err" "NVIDIA H100 80GB HBM3 (GPU-h100)"
+run_gt 1 query --no-shipped --device A100
+grep_in "$T/err" "unknown device 'A100'"
+
+run_gt 0 query --no-shipped --device h200 --size 4096x4096
+check "an exact size answers alone" test "$(grep -c transpose "$T/out")" -eq 1
+grep_in "$T/out" "tile=64"
+if grep -q nearest "$T/out"; then not_ok "exact size has no note"; else ok "exact size has no note"; fi
+run_gt 0 query --no-shipped --device h200 --size 5000
+grep_in "$T/out" "4096x4096"
+grep_in "$T/out" "nearest tuned size to 5000x5000"
+run_gt 0 query --no-shipped --device h200 --size 7000x900
+grep_in "$T/out" "8192x1024"
+run_gt 0 query --no-shipped --size 2000 --format csv
+check "one nearest answer per device" test "$(grep -c nearest "$T/out")" -eq 2
+
+run_gt 0 query --no-shipped --format json
+check "--format json is valid JSON" test "$("$SQL" :memory: "SELECT json_valid('$(tr -d "'" < "$T/out")')")" = 1
+check "--format json has the rows" test "$("$SQL" :memory: "SELECT json_array_length('$(tr -d "'" < "$T/out")')")" = 4
+run_gt 0 query --no-shipped --format csv
+check "--format csv has a header and four rows" test "$(wc -l < "$T/out")" -eq 5
+run_gt 0 query --no-shipped --kernel copy
+check "no copy results" test ! -s "$T/out"
+run_gt 0 query --no-shipped --all
+grep_in "$T/out" "status"
+run_gt 0 db devices
+grep_in "$T/out" "GPU-h100"
+done_testing
