@@ -1,0 +1,244 @@
+/*
+ * transpose-bench.cu - one process that times, at each size and under the
+ * same protocol (L2 flushed before each launch, 30 timed launches after
+ * warm-up, median), the copy ceiling and the transposes a user could pick:
+ *   memcpy       cudaMemcpyAsync device to device
+ *   copy         a vectorised copy kernel (16-byte accesses)
+ *   geam         cuBLAS geam as a transpose (f32 and f64)
+ *   classic      the textbook tile-32, 8-row, padded kernel
+ *   gputune      the tuned winner, from a header gputune exported
+ * Every transpose's output is checked against a host transpose first.
+ * Prints one Markdown table row per size and type; figures are GB/s
+ * counting bytes read and written, with the share of the ceiling (the
+ * faster of memcpy and copy).
+ *
+ * Usage: transpose-bench TYPE:ROWSxCOLS...   (TYPE f32, f64 or f16)
+ */
+#include "gputune_transpose.h"
+
+#include <cublas_v2.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#define CHECK(call)                                                                           \
+	do {                                                                                  \
+		cudaError_t e_ = (call);                                                      \
+		if (e_ != cudaSuccess) {                                                      \
+			std::fprintf(stderr, "%s failed: %s\n", #call, cudaGetErrorString(e_)); \
+			std::exit(2);                                                         \
+		}                                                                             \
+	} while (0)
+
+template <typename T> __global__ void classic_transpose(const T *in, T *out, unsigned rows, unsigned cols)
+{
+	__shared__ T tile[32][33];
+	unsigned x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
+	for (int j = 0; j < 32; j += 8)
+		if (x < cols && y + j < rows)
+			tile[threadIdx.y + j][threadIdx.x] = in[(size_t)(y + j) * cols + x];
+	__syncthreads();
+	x = blockIdx.y * 32 + threadIdx.x;
+	y = blockIdx.x * 32 + threadIdx.y;
+	for (int j = 0; j < 32; j += 8)
+		if (x < rows && y + j < cols)
+			out[(size_t)(y + j) * rows + x] = tile[threadIdx.x][threadIdx.y + j];
+}
+
+__global__ void copy16(const uint4 *in, uint4 *out, size_t n16, const unsigned char *tin, unsigned char *tout,
+		       size_t tail)
+{
+	size_t i = (size_t)blockIdx.x * blockDim.x * 4 + threadIdx.x;
+	uint4 v[4];
+#pragma unroll
+	for (int k = 0; k < 4; k++)
+		if (i + k * blockDim.x < n16)
+			v[k] = in[i + k * blockDim.x];
+#pragma unroll
+	for (int k = 0; k < 4; k++)
+		if (i + k * blockDim.x < n16)
+			out[i + k * blockDim.x] = v[k];
+	if (blockIdx.x == 0)
+		for (size_t t = threadIdx.x; t < tail; t += blockDim.x)
+			tout[t] = tin[t];
+}
+
+struct bench {
+	cudaDeviceProp prop;
+	int *flush;
+	size_t flush_bytes;
+	cudaEvent_t a[30], b[30];
+	cublasHandle_t blas;
+};
+
+static double time_ms(bench &B, const std::function<void()> &launch)
+{
+	for (int i = 0; i < 3; i++)
+		launch();
+	for (int i = 0; i < 30; i++) {
+		CHECK(cudaMemsetAsync(B.flush, i, B.flush_bytes, 0));
+		CHECK(cudaEventRecord(B.a[i], 0));
+		launch();
+		CHECK(cudaEventRecord(B.b[i], 0));
+	}
+	CHECK(cudaDeviceSynchronize());
+	CHECK(cudaGetLastError());
+	std::vector<float> ms(30);
+	for (int i = 0; i < 30; i++)
+		CHECK(cudaEventElapsedTime(&ms[i], B.a[i], B.b[i]));
+	std::sort(ms.begin(), ms.end());
+	return (ms[14] + ms[15]) / 2;
+}
+
+/* Runs launch once on a poisoned output and compares with the host transpose. */
+static bool verify(const std::vector<unsigned char> &expect, void *d_out, size_t bytes,
+		   const std::function<void()> &launch)
+{
+	CHECK(cudaMemset(d_out, 0x5a, bytes));
+	launch();
+	CHECK(cudaDeviceSynchronize());
+	std::vector<unsigned char> got(bytes);
+	CHECK(cudaMemcpy(got.data(), d_out, bytes, cudaMemcpyDeviceToHost));
+	return std::memcmp(got.data(), expect.data(), bytes) == 0;
+}
+
+static void run(bench &B, const char *dtype, unsigned rows, unsigned cols)
+{
+	size_t es = !std::strcmp(dtype, "f64") ? 8 : !std::strcmp(dtype, "f16") ? 2 : 4;
+	size_t n = (size_t)rows * cols, bytes = n * es;
+	std::vector<unsigned char> in(bytes), expect(bytes);
+	unsigned s = 2463534242u ^ rows ^ (cols << 16);
+	for (size_t i = 0; i < n; i++) {
+		s ^= s << 13, s ^= s >> 17, s ^= s << 5;
+		if (es == 4) {
+			float f = (float)(s >> 8) / 16777216.0f + 0.25f;
+			std::memcpy(&in[i * 4], &f, 4);
+		} else if (es == 8) {
+			double d = (double)s / 4294967296.0 + 0.25;
+			std::memcpy(&in[i * 8], &d, 8);
+		} else {
+			unsigned short h = (unsigned short)(0x3800 | (s & 0x3ff));
+			std::memcpy(&in[i * 2], &h, 2);
+		}
+	}
+	for (size_t r = 0; r < rows; r++)
+		for (size_t c = 0; c < cols; c++)
+			std::memcpy(&expect[(c * rows + r) * es], &in[(r * cols + c) * es], es);
+	void *d_in, *d_out;
+	CHECK(cudaMalloc(&d_in, bytes));
+	CHECK(cudaMalloc(&d_out, bytes));
+	CHECK(cudaMemcpy(d_in, in.data(), bytes, cudaMemcpyHostToDevice));
+	double moved = 2.0 * bytes;
+	auto gbps = [&](double ms) { return moved / (ms * 1e-3) / 1e9; };
+
+	double t_memcpy = time_ms(B, [&] { CHECK(cudaMemcpyAsync(d_out, d_in, bytes, cudaMemcpyDeviceToDevice, 0)); });
+	size_t n16 = bytes / 16;
+	unsigned blocks = (unsigned)std::max<size_t>(1, (n16 + 1023) / 1024);
+	double t_copy = time_ms(B, [&] {
+		copy16<<<blocks, 256>>>((const uint4 *)d_in, (uint4 *)d_out, n16, (const unsigned char *)d_in + n16 * 16,
+					(unsigned char *)d_out + n16 * 16, bytes - n16 * 16);
+	});
+	double ceiling = std::max(gbps(t_memcpy), gbps(t_copy));
+
+	std::string geam = "n/a";
+	if (es != 2) {
+		auto launch = [&] {
+			/* Row-major rows x cols is column-major cols x rows; its
+			 * transpose is column-major rows x cols. */
+			cublasStatus_t st;
+			if (es == 4) {
+				float one = 1, zero = 0;
+				st = cublasSgeam(B.blas, CUBLAS_OP_T, CUBLAS_OP_N, rows, cols, &one, (const float *)d_in, cols,
+						 &zero, (const float *)d_out, rows, (float *)d_out, rows);
+			} else {
+				double one = 1, zero = 0;
+				st = cublasDgeam(B.blas, CUBLAS_OP_T, CUBLAS_OP_N, rows, cols, &one, (const double *)d_in, cols,
+						 &zero, (const double *)d_out, rows, (double *)d_out, rows);
+			}
+			if (st != CUBLAS_STATUS_SUCCESS) {
+				std::fprintf(stderr, "geam failed: %d\n", (int)st);
+				std::exit(2);
+			}
+		};
+		if (!verify(expect, d_out, bytes, launch)) {
+			geam = "WRONG";
+		} else {
+			double g = gbps(time_ms(B, launch));
+			char buf[64];
+			std::snprintf(buf, sizeof(buf), "%.0f (%.1f%%)", g, 100 * g / ceiling);
+			geam = buf;
+		}
+	}
+	dim3 cgrid((cols + 31) / 32, (rows + 31) / 32), cblock(32, 8);
+	auto classic = [&] {
+		if (es == 4)
+			classic_transpose<<<cgrid, cblock>>>((const float *)d_in, (float *)d_out, rows, cols);
+		else if (es == 8)
+			classic_transpose<<<cgrid, cblock>>>((const double *)d_in, (double *)d_out, rows, cols);
+		else
+			classic_transpose<<<cgrid, cblock>>>((const unsigned short *)d_in, (unsigned short *)d_out, rows, cols);
+	};
+	std::string classic_s = "WRONG";
+	if (verify(expect, d_out, bytes, classic)) {
+		double g = gbps(time_ms(B, classic));
+		char buf[64];
+		std::snprintf(buf, sizeof(buf), "%.0f (%.1f%%)", g, 100 * g / ceiling);
+		classic_s = buf;
+	}
+	int cc = B.prop.major * 10 + B.prop.minor;
+	int v = gputune_transpose_choose(B.prop.name, cc, dtype, rows, cols);
+	const gputune_transpose_entry *e = gputune_transpose_lookup(B.prop.name, cc, dtype, rows, cols);
+	std::string tuned = "none";
+	double tg = 0;
+	if (v >= 0) {
+		auto launch = [&] { CHECK(gputune_transpose_launch(v, d_in, d_out, rows, cols, 0)); };
+		if (!verify(expect, d_out, bytes, launch)) {
+			tuned = "WRONG";
+		} else {
+			tg = gbps(time_ms(B, launch));
+			char buf[64];
+			std::snprintf(buf, sizeof(buf), "%.0f (%.1f%%)", tg, 100 * tg / ceiling);
+			tuned = buf;
+		}
+	}
+	std::printf("| %s | %ux%u | %.0f | %.0f | %s | %s | **%s** | %s | %s |\n", dtype, rows, cols, gbps(t_memcpy),
+		    gbps(t_copy), geam.c_str(), classic_s.c_str(), tuned.c_str(),
+		    e && e->rows == (long)rows && e->cols == (long)cols ? "exact" : "nearest",
+		    v >= 0 ? gputune_transpose_variants[v].params : "-");
+	std::fflush(stdout);
+	cudaFree(d_in);
+	cudaFree(d_out);
+}
+
+int main(int argc, char **argv)
+{
+	bench B;
+	CHECK(cudaGetDeviceProperties(&B.prop, 0));
+	B.flush_bytes = (size_t)B.prop.l2CacheSize * 4;
+	CHECK(cudaMalloc(&B.flush, B.flush_bytes));
+	for (int i = 0; i < 30; i++) {
+		CHECK(cudaEventCreate(&B.a[i]));
+		CHECK(cudaEventCreate(&B.b[i]));
+	}
+	if (cublasCreate(&B.blas) != CUBLAS_STATUS_SUCCESS) {
+		std::fprintf(stderr, "cublasCreate failed\n");
+		return 2;
+	}
+	std::printf("| type | size | memcpy | copy kernel | cuBLAS geam | classic 32x8 pad 1 | gputune | tuned size | gputune variant |\n");
+	std::printf("|---|---|---|---|---|---|---|---|---|\n");
+	for (int i = 1; i < argc; i++) {
+		char dtype[8];
+		unsigned r, c;
+		if (std::sscanf(argv[i], "%3[a-z0-9]:%ux%u", dtype, &r, &c) != 3) {
+			std::fprintf(stderr, "bad argument '%s' (TYPE:ROWSxCOLS)\n", argv[i]);
+			return 2;
+		}
+		run(B, dtype, r, c);
+	}
+	return 0;
+}
