@@ -13,6 +13,9 @@
  *   GT_MAPPING     0 cartesian, 1 diagonal, 2 colmajor: block order
  *   GT_VEC         elements per global access on aligned interior tiles
  *   GT_SHARED      1 stages tiles in shared memory, 0 is the naive kernel
+ *   GT_SECTOR      1 writes each output row in windows aligned to 32-byte
+ *                  sectors (pays when rows is not a multiple of a sector:
+ *                  a misaligned store costs the L2 a partial sector)
  *   GT_KERNEL_NAME the entry point (default gputune_transpose)
  *   GT_INJECT      test-only faults: 1 wrong result, 2 illegal address,
  *                  3 write past the end of the output
@@ -36,6 +39,11 @@ typedef unsigned long long gt_elem;
 #define GT_VEC_BYTES (GT_ELEM_BYTES * GT_VEC)
 #define GT_THREADS_X (GT_TILE / GT_VEC)
 #define GT_STRIPE (GT_TILE * GT_UNROLL)
+#if GT_SECTOR
+#define GT_HALO (32 / GT_ELEM_BYTES) /* elements in a 32-byte sector */
+#else
+#define GT_HALO 0
+#endif
 
 /* GT_VEC elements moved as one aligned access (ld/st.global.v2/v4). */
 struct alignas(GT_VEC_BYTES) gt_pack {
@@ -75,35 +83,88 @@ GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out,
 	const bool whole = row0 + GT_STRIPE <= rows && col0 + GT_TILE <= cols;
 
 #if GT_SHARED
-	__shared__ gt_elem tile[GT_UNROLL][GT_TILE][GT_TILE + GT_PAD];
+	/* Tile row t holds input row row0 - GT_HALO + t.  The first GT_HALO
+	 * rows are a halo, loaded only with GT_SECTOR: then each output row is
+	 * written in a window aligned to 32-byte sectors, which can start up to
+	 * GT_HALO - 1 input rows before the stripe. */
+	__shared__ gt_elem tile[GT_HALO + GT_STRIPE][GT_TILE + GT_PAD];
+	const bool vec_in = cols % GT_VEC == 0 && (size_t)in % GT_VEC_BYTES == 0;
 
-	if (whole && cols % GT_VEC == 0 && (size_t)in % GT_VEC_BYTES == 0) {
+	if (whole && vec_in) {
 #pragma unroll
-		for (int u = 0; u < GT_UNROLL; u++)
+		for (int i = 0; i < GT_STRIPE; i += GT_BLOCK_ROWS) {
+			const size_t r = row0 + ty + i;
+			gt_pack p = *(const gt_pack *)(in + r * cols + col0 + tx * GT_VEC);
 #pragma unroll
-			for (int i = 0; i < GT_TILE; i += GT_BLOCK_ROWS) {
-				const size_t r = row0 + u * GT_TILE + ty + i;
-				gt_pack p = *(const gt_pack *)(in + r * cols + col0 + tx * GT_VEC);
-#pragma unroll
-				for (int k = 0; k < GT_VEC; k++)
-					tile[u][ty + i][tx * GT_VEC + k] = p.e[k];
-			}
+			for (int k = 0; k < GT_VEC; k++)
+				tile[GT_HALO + ty + i][tx * GT_VEC + k] = p.e[k];
+		}
 	} else {
 #pragma unroll
-		for (int u = 0; u < GT_UNROLL; u++)
+		for (int i = 0; i < GT_STRIPE; i += GT_BLOCK_ROWS)
 #pragma unroll
-			for (int i = 0; i < GT_TILE; i += GT_BLOCK_ROWS)
-#pragma unroll
-				for (int k = 0; k < GT_VEC; k++) {
-					const size_t r = row0 + u * GT_TILE + ty + i;
-					const size_t c = col0 + tx * GT_VEC + k;
-					if (r < rows && c < cols)
-						tile[u][ty + i][tx * GT_VEC + k] = in[r * cols + c];
-				}
+			for (int k = 0; k < GT_VEC; k++) {
+				const size_t r = row0 + ty + i;
+				const size_t c = col0 + tx * GT_VEC + k;
+				if (r < rows && c < cols)
+					tile[GT_HALO + ty + i][tx * GT_VEC + k] = in[r * cols + c];
+			}
 	}
+#if GT_SECTOR
+	/* When rows is a whole number of sectors every window starts at the
+	 * stripe (the stripe is too: a constraint), so no halo is needed. */
+	if (row0 > 0 && rows % GT_HALO != 0) {
+#pragma unroll
+		for (int i = 0; i < GT_HALO; i += GT_BLOCK_ROWS)
+#pragma unroll
+			for (int k = 0; k < GT_VEC; k++) {
+				const size_t r = row0 - GT_HALO + ty + i;
+				const size_t c = col0 + tx * GT_VEC + k;
+				if (ty + i < GT_HALO && c < cols)
+					tile[ty + i][tx * GT_VEC + k] = in[r * cols + c];
+			}
+	}
+#endif
 	__syncthreads();
 	/* Output row c holds input column c: thread tx writes GT_VEC
 	 * consecutive input rows of it, read down a column of the tile. */
+#if GT_SECTOR
+	const bool vec_out = (size_t)out % GT_VEC_BYTES == 0;
+#pragma unroll
+	for (int i = 0; i < GT_TILE; i += GT_BLOCK_ROWS) {
+		const size_t c = col0 + ty + i;
+		if (c >= cols)
+			continue;
+		/* This block's window of output row c: from the sector boundary
+		 * at or before the stripe to the one at or before the next
+		 * stripe, clipped to the row.  The windows of the blocks of a
+		 * column of tiles partition the row, so every element is written
+		 * once, and whole sectors by one block. */
+		const size_t base = c * rows;
+		const size_t mask = ~(size_t)(GT_HALO - 1);
+		const size_t lo = row0 == 0 ? 0 : ((base + row0) & mask) - base;
+		const size_t hi = row0 + GT_STRIPE >= rows ? rows : ((base + row0 + GT_STRIPE) & mask) - base;
+#pragma unroll
+		for (int p = 0; p <= GT_UNROLL; p++) {
+			const size_t e = lo + p * GT_TILE + tx * GT_VEC;
+			if (e >= hi)
+				continue;
+			const int t = (int)((long long)e - (long long)row0) + GT_HALO;
+			if (vec_out && e + GT_VEC <= hi && (base + e) % GT_VEC == 0) {
+				gt_pack q;
+#pragma unroll
+				for (int k = 0; k < GT_VEC; k++)
+					q.e[k] = tile[t + k][ty + i];
+				*(gt_pack *)(out + base + e) = q;
+			} else {
+#pragma unroll
+				for (int k = 0; k < GT_VEC; k++)
+					if (e + k < hi)
+						out[base + e + k] = tile[t + k][ty + i];
+			}
+		}
+	}
+#else
 	if (whole && rows % GT_VEC == 0 && (size_t)out % GT_VEC_BYTES == 0) {
 #pragma unroll
 		for (int u = 0; u < GT_UNROLL; u++)
@@ -112,7 +173,7 @@ GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out,
 				gt_pack p;
 #pragma unroll
 				for (int k = 0; k < GT_VEC; k++)
-					p.e[k] = tile[u][tx * GT_VEC + k][ty + i];
+					p.e[k] = tile[u * GT_TILE + tx * GT_VEC + k][ty + i];
 				const size_t c = col0 + ty + i;
 				*(gt_pack *)(out + c * rows + row0 + u * GT_TILE + tx * GT_VEC) = p;
 			}
@@ -126,9 +187,10 @@ GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out,
 					const size_t c = col0 + ty + i;
 					const size_t r = row0 + u * GT_TILE + tx * GT_VEC + k;
 					if (r < rows && c < cols)
-						out[c * rows + r] = tile[u][tx * GT_VEC + k][ty + i];
+						out[c * rows + r] = tile[u * GT_TILE + tx * GT_VEC + k][ty + i];
 				}
 	}
+#endif
 #else
 	/* The naive kernel: coalesced reads, strided writes. */
 	(void)whole;
@@ -162,4 +224,5 @@ GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out,
 #undef GT_VEC_BYTES
 #undef GT_THREADS_X
 #undef GT_STRIPE
+#undef GT_HALO
 #undef GT_KERNEL_NAME

@@ -7,7 +7,7 @@ skip_without_gpu
 SQL="$top_builddir/tests/sqlexec"
 
 run_gt 0 transpose --sizes 256,1000x300 --quiet --param tile=32 --param block_rows=8 --param pad=1 \
-	--param unroll=1 --param mapping=cartesian --param vec=1,2 --param shared=on \
+	--param unroll=1 --param mapping=cartesian --param vec=1,2 --param shared=on --param sector=off,on \
 	--param inject=none,wrong,fault,overrun
 cat "$T/out"
 sed 's/^/# stderr: /' "$T/err"
@@ -16,11 +16,11 @@ for size in "256 256" "1000 300"; do
 	set -- $size
 	at="m.rows = $1 AND m.cols = $2"
 	j="FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE $at"
-	check "$1x$2: the wrong variants are 'wrong'" test "$(q "SELECT count(*) $j AND v.params LIKE '%inject=wrong%' AND m.status = 'wrong'")" = 2
+	check "$1x$2: the wrong variants are 'wrong'" test "$(q "SELECT count(*) $j AND v.params LIKE '%inject=wrong%' AND m.status = 'wrong'")" = 4
 	check "$1x$2: the overruns are 'wrong', caught by the guards" \
-		test "$(q "SELECT count(*) $j AND v.params LIKE '%inject=overrun%' AND m.status = 'wrong' AND m.reason LIKE '%outside the output%'")" = 2
+		test "$(q "SELECT count(*) $j AND v.params LIKE '%inject=overrun%' AND m.status = 'wrong' AND m.reason LIKE '%outside the output%'")" = 4
 	check "$1x$2: the faulting variants are 'fault'" \
-		test "$(q "SELECT count(*) $j AND v.params LIKE '%inject=fault%' AND m.status = 'fault' AND m.reason LIKE '%ILLEGAL_ADDRESS%'")" = 2
+		test "$(q "SELECT count(*) $j AND v.params LIKE '%inject=fault%' AND m.status = 'fault' AND m.reason LIKE '%ILLEGAL_ADDRESS%'")" = 4
 	check "$1x$2: the correct ones are 'ok'" test "$(q "SELECT count(*) $j AND v.params NOT LIKE '%inject%' AND m.status = 'ok'")" -ge 2
 	check "$1x$2: the winner is a correct variant" \
 		test "$(q "SELECT v.params FROM winner w JOIN measurement m ON m.id = w.measurement_id JOIN variant v ON v.id = m.variant_id WHERE w.rows = $1 AND w.cols = $2" | grep -c inject)" = 0
