@@ -219,7 +219,7 @@ int main(int argc, char **argv)
 {
 	bench B;
 	CHECK(cudaGetDeviceProperties(&B.prop, 0));
-	B.flush_bytes = (size_t)B.prop.l2CacheSize * 4;
+	B.flush_bytes = (size_t)B.prop.l2CacheSize * 2;
 	CHECK(cudaMalloc(&B.flush, B.flush_bytes));
 	for (int i = 0; i < 30; i++) {
 		CHECK(cudaEventCreate(&B.a[i]));

@@ -43,7 +43,7 @@ static int run(const cudaDeviceProp &prop, unsigned rows, unsigned cols)
 	const gputune_transpose_entry *tuned = gputune_transpose_lookup(prop.name, cc, "f32", rows, cols);
 	float *d_in, *d_out;
 	int *flush;
-	size_t flush_bytes = (size_t)prop.l2CacheSize * 4;
+	size_t flush_bytes = (size_t)prop.l2CacheSize * 2;
 	CHECK(cudaMalloc(&d_in, n * sizeof(float)));
 	CHECK(cudaMalloc(&d_out, n * sizeof(float)));
 	CHECK(cudaMalloc(&flush, flush_bytes));

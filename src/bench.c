@@ -2,9 +2,9 @@
  * bench.c - see bench.h.
  *
  * Layout on the device for one size: the input, the expected output, and
- * the output with GUARD bytes on each side; plus the L2 flush buffer (four
- * times the L2, so no line of the previous launch survives) and a small
- * result buffer for the check kernels.
+ * the output with GUARD bytes on each side; plus the L2 flush buffer (twice
+ * the L2, written before each timed launch so that no line of the previous
+ * launch survives) and a small result buffer for the check kernels.
  */
 #include "bench.h"
 #include "util.h"
@@ -74,7 +74,7 @@ static int context_setup(struct bench *b)
 	    CU(cu.ModuleGetFunction(&b->compare, b->support, "gt_compare")) ||
 	    CU(cu.ModuleGetFunction(&b->check_fill, b->support, "gt_check_fill")))
 		return -1;
-	b->flush_bytes = (size_t)(b->g.l2_bytes > 0 ? b->g.l2_bytes : 64 << 20) * 4;
+	b->flush_bytes = (size_t)(b->g.l2_bytes > 0 ? b->g.l2_bytes : 64 << 20) * 2;
 	if (CU(cu.MemAlloc(&b->flush, b->flush_bytes)) || CU(cu.MemAlloc(&b->result, 4 * sizeof(uint64_t))))
 		return -1;
 	return 0;
@@ -149,7 +149,7 @@ size_t bench_bytes_needed(const struct gpu_info *g, const struct family *f, cons
 {
 	size_t in = (size_t)rows * (size_t)cols * dt->size;
 	size_t out = f->out_elems(rows, cols) * dt->size;
-	return in + 2 * out + 2 * GUARD + (size_t)(g->l2_bytes > 0 ? g->l2_bytes : 64 << 20) * 4 + (64u << 20);
+	return in + 2 * out + 2 * GUARD + (size_t)(g->l2_bytes > 0 ? g->l2_bytes : 64 << 20) * 2 + (64u << 20);
 }
 
 /* xorshift64*: fast, and good enough to make every element distinct-ish
