@@ -100,14 +100,17 @@ GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out,
 				tile[GT_HALO + ty + i][tx * GT_VEC + k] = p.e[k];
 		}
 	} else {
+		/* Element by element, neighbouring threads on neighbouring
+		 * columns, so each load instruction of a warp stays coalesced. */
 #pragma unroll
 		for (int i = 0; i < GT_STRIPE; i += GT_BLOCK_ROWS)
 #pragma unroll
 			for (int k = 0; k < GT_VEC; k++) {
 				const size_t r = row0 + ty + i;
-				const size_t c = col0 + tx * GT_VEC + k;
+				const unsigned j = tx + k * GT_THREADS_X;
+				const size_t c = col0 + j;
 				if (r < rows && c < cols)
-					tile[GT_HALO + ty + i][tx * GT_VEC + k] = in[r * cols + c];
+					tile[GT_HALO + ty + i][j] = in[r * cols + c];
 			}
 	}
 #if GT_SECTOR
@@ -119,9 +122,10 @@ GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out,
 #pragma unroll
 			for (int k = 0; k < GT_VEC; k++) {
 				const size_t r = row0 - GT_HALO + ty + i;
-				const size_t c = col0 + tx * GT_VEC + k;
+				const unsigned j = tx + k * GT_THREADS_X;
+				const size_t c = col0 + j;
 				if (ty + i < GT_HALO && c < cols)
-					tile[ty + i][tx * GT_VEC + k] = in[r * cols + c];
+					tile[ty + i][j] = in[r * cols + c];
 			}
 	}
 #endif
@@ -185,9 +189,10 @@ GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out,
 #pragma unroll
 				for (int k = 0; k < GT_VEC; k++) {
 					const size_t c = col0 + ty + i;
-					const size_t r = row0 + u * GT_TILE + tx * GT_VEC + k;
+					const unsigned j = u * GT_TILE + tx + k * GT_THREADS_X;
+					const size_t r = row0 + j;
 					if (r < rows && c < cols)
-						out[c * rows + r] = tile[u * GT_TILE + tx * GT_VEC + k][ty + i];
+						out[c * rows + r] = tile[j][ty + i];
 				}
 	}
 #endif
