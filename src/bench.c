@@ -9,6 +9,7 @@
 #include "bench.h"
 #include "util.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -29,6 +30,7 @@ struct bench {
 	CUstream stream;
 	CUevent *start, *stop;
 	int reps, hot;
+	int max_reps; /* events made: enough for the confirmation round too */
 	void *support_image; /* copy of the support cubin, reloaded after a reset */
 	size_t support_len;
 	CUmodule support;
@@ -52,9 +54,9 @@ const char *variant_status_name(int status)
 
 static int make_events(struct bench *b)
 {
-	b->start = xcalloc((size_t)b->reps, sizeof(CUevent));
-	b->stop = xcalloc((size_t)b->reps, sizeof(CUevent));
-	for (int i = 0; i < b->reps; i++)
+	b->start = xcalloc((size_t)b->max_reps, sizeof(CUevent));
+	b->stop = xcalloc((size_t)b->max_reps, sizeof(CUevent));
+	for (int i = 0; i < b->max_reps; i++)
 		if (CU(cu.EventCreate(&b->start[i], CU_EVENT_DEFAULT)) ||
 		    CU(cu.EventCreate(&b->stop[i], CU_EVENT_DEFAULT)))
 			return -1;
@@ -85,6 +87,7 @@ struct bench *bench_open(const struct gpu_info *g, const void *support_cubin, in
 	struct bench *b = xcalloc(1, sizeof(*b));
 	b->g = *g;
 	b->reps = reps;
+	b->max_reps = reps > BENCH_CONFIRM_REPS ? reps : BENCH_CONFIRM_REPS;
 	b->hot = hot;
 	/* Not copied: the caller keeps the image alive until bench_close. */
 	b->support_image = (void *)support_cubin;
@@ -115,7 +118,7 @@ static void context_teardown(struct bench *b)
 		cu.MemFree(b->result);
 	if (b->support)
 		cu.ModuleUnload(b->support);
-	for (int i = 0; b->start && i < b->reps; i++) {
+	for (int i = 0; b->start && i < b->max_reps; i++) {
 		if (b->start[i])
 			cu.EventDestroy(b->start[i]);
 		if (b->stop[i])
@@ -216,6 +219,12 @@ int bench_prepare(struct bench *b, const struct family *f, const struct dtype *d
 	fill_random(b->host_in, (size_t)rows * (size_t)cols, dt, seed);
 	f->reference(b->host_in, b->host_expected, rows, cols, dt->size);
 	return upload_size(b);
+}
+
+void bench_set_reps(struct bench *b, int reps)
+{
+	assert(reps >= 1 && reps <= b->max_reps);
+	b->reps = reps;
 }
 
 double bench_bytes(const struct bench *b)

@@ -74,6 +74,16 @@ int bench_ceiling(struct bench *b, const void *copy_cubin, const struct launch_g
 int bench_variant(struct bench *b, const void *cubin, const char *kernel_name,
 		  const struct launch_geometry *geo, struct variant_result *r);
 
+/* Timed launches in the confirmation round, where the fastest few
+ * variants of a size are timed again so that the winner's figure is not
+ * the luckiest of many noisy medians. */
+#define BENCH_CONFIRM_REPS 100
+#define BENCH_CONFIRM_TOP 5
+
+/* Timed launches per measurement from now on: 1 to the larger of the
+ * opening reps and BENCH_CONFIRM_REPS. */
+void bench_set_reps(struct bench *b, int reps);
+
 /* Bytes one launch moves at the prepared size. */
 double bench_bytes(const struct bench *b);
 

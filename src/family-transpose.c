@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { P_TILE, P_BLOCK_ROWS, P_PAD, P_UNROLL, P_MAPPING, P_VEC, P_SHARED, P_SECTOR, P_INJECT, NPARAMS };
+enum { P_TILE, P_BLOCK_ROWS, P_PAD, P_UNROLL, P_MAPPING, P_VEC, P_SHARED, P_SECTOR, P_WIDE, P_INJECT, NPARAMS };
 
 static const char *const mapping_names[] = { "cartesian", "diagonal", "colmajor", NULL };
 static const char *const off_on[] = { "off", "on", NULL };
@@ -44,6 +44,8 @@ static const struct param_def params[NPARAMS] = {
 		       off_on, { 0, 1 }, 2, { 1, 0 }, 2, 1, 0 },
 	[P_SECTOR] = { "sector", "GT_SECTOR", "write output rows in windows aligned to 32-byte sectors (odd row counts)",
 		       off_on, { 0, 1 }, 2, { 0, 1 }, 2, 0, 0 },
+	[P_WIDE] = { "wide", "GT_WIDE", "tiles per block side by side along the input rows",
+		     NULL, { 1, 2, 4 }, 3, { 1, 2 }, 2, 1, 0 },
 	[P_INJECT] = { "inject", "GT_INJECT", "test-only fault injection: none, wrong, fault or overrun",
 		       inject_names, { 0, 1, 2, 3 }, 4, { 0 }, 1, 0, 1 },
 };
@@ -84,7 +86,8 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 	}
 	if (v[P_SHARED]) {
 		size_t halo = v[P_SECTOR] ? 32 / dt->size : 0;
-		size_t smem = (halo + (size_t)v[P_UNROLL] * (size_t)tile) * (size_t)(tile + v[P_PAD]) * dt->size;
+		size_t width = (size_t)tile * (size_t)v[P_WIDE];
+		size_t smem = (halo + (size_t)v[P_UNROLL] * (size_t)tile) * (width + (size_t)v[P_PAD]) * dt->size;
 		if (smem > (size_t)lim->max_smem_per_block) {
 			snprintf(buf, n, "shared memory per block exceeds the device limit (%zu > %d bytes)",
 				 smem, lim->max_smem_per_block);
@@ -103,7 +106,7 @@ static void geometry(const int *v, const struct dtype *dt, long rows, long cols,
 		     struct launch_geometry *g)
 {
 	(void)dt;
-	unsigned nx = ceil_div(cols, v[P_TILE]);
+	unsigned nx = ceil_div(cols, (long)v[P_TILE] * v[P_WIDE]);
 	unsigned ny = ceil_div(rows, (long)v[P_TILE] * v[P_UNROLL]);
 	g->grid[0] = nx * ny;
 	g->grid[1] = g->grid[2] = 1;
@@ -156,7 +159,8 @@ const struct family family_transpose = {
 	.reject = reject,
 	.geometry = geometry,
 	.geometry_c =
-		"\tunsigned nx = (cols + (unsigned)c->tile - 1) / (unsigned)c->tile;\n"
+		"\tunsigned width = (unsigned)(c->tile * c->wide);\n"
+		"\tunsigned nx = (cols + width - 1) / width;\n"
 		"\tunsigned stripe = (unsigned)(c->tile * c->unroll);\n"
 		"\tgrid[0] = nx * ((rows + stripe - 1) / stripe);\n"
 		"\tgrid[1] = grid[2] = 1;\n"

@@ -6,6 +6,8 @@
  *   GT_ELEM_BYTES  element size: 2, 4 or 8 (the kernel moves bits, so one
  *                  unsigned type per size serves f16, f32 and f64)
  *   GT_TILE        edge of the square tile a block moves
+ *   GT_WIDE        tiles per block side by side along the input rows (longer
+ *                  row segments: fewer split sectors where rows are misaligned)
  *   GT_BLOCK_ROWS  threads in y; each thread walks the tile in steps of it
  *   GT_PAD         padding of each shared-memory tile row, in elements
  *   GT_UNROLL      tiles per block, stacked down the input; all their loads
@@ -20,7 +22,8 @@
  *   GT_INJECT      test-only faults: 1 wrong result, 2 illegal address,
  *                  3 write past the end of the output
  * A block is (GT_TILE / GT_VEC) x GT_BLOCK_ROWS threads; the grid is one
- * dimension, one block per GT_TILE x (GT_TILE * GT_UNROLL) stripe.
+ * dimension, one block per (GT_TILE * GT_UNROLL) x (GT_TILE * GT_WIDE)
+ * piece of the input.
  */
 #ifndef GT_KERNEL_NAME
 #define GT_KERNEL_NAME gputune_transpose
@@ -38,7 +41,8 @@ typedef unsigned long long gt_elem;
 
 #define GT_VEC_BYTES (GT_ELEM_BYTES * GT_VEC)
 #define GT_THREADS_X (GT_TILE / GT_VEC)
-#define GT_STRIPE (GT_TILE * GT_UNROLL)
+#define GT_STRIPE (GT_TILE * GT_UNROLL) /* input rows per block */
+#define GT_WIDTH (GT_TILE * GT_WIDE)    /* input columns per block */
 #if GT_SECTOR
 #define GT_HALO (32 / GT_ELEM_BYTES) /* elements in a 32-byte sector */
 #else
@@ -74,38 +78,41 @@ extern "C" __global__ void __launch_bounds__(GT_THREADS_X * GT_BLOCK_ROWS)
 GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out,
 		  unsigned rows, unsigned cols)
 {
-	const unsigned nx = (cols + GT_TILE - 1) / GT_TILE;
+	const unsigned nx = (cols + GT_WIDTH - 1) / GT_WIDTH;
 	const unsigned ny = (rows + GT_STRIPE - 1) / GT_STRIPE;
 	unsigned bx, by;
 	gt_map(blockIdx.x, nx, ny, bx, by);
-	const size_t col0 = (size_t)bx * GT_TILE, row0 = (size_t)by * GT_STRIPE;
+	const size_t col0 = (size_t)bx * GT_WIDTH, row0 = (size_t)by * GT_STRIPE;
 	const unsigned tx = threadIdx.x, ty = threadIdx.y;
-	const bool whole = row0 + GT_STRIPE <= rows && col0 + GT_TILE <= cols;
+	const bool whole = row0 + GT_STRIPE <= rows && col0 + GT_WIDTH <= cols;
 
 #if GT_SHARED
 	/* Tile row t holds input row row0 - GT_HALO + t.  The first GT_HALO
 	 * rows are a halo, loaded only with GT_SECTOR: then each output row is
 	 * written in a window aligned to 32-byte sectors, which can start up to
 	 * GT_HALO - 1 input rows before the stripe. */
-	__shared__ gt_elem tile[GT_HALO + GT_STRIPE][GT_TILE + GT_PAD];
+	__shared__ gt_elem tile[GT_HALO + GT_STRIPE][GT_WIDTH + GT_PAD];
 	const bool vec_in = cols % GT_VEC == 0 && (size_t)in % GT_VEC_BYTES == 0;
 
 	if (whole && vec_in) {
 #pragma unroll
-		for (int i = 0; i < GT_STRIPE; i += GT_BLOCK_ROWS) {
-			const size_t r = row0 + ty + i;
-			gt_pack p = *(const gt_pack *)(in + r * cols + col0 + tx * GT_VEC);
+		for (int i = 0; i < GT_STRIPE; i += GT_BLOCK_ROWS)
 #pragma unroll
-			for (int k = 0; k < GT_VEC; k++)
-				tile[GT_HALO + ty + i][tx * GT_VEC + k] = p.e[k];
-		}
+			for (int w = 0; w < GT_WIDE; w++) {
+				const size_t r = row0 + ty + i;
+				const unsigned j = w * GT_TILE + tx * GT_VEC;
+				gt_pack p = *(const gt_pack *)(in + r * cols + col0 + j);
+#pragma unroll
+				for (int k = 0; k < GT_VEC; k++)
+					tile[GT_HALO + ty + i][j + k] = p.e[k];
+			}
 	} else {
 		/* Element by element, neighbouring threads on neighbouring
 		 * columns, so each load instruction of a warp stays coalesced. */
 #pragma unroll
 		for (int i = 0; i < GT_STRIPE; i += GT_BLOCK_ROWS)
 #pragma unroll
-			for (int k = 0; k < GT_VEC; k++) {
+			for (int k = 0; k < GT_VEC * GT_WIDE; k++) {
 				const size_t r = row0 + ty + i;
 				const unsigned j = tx + k * GT_THREADS_X;
 				const size_t c = col0 + j;
@@ -120,7 +127,7 @@ GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out,
 #pragma unroll
 		for (int i = 0; i < GT_HALO; i += GT_BLOCK_ROWS)
 #pragma unroll
-			for (int k = 0; k < GT_VEC; k++) {
+			for (int k = 0; k < GT_VEC * GT_WIDE; k++) {
 				const size_t r = row0 - GT_HALO + ty + i;
 				const unsigned j = tx + k * GT_THREADS_X;
 				const size_t c = col0 + j;
@@ -135,7 +142,7 @@ GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out,
 #if GT_SECTOR
 	const bool vec_out = (size_t)out % GT_VEC_BYTES == 0;
 #pragma unroll
-	for (int i = 0; i < GT_TILE; i += GT_BLOCK_ROWS) {
+	for (int i = 0; i < GT_WIDTH; i += GT_BLOCK_ROWS) {
 		const size_t c = col0 + ty + i;
 		if (c >= cols)
 			continue;
@@ -173,7 +180,7 @@ GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out,
 #pragma unroll
 		for (int u = 0; u < GT_UNROLL; u++)
 #pragma unroll
-			for (int i = 0; i < GT_TILE; i += GT_BLOCK_ROWS) {
+			for (int i = 0; i < GT_WIDTH; i += GT_BLOCK_ROWS) {
 				gt_pack p;
 #pragma unroll
 				for (int k = 0; k < GT_VEC; k++)
@@ -185,7 +192,7 @@ GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out,
 #pragma unroll
 		for (int u = 0; u < GT_UNROLL; u++)
 #pragma unroll
-			for (int i = 0; i < GT_TILE; i += GT_BLOCK_ROWS)
+			for (int i = 0; i < GT_WIDTH; i += GT_BLOCK_ROWS)
 #pragma unroll
 				for (int k = 0; k < GT_VEC; k++) {
 					const size_t c = col0 + ty + i;
@@ -202,12 +209,14 @@ GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out,
 #pragma unroll
 	for (int u = 0; u < GT_UNROLL; u++)
 #pragma unroll
-		for (int i = 0; i < GT_TILE; i += GT_BLOCK_ROWS) {
-			const size_t r = row0 + u * GT_TILE + ty + i;
-			const size_t c = col0 + tx;
-			if (r < rows && c < cols)
-				out[c * rows + r] = in[r * cols + c];
-		}
+		for (int i = 0; i < GT_TILE; i += GT_BLOCK_ROWS)
+#pragma unroll
+			for (int w = 0; w < GT_WIDE; w++) {
+				const size_t r = row0 + u * GT_TILE + ty + i;
+				const size_t c = col0 + w * GT_TILE + tx;
+				if (r < rows && c < cols)
+					out[c * rows + r] = in[r * cols + c];
+			}
 #endif
 
 #if GT_INJECT == 1
@@ -229,5 +238,6 @@ GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out,
 #undef GT_VEC_BYTES
 #undef GT_THREADS_X
 #undef GT_STRIPE
+#undef GT_WIDTH
 #undef GT_HALO
 #undef GT_KERNEL_NAME
