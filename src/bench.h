@@ -74,11 +74,12 @@ int bench_ceiling(struct bench *b, const void *copy_cubin, const struct launch_g
 int bench_variant(struct bench *b, const void *cubin, const char *kernel_name,
 		  const struct launch_geometry *geo, struct variant_result *r);
 
-/* Timed launches in the confirmation round, where the fastest few
- * variants of a size are timed again so that the winner's figure is not
- * the luckiest of many noisy medians. */
+/* The confirmation round, where the fastest variant of a size is timed
+ * again until the fastest figure is a confirmed one, so that the winner's
+ * figure is not the luckiest of many noisy medians: the timed launches of
+ * a confirmation, and the most confirmations a size gets. */
 #define BENCH_CONFIRM_REPS 100
-#define BENCH_CONFIRM_TOP 5
+#define BENCH_CONFIRM_MAX 20
 
 /* Timed launches per measurement from now on: 1 to the larger of the
  * opening reps and BENCH_CONFIRM_REPS. */

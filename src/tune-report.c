@@ -20,21 +20,27 @@ static double classic_ms(sqlite3 *db, const struct family *f, const struct tune_
 {
 	if (!f->classics || !f->classics[0] || (i == 1 && !f->classics[1]))
 		return 0;
-	const char *params = strchr(f->classics[i], ':');
-	if (!params)
+	const char *spec = strchr(f->classics[i], ':');
+	int v[MAX_PARAMS] = {0};
+	if (!spec || family_point_parse(f, spec + 1, v) < 0)
 		return 0;
+	/* Stored names are canonical: every parameter, in table order. */
+	char *params = family_point_name(f, v);
 	sqlite3_stmt *st = db_prepare(db,
 		"SELECT m.median_ms FROM measurement m JOIN run r ON r.id = m.run_id"
 		" JOIN variant v ON v.id = m.variant_id WHERE r.device_id = ?1 AND r.timing_mode = ?2"
 		" AND v.family_id = ?3 AND v.dtype = ?4 AND v.params = ?5 AND m.rows = ?6 AND m.cols = ?7"
 		" AND m.status = 'ok' ORDER BY m.id DESC LIMIT 1");
-	if (!st)
+	if (!st) {
+		free(params);
 		return 0;
+	}
 	sqlite3_bind_int64(st, 1, k->device_id);
 	sqlite3_bind_text(st, 2, k->mode, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, k->family_id);
 	sqlite3_bind_text(st, 4, k->dtype, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 5, params + 1, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, params, -1, SQLITE_TRANSIENT);
+	free(params);
 	sqlite3_bind_int64(st, 6, rows);
 	sqlite3_bind_int64(st, 7, cols);
 	double ms = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_double(st, 0) : 0;

@@ -451,56 +451,51 @@ static int run_size(struct run_state *s, struct bench *b, struct compile_pool *p
 	if (store_ceiling(s, rows, cols, mc, kern) < 0)
 		return -1;
 	double bytes = bench_bytes(b), best = 0;
-	/* The fastest variants this process measured, for the confirmation round. */
-	size_t top[BENCH_CONFIRM_TOP];
-	double top_gbps[BENCH_CONFIRM_TOP];
-	int ntop = 0;
-	for (size_t i = 0; i < s->npts; i++) {
+	/* This process's figure for each point at this size (0: none), and
+	 * whether it comes from the confirmation round. */
+	double *gbps_of = xcalloc(s->npts, sizeof(double));
+	unsigned char *confirmed = xcalloc(s->npts, 1);
+	int rc = 0;
+	for (size_t i = 0; i < s->npts && rc == 0; i++) {
 		struct point *p = &s->pts[i];
 		if (!p->needed[k])
 			continue;
-		if (interrupted())
-			return 1;
+		if (interrupted()) {
+			rc = 1;
+			break;
+		}
 		struct variant_result r;
-		int rc = measure_point(s, b, pool, p, rows, cols, bytes, ceiling, &r);
-		if (rc)
-			return rc;
-		if (r.status == VS_OK) {
-			double gbps = bytes / (r.t.median_ms * 1e-3) / 1e9;
-			if (gbps > best)
-				best = gbps;
-			/* Insertion into the short list, fastest first. */
-			int at = ntop < BENCH_CONFIRM_TOP ? ntop++ : BENCH_CONFIRM_TOP;
-			while (at > 0 && top_gbps[at - 1] < gbps) {
-				if (at < BENCH_CONFIRM_TOP) {
-					top[at] = top[at - 1];
-					top_gbps[at] = top_gbps[at - 1];
-				}
-				at--;
-			}
-			if (at < BENCH_CONFIRM_TOP) {
-				top[at] = i;
-				top_gbps[at] = gbps;
-			}
+		rc = measure_point(s, b, pool, p, rows, cols, bytes, ceiling, &r);
+		if (rc == 0 && r.status == VS_OK) {
+			gbps_of[i] = bytes / (r.t.median_ms * 1e-3) / 1e9;
+			if (gbps_of[i] > best)
+				best = gbps_of[i];
 		}
 		done++;
 		progress(s, k, done, total, best, ceiling);
 	}
-	/* Confirmation: the winner of many noisy medians is biased towards a
-	 * lucky one, so the fastest few are timed again, longer, and these
-	 * measurements replace theirs. */
+	/* Confirmation: the fastest of hundreds of noisy medians is likely a
+	 * lucky one.  So the fastest is timed again with more launches, and
+	 * that figure replaces its first, until the fastest figure is one so
+	 * confirmed (or the round's limit is reached). */
 	bench_set_reps(b, s->reps > BENCH_CONFIRM_REPS ? s->reps : BENCH_CONFIRM_REPS);
-	for (int t = 0; t < ntop; t++) {
-		if (interrupted())
+	for (int round = 0; rc == 0 && round < BENCH_CONFIRM_MAX && !interrupted(); round++) {
+		size_t top = 0;
+		for (size_t i = 1; i < s->npts; i++)
+			if (gbps_of[i] > gbps_of[top])
+				top = i;
+		if (gbps_of[top] <= 0 || confirmed[top])
 			break;
 		struct variant_result r;
-		int rc = measure_point(s, b, pool, &s->pts[top[t]], rows, cols, bytes, ceiling, &r);
-		if (rc) {
-			bench_set_reps(b, s->reps);
-			return rc;
-		}
+		rc = measure_point(s, b, pool, &s->pts[top], rows, cols, bytes, ceiling, &r);
+		confirmed[top] = 1;
+		gbps_of[top] = r.status == VS_OK ? bytes / (r.t.median_ms * 1e-3) / 1e9 : 0;
 	}
 	bench_set_reps(b, s->reps);
+	free(gbps_of);
+	free(confirmed);
+	if (rc)
+		return rc;
 	if (db_begin(s->db) < 0)
 		return -1;
 	if (db_update_winners(s->db, s->device_id, s->family_id, s->dt->name, rows, cols,

@@ -26,6 +26,8 @@ reject "sector needs the shared-memory tile" --param shared=off --param pad=0 --
 reject "sector=on needs tile x unroll to span whole 32-byte sectors (16 bytes)" --param tile=8 --param block_rows=4 --param vec=1 --param sector=on --dtype f16
 reject "shared memory per block exceeds the device limit (69696 > 49152 bytes)" --param tile=64 --param unroll=4 --param pad=2 --param sector=on --param vec=2
 accept --param sector=on
+reject "more than 32 global accesses per thread and phase (64)" --param tile=32 --param block_rows=4 --param unroll=4 --param wide=2
+accept --param tile=32 --param block_rows=8 --param unroll=4 --param wide=2
 accept --param vec=8 --dtype f16
 accept --param vec=2 --dtype f64
 
@@ -38,12 +40,12 @@ accept --param tile=32 --param block_rows=8 --param pad=1 --param mapping=diagon
 
 # The default space, enumerated for a target without a GPU: counts and reasons.
 run_gt 0 transpose --dry-run --arch sm_90 --sizes 1024 --param tile=32 --param block_rows=8 \
-	--param pad=0 --param unroll=1 --param mapping=cartesian --param vec=1,2,4,8 --param shared=on,off --param sector=off
+	--param pad=0 --param unroll=1 --param mapping=cartesian --param vec=1,2,4,8 --param shared=on,off --param sector=off --param wide=1
 grep_in "$T/out" "8 points, 4 valid, 4 rejected"
 grep_in "$T/out" "vec>1 needs the shared-memory tile (shared=off)"
 grep_in "$T/out" "vec x element size exceeds the 16-byte access limit (32 bytes)"
 run_gt 0 transpose --dry-run --arch sm_90 --param tile=all --param block_rows=8 --param pad=0 \
-	--param unroll=1 --param mapping=cartesian --param vec=1 --param shared=on --param sector=off --dtype f64
+	--param unroll=1 --param mapping=cartesian --param vec=1 --param shared=on --param sector=off --param wide=1 --dtype f64
 grep_in "$T/out" "5 points, 4 valid, 1 rejected"
 grep_in "$T/out" "shared memory per block exceeds the device limit (131072 > 49152 bytes)"
 done_testing
