@@ -87,7 +87,7 @@ struct bench *bench_open(const struct gpu_info *g, const void *support_cubin, in
 	struct bench *b = xcalloc(1, sizeof(*b));
 	b->g = *g;
 	b->reps = reps;
-	b->max_reps = reps > BENCH_CONFIRM_REPS ? reps : BENCH_CONFIRM_REPS;
+	b->max_reps = reps > BENCH_MAX_REPS ? reps : BENCH_MAX_REPS;
 	b->hot = hot;
 	/* Not copied: the caller keeps the image alive until bench_close. */
 	b->support_image = (void *)support_cubin;

@@ -80,9 +80,14 @@ int bench_variant(struct bench *b, const void *cubin, const char *kernel_name,
  * a confirmation, and the most confirmations a size gets. */
 #define BENCH_CONFIRM_REPS 100
 #define BENCH_CONFIRM_MAX 20
+/* A confirmation times at least this many milliseconds of kernel (a tiny
+ * kernel's median from 100 launches still moves by a few percent from
+ * run to run), in at most BENCH_MAX_REPS launches. */
+#define BENCH_CONFIRM_MS 10.0
+#define BENCH_MAX_REPS 2000
 
 /* Timed launches per measurement from now on: 1 to the larger of the
- * opening reps and BENCH_CONFIRM_REPS. */
+ * opening reps and BENCH_MAX_REPS. */
 void bench_set_reps(struct bench *b, int reps);
 
 /* Bytes one launch moves at the prepared size. */

@@ -478,7 +478,15 @@ static int run_size(struct run_state *s, struct bench *b, struct compile_pool *p
 	 * lucky one.  So the fastest is timed again with more launches, and
 	 * that figure replaces its first, until the fastest figure is one so
 	 * confirmed (or the round's limit is reached). */
-	bench_set_reps(b, s->reps > BENCH_CONFIRM_REPS ? s->reps : BENCH_CONFIRM_REPS);
+	double fastest_ms = 0;
+	for (size_t i = 0; i < s->npts; i++)
+		if (gbps_of[i] > 0 && (fastest_ms == 0 || bytes / gbps_of[i] * 1e-6 < fastest_ms))
+			fastest_ms = bytes / gbps_of[i] * 1e-6;
+	int confirm_reps = BENCH_CONFIRM_REPS;
+	if (fastest_ms > 0 && BENCH_CONFIRM_MS / fastest_ms > confirm_reps)
+		confirm_reps = BENCH_CONFIRM_MS / fastest_ms > BENCH_MAX_REPS ? BENCH_MAX_REPS
+									: (int)(BENCH_CONFIRM_MS / fastest_ms);
+	bench_set_reps(b, s->reps > confirm_reps ? s->reps : confirm_reps);
 	for (int round = 0; rc == 0 && round < BENCH_CONFIRM_MAX && !interrupted(); round++) {
 		size_t top = 0;
 		for (size_t i = 1; i < s->npts; i++)
