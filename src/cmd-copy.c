@@ -6,6 +6,11 @@
 #include "family.h"
 #include "tune.h"
 
+static void help_copy(FILE *f)
+{
+	family_print_params(&family_copy, f);
+}
+
 static int exec_copy(struct args *a)
 {
 	return tune_main(&family_copy, a);
@@ -19,4 +24,5 @@ const struct cmd_entry cmd_copy_entry = {
 	.options = tune_options,
 	.flags = CMD_NEEDS_GPU | CMD_USES_DB,
 	.exec = exec_copy,
+	.extra_help = help_copy,
 };

@@ -6,6 +6,11 @@
 #include "family.h"
 #include "tune.h"
 
+static void help_transpose(FILE *f)
+{
+	family_print_params(&family_transpose, f);
+}
+
 static int exec_transpose(struct args *a)
 {
 	return tune_main(&family_transpose, a);
@@ -19,4 +24,5 @@ const struct cmd_entry cmd_transpose_entry = {
 	.options = tune_options,
 	.flags = CMD_NEEDS_GPU | CMD_USES_DB,
 	.exec = exec_transpose,
+	.extra_help = help_transpose,
 };

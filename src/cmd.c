@@ -56,6 +56,8 @@ void cmd_print_help(const struct cmd_entry *cmd, FILE *f)
 		fprintf(f, "  %-22s %s%s\n", left, o->help, o->repeatable ? " (repeatable)" : "");
 	}
 	fprintf(f, "  %-22s %s\n", "-h, --help", "show this help");
+	if (cmd->extra_help)
+		cmd->extra_help(f);
 }
 
 void cmd_print_overview(FILE *f)

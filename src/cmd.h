@@ -66,6 +66,7 @@ struct cmd_entry {
 	int min_pos, max_pos;    /* positional argument counts */
 	int flags;
 	int (*exec)(struct args *a);
+	void (*extra_help)(FILE *f); /* more help after the options, or NULL */
 };
 
 extern const struct cmd_entry *const cmd_table[];

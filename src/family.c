@@ -112,3 +112,23 @@ int family_point_parse(const struct family *f, const char *name, int *v)
 	free(s);
 	return rc ? -1 : 0;
 }
+
+static void print_values(const struct param_def *p, const int *v, int n, FILE *out)
+{
+	char buf[32];
+	for (int i = 0; i < n; i++)
+		fprintf(out, "%s%s", i ? "," : "", param_value_text(p, v[i], buf, sizeof(buf)));
+}
+
+void family_print_params(const struct family *f, FILE *out)
+{
+	fprintf(out, "\nParameters of %s (--param NAME=V,...; default search values in brackets):\n", f->name);
+	for (int i = 0; i < f->nparams; i++) {
+		const struct param_def *p = &f->params[i];
+		fprintf(out, "  %-11s ", p->name);
+		print_values(p, p->allowed, p->nallowed, out);
+		fputs(" [", out);
+		print_values(p, p->defaults, p->ndefaults, out);
+		fprintf(out, "]\n  %-11s %s\n", "", p->help);
+	}
+}

@@ -25,6 +25,7 @@
 #define GPUTUNE_FAMILY_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define MAX_PARAMS 12
 #define MAX_VALUES 16
@@ -108,6 +109,9 @@ int param_value_parse(const struct param_def *p, const char *text, int *out);
 /* Canonical "tile=32,block_rows=8,..." for point v (hidden parameters
  * at their default omitted).  Caller frees. */
 char *family_point_name(const struct family *f, const int *v);
+/* Lists f's parameters for help: name, what it does, the values the
+ * template supports and the default search values. */
+void family_print_params(const struct family *f, FILE *out);
 /* Parses a canonical name back into v (parameters not named take their
  * single default).  0, or -1 after reporting. */
 int family_point_parse(const struct family *f, const char *name, int *v);
