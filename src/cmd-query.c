@@ -77,12 +77,7 @@ static int query_all(const char *path, const struct result_filter *flt, int form
 		db_close(db);
 		return EXIT_FAIL;
 	}
-	if (flt->family)
-		sqlite3_bind_text(st, 1, flt->family, -1, SQLITE_STATIC);
-	if (flt->dtype)
-		sqlite3_bind_text(st, 2, flt->dtype, -1, SQLITE_STATIC);
-	if (flt->mode)
-		sqlite3_bind_text(st, 3, flt->mode, -1, SQLITE_STATIC);
+	results_bind_filter(st, flt);
 	struct table t;
 	table_init(&t, all_cols, (int)ARRAY_SIZE(all_cols));
 	while (sqlite3_step(st) == SQLITE_ROW) {

@@ -52,7 +52,7 @@ static int exec_source(struct args *a)
 		if (strict)
 			return EXIT_FAIL;
 	}
-	char *tmpl = template_load(f->template_name, templates_dir_from(args_get(a, "templates")));
+	char *tmpl = family_template_load(f, templates_dir_from(args_get(a, "templates")));
 	if (!tmpl)
 		return EXIT_FAIL;
 	char *src = render_variant(f, dt, v, tmpl);

@@ -300,12 +300,25 @@ void db_timestamp(char buf[32])
 	strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* Steps an INSERT ... RETURNING id and finalizes it: the id, or -1. */
+static int64_t step_returning_id(sqlite3 *db, sqlite3_stmt *st)
+{
+	int64_t id = -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	else
+		error("database: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return id;
+}
+
 int64_t db_device_id(sqlite3 *db, const struct gpu_info *g)
 {
 	sqlite3_stmt *st = db_prepare(db,
 		"INSERT INTO device (uuid, name, cc_major, cc_minor, sm_count, mem_bytes, l2_bytes,"
 		" bus_width_bits, mem_clock_khz, driver_version) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)"
-		" ON CONFLICT (uuid) DO UPDATE SET name = excluded.name, driver_version = excluded.driver_version");
+		" ON CONFLICT (uuid) DO UPDATE SET name = excluded.name, driver_version = excluded.driver_version"
+		" RETURNING id");
 	if (!st)
 		return -1;
 	sqlite3_bind_text(st, 1, g->uuid, -1, SQLITE_TRANSIENT);
@@ -318,15 +331,7 @@ int64_t db_device_id(sqlite3 *db, const struct gpu_info *g)
 	sqlite3_bind_int(st, 8, g->bus_width_bits);
 	sqlite3_bind_int(st, 9, g->mem_clock_khz);
 	sqlite3_bind_int(st, 10, g->driver_version);
-	if (db_step_done(db, st) < 0)
-		return -1;
-	st = db_prepare(db, "SELECT id FROM device WHERE uuid = ?1");
-	if (!st)
-		return -1;
-	sqlite3_bind_text(st, 1, g->uuid, -1, SQLITE_TRANSIENT);
-	int64_t id = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
-	sqlite3_finalize(st);
-	return id;
+	return step_returning_id(db, st);
 }
 
 int64_t db_family_id(sqlite3 *db, const struct family *f)
@@ -336,7 +341,7 @@ int64_t db_family_id(sqlite3 *db, const struct family *f)
 		sb_printf(&sb, "%s%s", i ? "," : "", f->params[i].name);
 	sqlite3_stmt *st = db_prepare(db,
 		"INSERT INTO family (name, params) VALUES (?1, ?2)"
-		" ON CONFLICT (name) DO UPDATE SET params = excluded.params");
+		" ON CONFLICT (name) DO UPDATE SET params = excluded.params RETURNING id");
 	if (!st) {
 		sb_free(&sb);
 		return -1;
@@ -344,41 +349,24 @@ int64_t db_family_id(sqlite3 *db, const struct family *f)
 	sqlite3_bind_text(st, 1, f->name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, sb.buf, -1, SQLITE_TRANSIENT);
 	sb_free(&sb);
-	if (db_step_done(db, st) < 0)
-		return -1;
-	st = db_prepare(db, "SELECT id FROM family WHERE name = ?1");
-	if (!st)
-		return -1;
-	sqlite3_bind_text(st, 1, f->name, -1, SQLITE_STATIC);
-	int64_t id = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
-	sqlite3_finalize(st);
-	return id;
+	return step_returning_id(db, st);
 }
 
 int64_t db_variant_id(sqlite3 *db, int64_t family_id, const char *dtype, const char *params,
 		      const char *source_hash)
 {
+	/* The no-op update makes RETURNING answer for an existing row too. */
 	sqlite3_stmt *st = db_prepare(db,
-		"INSERT OR IGNORE INTO variant (family_id, dtype, params, source_hash) VALUES (?1,?2,?3,?4)");
+		"INSERT INTO variant (family_id, dtype, params, source_hash) VALUES (?1,?2,?3,?4)"
+		" ON CONFLICT (family_id, dtype, params, source_hash) DO UPDATE SET params = excluded.params"
+		" RETURNING id");
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, family_id);
 	sqlite3_bind_text(st, 2, dtype, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 3, params, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 4, source_hash, -1, SQLITE_TRANSIENT);
-	if (db_step_done(db, st) < 0)
-		return -1;
-	st = db_prepare(db, "SELECT id FROM variant WHERE family_id = ?1 AND dtype = ?2 AND params = ?3"
-			    " AND source_hash = ?4");
-	if (!st)
-		return -1;
-	sqlite3_bind_int64(st, 1, family_id);
-	sqlite3_bind_text(st, 2, dtype, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, params, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 4, source_hash, -1, SQLITE_TRANSIENT);
-	int64_t id = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
-	sqlite3_finalize(st);
-	return id;
+	return step_returning_id(db, st);
 }
 
 int db_update_winners(sqlite3 *db, int64_t device_id, int64_t family_id, const char *dtype,

@@ -91,7 +91,7 @@ int export_header(FILE *f, const struct family *fam, const struct result_set *rs
 	snprintf(U, sizeof(U), "%s", P);
 	for (char *u = U; *u; u++)
 		*u = (char)toupper((unsigned char)*u);
-	char *tmpl = template_load(fam->template_name, templates_dir);
+	char *tmpl = family_template_load(fam, templates_dir);
 	if (!tmpl)
 		return -1;
 	struct hvariant *vs = xcalloc(rs->n + 4, sizeof(*vs));

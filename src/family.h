@@ -5,10 +5,12 @@
  * Adding a kernel family
  * ----------------------
  *  1. Write templates/<name>.cu: one extern "C" __global__ entry point
- *     taking (const elem *in, elem *out, unsigned rows, unsigned cols),
+ *     named GT_KERNEL_NAME (default: the family's kernel name) taking
+ *     (const gt_elem *in, gt_elem *out, unsigned rows, unsigned cols),
  *     configured only through the GT_* macros of its parameters plus
- *     GT_ELEM_BYTES.  Say at its top what it computes and what each macro
- *     means.
+ *     GT_ELEM_BYTES; gt_elem and gt_pack come from templates/common.cuh.
+ *     Say at its top what it computes and what each macro means, and
+ *     #undef its own macros at its end.
  *  2. Write src/family-<name>.c defining `const struct family family_<name>`:
  *     its parameters (every supported value, the default search values,
  *     the single default used by `gputune source`), the constraints that

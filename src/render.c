@@ -37,6 +37,16 @@ char *template_load(const char *name, const char *templates_dir)
 	return xstrdup(e->text);
 }
 
+char *family_template_load(const struct family *f, const char *templates_dir)
+{
+	char *common = template_load("templates/common.cuh", templates_dir);
+	char *own = common ? template_load(f->template_name, templates_dir) : NULL;
+	char *text = own ? xasprintf("%s\n%s", common, own) : NULL;
+	free(common);
+	free(own);
+	return text;
+}
+
 char *render_variant(const struct family *f, const struct dtype *dt, const int *v,
 		     const char *template_text)
 {

@@ -14,6 +14,10 @@
  * NULL after reporting when it cannot be read. */
 char *template_load(const char *name, const char *templates_dir);
 
+/* A family's template as rendering wants it: templates/common.cuh, then
+ * the family's own (caller frees; NULL after reporting). */
+char *family_template_load(const struct family *f, const char *templates_dir);
+
 /* The rendered source of point v (caller frees). */
 char *render_variant(const struct family *f, const struct dtype *dt, const int *v,
 		     const char *template_text);

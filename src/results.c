@@ -26,6 +26,16 @@ static char *col_text(sqlite3_stmt *st, int i)
 	return xstrdup(t ? (const char *)t : "");
 }
 
+void results_bind_filter(sqlite3_stmt *st, const struct result_filter *flt)
+{
+	if (flt->family)
+		sqlite3_bind_text(st, 1, flt->family, -1, SQLITE_STATIC);
+	if (flt->dtype)
+		sqlite3_bind_text(st, 2, flt->dtype, -1, SQLITE_STATIC);
+	if (flt->mode)
+		sqlite3_bind_text(st, 3, flt->mode, -1, SQLITE_STATIC);
+}
+
 int results_read_db(sqlite3 *db, const struct result_filter *flt, int shipped, struct result_set *s)
 {
 	sqlite3_stmt *st = db_prepare(db,
@@ -45,12 +55,7 @@ int results_read_db(sqlite3 *db, const struct result_filter *flt, int shipped, s
 		" ORDER BY d.name, d.uuid, f.name, v.dtype, w.timing_mode, w.rows * w.cols, w.rows");
 	if (!st)
 		return -1;
-	if (flt->family)
-		sqlite3_bind_text(st, 1, flt->family, -1, SQLITE_STATIC);
-	if (flt->dtype)
-		sqlite3_bind_text(st, 2, flt->dtype, -1, SQLITE_STATIC);
-	if (flt->mode)
-		sqlite3_bind_text(st, 3, flt->mode, -1, SQLITE_STATIC);
+	results_bind_filter(st, flt);
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		s->r = xrealloc(s->r, (s->n + 1) * sizeof(*s->r));

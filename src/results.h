@@ -52,6 +52,10 @@ struct result_filter {
 int results_load(const char *db_path, const struct result_filter *flt, struct result_set *out);
 void results_free(struct result_set *s);
 
+/* Binds flt's family, dtype and mode to parameters 1, 2 and 3 of st
+ * (statements test them with "?N IS NULL OR ..."). */
+void results_bind_filter(sqlite3_stmt *st, const struct result_filter *flt);
+
 /* Reads the winners of one database into s (appending), filtered by
  * family/dtype/mode but not by device. */
 int results_read_db(sqlite3 *db, const struct result_filter *flt, int shipped, struct result_set *s);

@@ -723,9 +723,9 @@ int tune_main(const struct family *f, struct args *a)
 		return EXIT_USAGE;
 	}
 	const char *tdir = templates_dir_from(args_get(a, "templates"));
-	char *tmpl = template_load(f->template_name, tdir);
+	char *tmpl = family_template_load(f, tdir);
 	char *support_t = template_load("templates/support.cu", tdir);
-	char *copy_t = template_load(family_copy.template_name, tdir);
+	char *copy_t = family_template_load(&family_copy, tdir);
 	if (!tmpl || !support_t || !copy_t) {
 		free(tmpl);
 		free(support_t);

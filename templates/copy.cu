@@ -12,21 +12,7 @@
 #define GT_KERNEL_NAME gputune_copy
 #endif
 
-#if GT_ELEM_BYTES == 2
-typedef unsigned short gt_elem;
-#elif GT_ELEM_BYTES == 4
-typedef unsigned int gt_elem;
-#elif GT_ELEM_BYTES == 8
-typedef unsigned long long gt_elem;
-#else
-#error "GT_ELEM_BYTES must be 2, 4 or 8"
-#endif
-
-#define GT_VEC_BYTES (GT_ELEM_BYTES * GT_VEC)
-
-struct alignas(GT_VEC_BYTES) gt_pack {
-	gt_elem e[GT_VEC];
-};
+/* gt_elem and gt_pack come from common.cuh. */
 
 extern "C" __global__ void __launch_bounds__(GT_THREADS)
 GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out,

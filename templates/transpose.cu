@@ -3,8 +3,7 @@
  * out[c][r] = in[r][c], for any rows and cols.
  *
  * gputune renders this file with a #define for each parameter:
- *   GT_ELEM_BYTES  element size: 2, 4 or 8 (the kernel moves bits, so one
- *                  unsigned type per size serves f16, f32 and f64)
+ *   GT_ELEM_BYTES  element size: 2, 4 or 8 (see common.cuh)
  *   GT_TILE        edge of the square tile a block moves
  *   GT_WIDE        tiles per block side by side along the input rows (longer
  *                  row segments: fewer split sectors where rows are misaligned)
@@ -29,17 +28,7 @@
 #define GT_KERNEL_NAME gputune_transpose
 #endif
 
-#if GT_ELEM_BYTES == 2
-typedef unsigned short gt_elem;
-#elif GT_ELEM_BYTES == 4
-typedef unsigned int gt_elem;
-#elif GT_ELEM_BYTES == 8
-typedef unsigned long long gt_elem;
-#else
-#error "GT_ELEM_BYTES must be 2, 4 or 8"
-#endif
-
-#define GT_VEC_BYTES (GT_ELEM_BYTES * GT_VEC)
+/* gt_elem, gt_pack and GT_VEC_BYTES come from common.cuh. */
 #define GT_THREADS_X (GT_TILE / GT_VEC)
 #define GT_STRIPE (GT_TILE * GT_UNROLL) /* input rows per block */
 #define GT_WIDTH (GT_TILE * GT_WIDE)    /* input columns per block */
@@ -48,11 +37,6 @@ typedef unsigned long long gt_elem;
 #else
 #define GT_HALO 0
 #endif
-
-/* GT_VEC elements moved as one aligned access (ld/st.global.v2/v4). */
-struct alignas(GT_VEC_BYTES) gt_pack {
-	gt_elem e[GT_VEC];
-};
 
 /* Block b's tile coordinates, bx along the columns and by down the rows,
  * of an nx x ny grid of tiles.  Every mapping is a bijection. */

@@ -15,6 +15,7 @@ grep_in "$T/h.cu" "#define GT_ELEM_BYTES 2"
 grep_in "$T/d.cu" "#define GT_MAPPING 1"
 check "different points render differently" sh -c "! cmp -s '$T/a.cu' '$T/d.cu'"
 mkdir "$T/tpl"
+cp "$top_srcdir/templates/common.cuh" "$T/tpl/"
 sed 's/out\[c \* rows + r\] = in\[r \* cols + c\];/out[c * rows + r] = in[r * cols + c]; \/\/ overridden/' \
 	"$top_srcdir/templates/transpose.cu" > "$T/tpl/transpose.cu"
 "$GPUTUNE" source transpose --templates "$T/tpl" > "$T/o.cu"

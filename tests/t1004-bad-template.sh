@@ -4,7 +4,7 @@
 . "$(dirname "$0")/setup"
 
 mkdir "$T/tpl"
-cp "$top_srcdir/templates/"*.cu "$T/tpl/"
+cp "$top_srcdir/templates/"*.cu "$top_srcdir/templates/"*.cuh "$T/tpl/"
 sed 's/__syncthreads();/__syncthreads() oops;/' "$top_srcdir/templates/transpose.cu" > "$T/tpl/transpose.cu"
 run_gt 1 transpose --dry-run --arch sm_90 --templates "$T/tpl" --param tile=32 --param block_rows=8 \
 	--param pad=1 --param unroll=1 --param mapping=cartesian --param vec=1 --param shared=on --param sector=off --param wide=1 --show-log
