@@ -227,6 +227,11 @@ void bench_set_reps(struct bench *b, int reps)
 	b->reps = reps;
 }
 
+double bench_gbps(double bytes, double ms)
+{
+	return bytes / (ms * 1e-3) / 1e9;
+}
+
 double bench_bytes(const struct bench *b)
 {
 	return b->f->bytes_moved(b->dt, b->rows, b->cols);
@@ -309,12 +314,12 @@ int bench_ceiling(struct bench *b, const void *copy_cubin, const struct launch_g
 	struct launch mc = { NULL, NULL, 1 };
 	if (CU(time_launches(b, &mc, &t)))
 		return -1;
-	*memcpy_gbps = bytes / (t.median_ms * 1e-3) / 1e9;
+	*memcpy_gbps = bench_gbps(bytes, t.median_ms);
 	CUmodule m;
 	CUfunction fn;
 	if (CU(cu.ModuleLoadData(&m, copy_cubin)))
 		return -1;
-	if (CU(cu.ModuleGetFunction(&fn, m, "gputune_copy"))) {
+	if (CU(cu.ModuleGetFunction(&fn, m, family_copy.kernel_name))) {
 		cu.ModuleUnload(m);
 		return -1;
 	}
@@ -323,7 +328,7 @@ int bench_ceiling(struct bench *b, const void *copy_cubin, const struct launch_g
 	cu.ModuleUnload(m);
 	if (r)
 		return -1;
-	*kernel_gbps = bytes / (t.median_ms * 1e-3) / 1e9;
+	*kernel_gbps = bench_gbps(bytes, t.median_ms);
 	return 0;
 }
 

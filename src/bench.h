@@ -90,6 +90,9 @@ int bench_variant(struct bench *b, const void *cubin, const char *kernel_name,
  * opening reps and BENCH_MAX_REPS. */
 void bench_set_reps(struct bench *b, int reps);
 
+/* GB/s of moving bytes in ms milliseconds. */
+double bench_gbps(double bytes, double ms);
+
 /* Bytes one launch moves at the prepared size. */
 double bench_bytes(const struct bench *b);
 

@@ -3,7 +3,6 @@
  * element type and size; from the user's database and the shipped
  * results (the user's own results win).
  */
-#define _GNU_SOURCE
 #include "cmd.h"
 #include "db.h"
 #include "family.h"
@@ -15,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 static const struct cmd_option options[] = {
 	{ "device", "NAME|UUID|INDEX", "one device: name substring (any case), UUID, or index from `gputune db devices`", 0, 0 },
@@ -83,10 +81,7 @@ static int query_all(const char *path, const struct result_filter *flt, int form
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 0);
 		const char *uuid = (const char *)sqlite3_column_text(st, 1);
-		char idx[24];
-		snprintf(idx, sizeof(idx), "%lld", (long long)sqlite3_column_int64(st, 2));
-		if (flt->device && strcmp(flt->device, idx) && strcasecmp(flt->device, uuid) &&
-		    !strcasestr(name, flt->device))
+		if (flt->device && !results_device_matches(flt->device, sqlite3_column_int64(st, 2), uuid, name))
 			continue;
 		char size[48], med[32] = "", gbps[32] = "", pct[32] = "";
 		snprintf(size, sizeof(size), "%lldx%lld", (long long)sqlite3_column_int64(st, 5),
@@ -177,8 +172,6 @@ static int exec_query(struct args *a)
 		fprintf(stderr, "gputune: nothing tuned matches (a tuning run such as "
 				"`gputune transpose` adds results)\n");
 	else
-		table_print(&t, format, stdout);
-	if (t.rows == 0 && format != FMT_TABLE)
 		table_print(&t, format, stdout);
 	table_free(&t);
 	results_free(&rs);

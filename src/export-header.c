@@ -59,13 +59,9 @@ static int find_variant(struct hvariant *vs, int n, const struct dtype *dt, cons
  * (its second classic point), which is valid for every element type. */
 static void default_point(const struct family *fam, int *v)
 {
-	for (int i = 0; i < fam->nparams; i++)
-		v[i] = fam->params[i].single;
-	if (fam->classics && fam->classics[0] && fam->classics[1]) {
-		const char *c = strchr(fam->classics[1], ':');
-		if (c)
-			family_point_parse(fam, c + 1, v);
-	}
+	if (family_classic_point(fam, 1, v) < 0)
+		for (int i = 0; i < fam->nparams; i++)
+			v[i] = fam->params[i].single;
 }
 
 static void write_source_literal(FILE *f, const char *src)

@@ -113,6 +113,15 @@ int family_point_parse(const struct family *f, const char *name, int *v)
 	return rc ? -1 : 0;
 }
 
+int family_classic_point(const struct family *f, int i, int *v)
+{
+	for (int k = 0; k <= i; k++)
+		if (!f->classics || !f->classics[k])
+			return -1;
+	const char *spec = strchr(f->classics[i], ':');
+	return spec ? family_point_parse(f, spec + 1, v) : -1;
+}
+
 static void print_values(const struct param_def *p, const int *v, int n, FILE *out)
 {
 	char buf[32];

@@ -114,6 +114,9 @@ char *family_point_name(const struct family *f, const int *v);
 /* Lists f's parameters for help: name, what it does, the values the
  * template supports and the default search values. */
 void family_print_params(const struct family *f, FILE *out);
+/* Classic point i of f ("name:p=v,...", see struct family) into v.
+ * 0, or -1 when f has no classic i. */
+int family_classic_point(const struct family *f, int i, int *v);
 /* Parses a canonical name back into v (parameters not named take their
  * single default).  0, or -1 after reporting. */
 int family_point_parse(const struct family *f, const char *name, int *v);

@@ -152,7 +152,14 @@ static int contains_nocase(const char *hay, const char *needle)
 	return 0;
 }
 
-/* Adds to *uuids the devices of db that text names. */
+int results_device_matches(const char *text, long long id, const char *uuid, const char *name)
+{
+	if (all_digits(text))
+		return atoll(text) == id;
+	return !strcasecmp(text, uuid) || contains_nocase(name, text);
+}
+
+/* Adds to *names the devices of db that text names. */
 static int match_devices(sqlite3 *db, const char *text, struct result_set *names)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT id, uuid, name FROM device ORDER BY id");
@@ -162,9 +169,7 @@ static int match_devices(sqlite3 *db, const char *text, struct result_set *names
 		long long id = sqlite3_column_int64(st, 0);
 		const char *uuid = (const char *)sqlite3_column_text(st, 1);
 		const char *name = (const char *)sqlite3_column_text(st, 2);
-		int hit = all_digits(text) ? atoll(text) == id
-					   : !strcasecmp(text, uuid) || contains_nocase(name, text);
-		if (!hit)
+		if (!results_device_matches(text, id, uuid, name))
 			continue;
 		names->r = xrealloc(names->r, (names->n + 1) * sizeof(*names->r));
 		struct result *r = &names->r[names->n++];

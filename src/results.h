@@ -52,6 +52,11 @@ struct result_filter {
 int results_load(const char *db_path, const struct result_filter *flt, struct result_set *out);
 void results_free(struct result_set *s);
 
+/* Whether text (a --device value) names the device with this database
+ * index, UUID and name: the index when text is all digits, else the UUID
+ * (any case) or a substring of the name (any case). */
+int results_device_matches(const char *text, long long id, const char *uuid, const char *name);
+
 /* Binds flt's family, dtype and mode to parameters 1, 2 and 3 of st
  * (statements test them with "?N IS NULL OR ..."). */
 void results_bind_filter(sqlite3_stmt *st, const struct result_filter *flt);

@@ -18,11 +18,8 @@
 static double classic_ms(sqlite3 *db, const struct family *f, const struct tune_report_key *k,
 			 long rows, long cols, int i)
 {
-	if (!f->classics || !f->classics[0] || (i == 1 && !f->classics[1]))
-		return 0;
-	const char *spec = strchr(f->classics[i], ':');
 	int v[MAX_PARAMS] = {0};
-	if (!spec || family_point_parse(f, spec + 1, v) < 0)
+	if (family_classic_point(f, i, v) < 0)
 		return 0;
 	/* Stored names are canonical: every parameter, in table order. */
 	char *params = family_point_name(f, v);

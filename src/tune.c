@@ -27,6 +27,7 @@
 #include "space.h"
 #include "util.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +92,7 @@ struct run_state {
 	char *support_src, *copy_src;
 	int copy_v[MAX_PARAMS];
 	int format, quiet, reps, hot, force, device;
+	const char *mode;    /* timing mode as stored: "flushed" or "hot" */
 	int64_t resumed_run; /* the run a restarted process continues, or 0 */
 	struct gpu_info g;
 	sqlite3 *db;
@@ -132,11 +134,10 @@ static size_t add_point(struct run_state *s, const int *v)
  * always give the winner's speed-up over them. */
 static void add_classics(struct run_state *s, const struct device_limits *lim)
 {
-	for (int i = 0; s->f->classics && s->f->classics[i] && i < 2; i++) {
-		const char *c = strchr(s->f->classics[i], ':');
+	for (int i = 0; i < 2; i++) {
 		int v[MAX_PARAMS] = {0};
 		char buf[160];
-		if (!c || family_point_parse(s->f, c + 1, v) < 0)
+		if (family_classic_point(s->f, i, v) < 0)
 			continue;
 		if (!s->f->reject(v, s->dt, lim, buf, sizeof(buf)))
 			add_point(s, v);
@@ -160,6 +161,22 @@ static char *first_line(const char *log)
 		start--;
 	size_t n = strcspn(start, "\n");
 	return xasprintf("%.*s", (int)(n > 200 ? 200 : n), start);
+}
+
+/* The compile jobs: [0] the support kernels, [1] the ceiling's copy
+ * kernel, then every point whose job index is set (p->job >= 0). */
+static void make_jobs(struct run_state *s)
+{
+	s->jobs = xcalloc(s->njobs, sizeof(*s->jobs));
+	s->jobs[0].source = s->support_src;
+	s->jobs[0].name = "support kernels";
+	s->jobs[1].source = s->copy_src;
+	s->jobs[1].name = "ceiling copy kernel";
+	for (size_t i = 0; i < s->npts; i++)
+		if (s->pts[i].job >= 0) {
+			s->jobs[s->pts[i].job].source = s->pts[i].source;
+			s->jobs[s->pts[i].job].name = s->pts[i].name;
+		}
 }
 
 /* --dry-run: compile everything, print the counts. */
@@ -222,7 +239,7 @@ static int store_measurement(struct run_state *s, const struct point *p, long ro
 	sqlite3_bind_int64(st, 4, cols);
 	sqlite3_bind_text(st, 5, variant_status_name(r->status), -1, SQLITE_STATIC);
 	if (r->status == VS_OK) {
-		double gbps = bytes / (r->t.median_ms * 1e-3) / 1e9;
+		double gbps = bench_gbps(bytes, r->t.median_ms);
 		sqlite3_bind_double(st, 7, r->t.median_ms);
 		sqlite3_bind_double(st, 8, r->t.min_ms);
 		sqlite3_bind_double(st, 9, r->t.max_ms);
@@ -268,34 +285,39 @@ static int store_ceiling(struct run_state *s, long rows, long cols, double mc, d
 
 /* Whether the database holds a result of this variant at this size on
  * this device in this timing mode; with --force in a restarted process,
- * only results of the run being continued count. */
-static int already_measured(struct run_state *s, int64_t variant_id, long rows, long cols)
+ * only results of the run being continued count.  st is the statement
+ * plan_run prepared once for all points and sizes. */
+static int already_measured(struct run_state *s, sqlite3_stmt *st, int64_t variant_id, long rows,
+			    long cols)
 {
-	sqlite3_stmt *st = db_prepare(s->db,
-		"SELECT 1 FROM measurement m JOIN run r ON r.id = m.run_id WHERE m.variant_id = ?1"
-		" AND m.rows = ?2 AND m.cols = ?3 AND r.device_id = ?4 AND r.timing_mode = ?5"
-		" AND (?6 = 0 OR r.id = ?6) LIMIT 1");
-	if (!st)
-		return -1;
+	sqlite3_reset(st);
 	sqlite3_bind_int64(st, 1, variant_id);
 	sqlite3_bind_int64(st, 2, rows);
 	sqlite3_bind_int64(st, 3, cols);
 	sqlite3_bind_int64(st, 4, s->device_id);
-	sqlite3_bind_text(st, 5, s->hot ? "hot" : "flushed", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, s->mode, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 6, s->force ? s->resumed_run : 0);
-	int r = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return r;
+	int r = sqlite3_step(st);
+	if (r != SQLITE_ROW && r != SQLITE_DONE)
+		return fail("database: %s", sqlite3_errmsg(s->db));
+	return r == SQLITE_ROW;
 }
 
 /* Registers the device, family and variants, and decides what to measure. */
 static int plan_run(struct run_state *s)
 {
+	sqlite3_stmt *st = NULL;
 	if (db_begin(s->db) < 0)
 		return -1;
 	s->device_id = db_device_id(s->db, &s->g);
 	s->family_id = db_family_id(s->db, s->f);
 	if (s->device_id < 0 || s->family_id < 0)
+		goto fail;
+	st = db_prepare(s->db,
+		"SELECT 1 FROM measurement m JOIN run r ON r.id = m.run_id WHERE m.variant_id = ?1"
+		" AND m.rows = ?2 AND m.cols = ?3 AND r.device_id = ?4 AND r.timing_mode = ?5"
+		" AND (?6 = 0 OR r.id = ?6) LIMIT 1");
+	if (!st)
 		goto fail;
 	for (size_t i = 0; i < s->npts; i++) {
 		struct point *p = &s->pts[i];
@@ -306,14 +328,16 @@ static int plan_run(struct run_state *s)
 		for (size_t k = 0; k < s->nsizes; k++) {
 			int m = s->force && !s->resumed_run
 					? 0
-					: already_measured(s, p->variant_id, s->sizes[k].rows, s->sizes[k].cols);
+					: already_measured(s, st, p->variant_id, s->sizes[k].rows, s->sizes[k].cols);
 			if (m < 0)
 				goto fail;
 			p->needed[k] = !m;
 		}
 	}
+	sqlite3_finalize(st);
 	return db_commit(s->db);
 fail:
+	sqlite3_finalize(st);
 	db_rollback(s->db);
 	return -1;
 }
@@ -342,7 +366,7 @@ static int start_run_row(struct run_state *s)
 	sqlite3_bind_text(st, 4, ts, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 5, PACKAGE_VERSION, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 6, nvrtc_version_string(), -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 7, s->hot ? "hot" : "flushed", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, s->mode, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 8, s->reps);
 	if (db_step_done(s->db, st) < 0)
 		return -1;
@@ -450,10 +474,10 @@ static int run_size(struct run_state *s, struct bench *b, struct compile_pool *p
 	double ceiling = mc > kern ? mc : kern;
 	if (store_ceiling(s, rows, cols, mc, kern) < 0)
 		return -1;
-	double bytes = bench_bytes(b), best = 0;
-	/* This process's figure for each point at this size (0: none), and
+	double bytes = bench_bytes(b), best_ms = 0;
+	/* This process's median for each point at this size (0: none), and
 	 * whether it comes from the confirmation round. */
-	double *gbps_of = xcalloc(s->npts, sizeof(double));
+	double *ms_of = xcalloc(s->npts, sizeof(double));
 	unsigned char *confirmed = xcalloc(s->npts, 1);
 	int rc = 0;
 	for (size_t i = 0; i < s->npts && rc == 0; i++) {
@@ -467,47 +491,43 @@ static int run_size(struct run_state *s, struct bench *b, struct compile_pool *p
 		struct variant_result r;
 		rc = measure_point(s, b, pool, p, rows, cols, bytes, ceiling, &r);
 		if (rc == 0 && r.status == VS_OK) {
-			gbps_of[i] = bytes / (r.t.median_ms * 1e-3) / 1e9;
-			if (gbps_of[i] > best)
-				best = gbps_of[i];
+			ms_of[i] = r.t.median_ms;
+			if (best_ms == 0 || ms_of[i] < best_ms)
+				best_ms = ms_of[i];
 		}
 		done++;
-		progress(s, k, done, total, best, ceiling);
+		progress(s, k, done, total, best_ms > 0 ? bench_gbps(bytes, best_ms) : 0, ceiling);
 	}
 	/* Confirmation: the fastest of hundreds of noisy medians is likely a
-	 * lucky one.  So the fastest is timed again with more launches, and
-	 * that figure replaces its first, until the fastest figure is one so
-	 * confirmed (or the round's limit is reached). */
-	double fastest_ms = 0;
-	for (size_t i = 0; i < s->npts; i++)
-		if (gbps_of[i] > 0 && (fastest_ms == 0 || bytes / gbps_of[i] * 1e-6 < fastest_ms))
-			fastest_ms = bytes / gbps_of[i] * 1e-6;
+	 * lucky one.  So the fastest is timed again with more launches (at
+	 * least BENCH_CONFIRM_MS of kernel), and that figure replaces its
+	 * first, until the fastest figure is one so confirmed (or the round's
+	 * limit is reached). */
 	int confirm_reps = BENCH_CONFIRM_REPS;
-	if (fastest_ms > 0 && BENCH_CONFIRM_MS / fastest_ms > confirm_reps)
-		confirm_reps = BENCH_CONFIRM_MS / fastest_ms > BENCH_MAX_REPS ? BENCH_MAX_REPS
-									: (int)(BENCH_CONFIRM_MS / fastest_ms);
+	if (best_ms > 0 && BENCH_CONFIRM_MS / best_ms > confirm_reps)
+		confirm_reps = (int)fmin(BENCH_CONFIRM_MS / best_ms, BENCH_MAX_REPS);
 	bench_set_reps(b, s->reps > confirm_reps ? s->reps : confirm_reps);
 	for (int round = 0; rc == 0 && round < BENCH_CONFIRM_MAX && !interrupted(); round++) {
-		size_t top = 0;
-		for (size_t i = 1; i < s->npts; i++)
-			if (gbps_of[i] > gbps_of[top])
+		size_t top = s->npts;
+		for (size_t i = 0; i < s->npts; i++)
+			if (ms_of[i] > 0 && (top == s->npts || ms_of[i] < ms_of[top]))
 				top = i;
-		if (gbps_of[top] <= 0 || confirmed[top])
+		if (top == s->npts || confirmed[top])
 			break;
 		struct variant_result r;
 		rc = measure_point(s, b, pool, &s->pts[top], rows, cols, bytes, ceiling, &r);
 		confirmed[top] = 1;
-		gbps_of[top] = r.status == VS_OK ? bytes / (r.t.median_ms * 1e-3) / 1e9 : 0;
+		ms_of[top] = r.status == VS_OK ? r.t.median_ms : 0;
 	}
 	bench_set_reps(b, s->reps);
-	free(gbps_of);
+	free(ms_of);
 	free(confirmed);
 	if (rc)
 		return rc;
 	if (db_begin(s->db) < 0)
 		return -1;
 	if (db_update_winners(s->db, s->device_id, s->family_id, s->dt->name, rows, cols,
-			      s->hot ? "hot" : "flushed") < 0) {
+			      s->mode) < 0) {
 		db_rollback(s->db);
 		return -1;
 	}
@@ -544,23 +564,14 @@ static int gpu_run(struct run_state *s, const char *arch, const char *cache_dir,
 			any |= s->pts[i].needed[k];
 		s->pts[i].job = any ? (int)s->njobs++ : -1;
 	}
-	struct tune_report_key key = { s->device_id, s->family_id, s->dt->name, s->hot ? "hot" : "flushed" };
+	struct tune_report_key key = { s->device_id, s->family_id, s->dt->name, s->mode };
 	if (s->njobs == 2) {
 		if (!s->quiet)
 			fprintf(stderr, "gputune: every variant is already measured on this device at these sizes "
 				"(--force measures again)\n");
 		return tune_report(s->db, s->f, &key, s->sizes, s->nsizes, s->format) < 0 ? EXIT_FAIL : EXIT_OK;
 	}
-	s->jobs = xcalloc(s->njobs, sizeof(*s->jobs));
-	s->jobs[0].source = s->support_src;
-	s->jobs[0].name = "support kernels";
-	s->jobs[1].source = s->copy_src;
-	s->jobs[1].name = "ceiling copy kernel";
-	for (size_t i = 0; i < s->npts; i++)
-		if (s->pts[i].job >= 0) {
-			s->jobs[s->pts[i].job].source = s->pts[i].source;
-			s->jobs[s->pts[i].job].name = s->pts[i].name;
-		}
+	make_jobs(s);
 	s->t_start = now_seconds();
 	struct compile_pool *pool = compile_pool_start(s->jobs, s->njobs, arch, cache_dir, workers);
 	if (!pool)
@@ -656,6 +667,7 @@ int tune_main(const struct family *f, struct args *a)
 	s.device = (int)dev;
 	s.quiet = args_has(a, "quiet");
 	s.hot = args_has(a, "hot");
+	s.mode = s.hot ? "hot" : "flushed";
 	s.force = args_has(a, "force");
 	s.resumed_run = restart_resumed_run();
 	char err[256];
@@ -756,16 +768,10 @@ int tune_main(const struct family *f, struct args *a)
 	char *cache_dir = cache_dir_from(args_get(a, "cache-dir"));
 	int rc;
 	if (dry) {
-		s.njobs = s.npts + 2;
-		s.jobs = xcalloc(s.njobs, sizeof(*s.jobs));
-		s.jobs[0].source = s.support_src;
-		s.jobs[0].name = "support kernels";
-		s.jobs[1].source = s.copy_src;
-		s.jobs[1].name = "ceiling copy kernel";
-		for (size_t i = 0; i < s.npts; i++) {
-			s.jobs[i + 2].source = s.pts[i].source;
-			s.jobs[i + 2].name = s.pts[i].name;
-		}
+		s.njobs = 2;
+		for (size_t i = 0; i < s.npts; i++)
+			s.pts[i].job = (int)s.njobs++;
+		make_jobs(&s);
 		rc = dry_run(&s, &sp, arch, cache_dir, (int)workers);
 	} else {
 		rc = gpu_run(&s, arch, cache_dir, (int)workers);
