@@ -38,7 +38,7 @@ cat "$work/cold.txt" "$work/warm.txt" "$work/other.txt" "$work/f64.txt" "$work/f
 "$GPUTUNE" export --kernel transpose --no-shipped -o "$work/gputune_transpose.h"
 "$GPUTUNE" export --format json --no-shipped -o "$out/results.json"
 cp "$GPUTUNE_DB" "$out/bench.db"
-"$NVCC" -arch=sm_90 -O2 -I"$work" bench/transpose-bench.cu -lcublas -o "$work/transpose-bench"
+"$NVCC" -arch=sm_90 -O2 -I"$work" bench/transpose-bench.cu -lcublas -lnvrtc -lcuda -o "$work/transpose-bench"
 args=""
 for s in 1024x1024 2048x2048 4096x4096 8192x8192 1000x1000 5000x5000 8191x8191 8192x1024 1024x8192 3001x7000; do
 	args="$args f32:$s"

@@ -4,6 +4,7 @@
  * `gputune db merge` reads back and which db/shipped.json is made of).
  */
 #define _POSIX_C_SOURCE 200809L
+#include "choice.h"
 #include "cmd.h"
 #include "db.h"
 #include "export.h"
@@ -52,8 +53,8 @@ static int exec_export(struct args *a)
 		return cmd_usage_error(a->cmd, "export: unknown mode '%s' (flushed or hot)", mode);
 	struct result_filter flt = { args_get(a, "device"), kernel, dtype, mode, args_has(a, "no-shipped") };
 	char *path = db_path_from(args_get(a, "db"));
-	struct result_set rs;
-	int rc = results_load(path, &flt, &rs);
+	struct choice_set cs;
+	int rc = choice_load(path, &flt, &cs);
 	free(path);
 	if (rc < 0)
 		return EXIT_FAIL;
@@ -63,11 +64,11 @@ static int exec_export(struct args *a)
 	if (!mem)
 		die("open_memstream: %s", strerror(errno));
 	if (json)
-		rc = export_json(mem, &rs);
+		rc = export_json(mem, &cs);
 	else
-		rc = export_header(mem, fam, &rs, mode, templates_dir_from(args_get(a, "templates")));
+		rc = export_header(mem, fam, &cs, mode, templates_dir_from(args_get(a, "templates")));
 	fclose(mem);
-	results_free(&rs);
+	choice_free(&cs);
 	if (rc < 0) {
 		free(buf);
 		return EXIT_FAIL;

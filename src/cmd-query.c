@@ -3,6 +3,8 @@
  * element type and size; from the user's database and the shipped
  * results (the user's own results win).
  */
+#include "choice.h"
+#include "choice-rule.h"
 #include "cmd.h"
 #include "db.h"
 #include "family.h"
@@ -19,7 +21,7 @@ static const struct cmd_option options[] = {
 	{ "device", "NAME|UUID|INDEX", "one device: name substring (any case), UUID, or index from `gputune db devices`", 0, 0 },
 	{ "kernel", "FAMILY", "one kernel family (transpose, copy)", 0, 0 },
 	{ "dtype", "TYPE", "one element type (f32, f64, f16)", 0, 0 },
-	{ "size", "RxC", "one size; when it was not tuned, the nearest tuned size answers", 0, 0 },
+	{ "size", "RxC", "one size; when it was not measured, the variant exported headers choose there", 0, 0 },
 	{ "mode", "MODE", "timing mode: flushed or hot (default: both)", 0, 0 },
 	{ "all", NULL, "every measured variant with its status, not only the winners (your database only)", 0, 0 },
 	{ "no-shipped", NULL, "leave out the results shipped with gputune", 0, 0 },
@@ -37,12 +39,6 @@ static const struct table_col all_cols[] = {
 	{ "device", 0 }, { "kernel", 0 }, { "dtype", 0 }, { "size", 0 }, { "mode", 0 }, { "params", 0 },
 	{ "status", 0 }, { "median_us", 1 }, { "gbps", 1 }, { "pct_ceiling", 1 }, { "reason", 0 },
 };
-
-static int same_group(const struct result *a, const struct result *b)
-{
-	return !strcmp(a->uuid, b->uuid) && !strcmp(a->family, b->family) && !strcmp(a->dtype, b->dtype) &&
-	       !strcmp(a->mode, b->mode);
-}
 
 static void add_winner(struct table *t, const struct result *r, const char *note)
 {
@@ -135,8 +131,8 @@ static int exec_query(struct args *a)
 		free(size);
 		return rc;
 	}
-	struct result_set rs;
-	if (results_load(path, &flt, &rs) < 0) {
+	struct choice_set cs;
+	if (choice_load(path, &flt, &cs) < 0) {
 		free(path);
 		free(size);
 		return EXIT_FAIL;
@@ -144,29 +140,28 @@ static int exec_query(struct args *a)
 	free(path);
 	struct table t;
 	table_init(&t, winner_cols, (int)ARRAY_SIZE(winner_cols));
-	for (size_t i = 0; i < rs.n; i++) {
-		if (!size) {
-			add_winner(&t, &rs.r[i], "");
+	for (size_t i = 0; i < cs.winners.n && !size; i++)
+		add_winner(&t, &cs.winners.r[i], "");
+	/* With --size: one answer per group, by the rule exported headers use. */
+	for (size_t k = 0; size && k < cs.ngroups; k++) {
+		const struct choice_group *g = &cs.g[k];
+		int how;
+		int v = choice_pick(g, dtype_find(g->key->dtype) ? dtype_find(g->key->dtype)->size : 4, size->rows,
+				    size->cols, &how);
+		if (how == GPUTUNE_CHOICE_EXACT) {
+			for (int i = 0; i < g->n; i++)
+				if (g->rows[i] == size->rows && g->cols[i] == size->cols)
+					add_winner(&t, g->entry[i], "");
 			continue;
 		}
-		/* One answer per group: the exact size, else the nearest. */
-		size_t g = i;
-		while (i + 1 < rs.n && same_group(&rs.r[g], &rs.r[i + 1]))
-			i++;
-		size_t best = g;
-		double bd = 1e300;
-		for (size_t j = g; j <= i; j++) {
-			double d = size_distance(rs.r[j].rows, rs.r[j].cols, size->rows, size->cols);
-			if (d < bd || (d == bd && rs.r[j].rows * rs.r[j].cols > rs.r[best].rows * rs.r[best].cols)) {
-				bd = d;
-				best = j;
-			}
-		}
-		char note[160] = "";
-		if (bd > 0)
-			snprintf(note, sizeof(note), "nearest tuned size to %ldx%ld (relative distance %.3f)",
-				 size->rows, size->cols, bd);
-		add_winner(&t, &rs.r[best], note);
+		const struct result *r = g->key;
+		char sz[48], note[200];
+		snprintf(sz, sizeof(sz), "%ldx%ld", size->rows, size->cols);
+		snprintf(note, sizeof(note), "untuned: %s (%d measured sizes, %d candidates)", choice_how_text(how),
+			 g->n, g->ncand);
+		const char *cells[] = { r->device, r->uuid, r->family, r->dtype, sz, r->mode, g->names[v],
+					"", "", "", r->shipped ? "shipped" : "user", note };
+		table_add(&t, cells);
 	}
 	if (t.rows == 0 && format == FMT_TABLE)
 		fprintf(stderr, "gputune: nothing tuned matches (a tuning run such as "
@@ -174,7 +169,7 @@ static int exec_query(struct args *a)
 	else
 		table_print(&t, format, stdout);
 	table_free(&t);
-	results_free(&rs);
+	choice_free(&cs);
 	free(size);
 	return rc;
 }
@@ -185,9 +180,9 @@ const struct cmd_entry cmd_query_entry = {
 	.usage = "",
 	.description = "Lists the winning variant per device, kernel, element type, size and timing\n"
 		       "mode, from your database and from the results shipped with gputune (yours win).\n"
-		       "With --size, one answer per device, kernel and type: the exact size, else the\n"
-		       "nearest tuned one by relative distance |r-R|/max(r,R) + |c-C|/max(c,C), with a\n"
-		       "note saying so.",
+		       "With --size, one answer per device, kernel and type: the measured size, else\n"
+		       "the variant an exported header chooses there (see `gputune help export` for\n"
+		       "the rule), with a note saying how it was chosen.",
 	.options = options,
 	.flags = CMD_USES_DB,
 	.exec = exec_query,

@@ -28,7 +28,7 @@ static const char *const json_steps[] = {
 	"INSERT OR IGNORE INTO variant (family_id, dtype, params, source_hash)"
 	" SELECT f.id, json_extract(j.value, '$.dtype'), json_extract(j.value, '$.params'),"
 	" json_extract(j.value, '$.source_hash')"
-	" FROM json_each(?1, '$.results') j JOIN family f ON f.name = json_extract(j.value, '$.kernel')",
+	" FROM json_each(?1, ?2) j JOIN family f ON f.name = json_extract(j.value, '$.kernel')",
 
 	"INSERT OR IGNORE INTO run (uuid, device_id, family_id, started_at, finished_at,"
 	" gputune_version, nvrtc_version, timing_mode, repetitions, status)"
@@ -36,7 +36,7 @@ static const char *const json_steps[] = {
 	" json_extract(j.value, '$.run.started_at'), json_extract(j.value, '$.run.gputune_version'),"
 	" json_extract(j.value, '$.run.nvrtc_version'), json_extract(j.value, '$.timing_mode'),"
 	" json_extract(j.value, '$.run.repetitions'), 'complete'"
-	" FROM json_each(?1, '$.results') j"
+	" FROM json_each(?1, ?2) j"
 	" JOIN device d ON d.uuid = json_extract(j.value, '$.device_uuid')"
 	" JOIN family f ON f.name = json_extract(j.value, '$.kernel')",
 
@@ -44,7 +44,7 @@ static const char *const json_steps[] = {
 	" SELECT r.id, json_extract(j.value, '$.dtype'), json_extract(j.value, '$.rows'),"
 	" json_extract(j.value, '$.cols'), json_extract(j.value, '$.memcpy_gbps'),"
 	" json_extract(j.value, '$.copy_kernel_gbps'), json_extract(j.value, '$.ceiling_gbps')"
-	" FROM json_each(?1, '$.results') j JOIN run r ON r.uuid = json_extract(j.value, '$.run.uuid')"
+	" FROM json_each(?1, ?2) j JOIN run r ON r.uuid = json_extract(j.value, '$.run.uuid')"
 	" WHERE json_extract(j.value, '$.ceiling_gbps') IS NOT NULL",
 
 	"INSERT OR IGNORE INTO measurement (run_id, variant_id, rows, cols, status, median_ms, min_ms,"
@@ -54,7 +54,7 @@ static const char *const json_steps[] = {
 	" json_extract(j.value, '$.max_ms'), json_extract(j.value, '$.p25_ms'),"
 	" json_extract(j.value, '$.p75_ms'), json_extract(j.value, '$.launches'),"
 	" json_extract(j.value, '$.gbps'), json_extract(j.value, '$.fraction')"
-	" FROM json_each(?1, '$.results') j"
+	" FROM json_each(?1, ?2) j"
 	" JOIN run r ON r.uuid = json_extract(j.value, '$.run.uuid')"
 	" JOIN family f ON f.name = json_extract(j.value, '$.kernel')"
 	" JOIN variant v ON v.family_id = f.id AND v.dtype = json_extract(j.value, '$.dtype')"
@@ -65,7 +65,7 @@ static const char *const json_steps[] = {
 /* A result the document names but that did not land (an unknown device or
  * kernel) means the document is inconsistent: refuse it whole. */
 static const char check_sql[] =
-	"SELECT count(*) FROM json_each(?1, '$.results') j"
+	"SELECT count(*) FROM json_each(?1, ?2) j"
 	" WHERE NOT EXISTS (SELECT 1 FROM measurement m JOIN run r ON r.id = m.run_id"
 	"  JOIN variant v ON v.id = m.variant_id JOIN family f ON f.id = v.family_id"
 	"  WHERE r.uuid = json_extract(j.value, '$.run.uuid') AND f.name = json_extract(j.value, '$.kernel')"
@@ -88,6 +88,34 @@ static int is_results_document(sqlite3 *db, const char *json)
 	return r;
 }
 
+/* Runs every import step, and the check, over the records of one array
+ * of the document (path "$.results" or "$.measurements"; ?2 in the steps).
+ * 0, or -1 after reporting (the caller rolls back). */
+static int import_array(sqlite3 *db, const char *json, const char *path, const char *what)
+{
+	for (size_t i = 0; i <= ARRAY_SIZE(json_steps); i++) {
+		const char *sql = i < ARRAY_SIZE(json_steps) ? json_steps[i] : check_sql;
+		sqlite3_stmt *st = NULL;
+		if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+			return fail("%s: %s", what, sqlite3_errmsg(db));
+		sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+		if (sqlite3_bind_parameter_count(st) >= 2)
+			sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
+		int r = sqlite3_step(st);
+		long long missing = r == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+		if (r != SQLITE_DONE && r != SQLITE_ROW) {
+			error("%s is not valid gputune results: %s", what, sqlite3_errmsg(db));
+			sqlite3_finalize(st);
+			return -1;
+		}
+		sqlite3_finalize(st);
+		if (i == ARRAY_SIZE(json_steps) && missing)
+			return fail("%s is not valid gputune results: %lld records of %s name an unknown "
+				    "device, kernel or run, or lack a required field", what, missing, path + 2);
+	}
+	return 0;
+}
+
 int db_import_json(sqlite3 *db, const char *json, const char *what)
 {
 	int kind = is_results_document(db, json);
@@ -98,30 +126,11 @@ int db_import_json(sqlite3 *db, const char *json, const char *what)
 			    "with a \"results\" array)", what);
 	if (db_begin(db) < 0)
 		return -1;
-	for (size_t i = 0; i <= ARRAY_SIZE(json_steps); i++) {
-		const char *sql = i < ARRAY_SIZE(json_steps) ? json_steps[i] : check_sql;
-		sqlite3_stmt *st = NULL;
-		if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-			error("%s: %s", what, sqlite3_errmsg(db));
-			db_rollback(db);
-			return -1;
-		}
-		sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
-		int r = sqlite3_step(st);
-		long long missing = r == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-		if (r != SQLITE_DONE && r != SQLITE_ROW) {
-			error("%s is not valid gputune results: %s", what, sqlite3_errmsg(db));
-			sqlite3_finalize(st);
-			db_rollback(db);
-			return -1;
-		}
-		sqlite3_finalize(st);
-		if (i == ARRAY_SIZE(json_steps) && missing) {
-			error("%s is not valid gputune results: %lld results name an unknown device, "
-			      "kernel or run, or lack a required field", what, missing);
-			db_rollback(db);
-			return -1;
-		}
+	/* The winners, then the candidates' measurements (absent from older
+	 * documents: json_each of a missing path is empty). */
+	if (import_array(db, json, "$.results", what) < 0 || import_array(db, json, "$.measurements", what) < 0) {
+		db_rollback(db);
+		return -1;
 	}
 	if (db_update_winners(db, -1, -1, NULL, -1, -1, NULL) < 0) {
 		db_rollback(db);

@@ -1,7 +1,10 @@
 /*
  * export-json.c - results as JSON, in the format db-import.c reads:
  * {"format": "gputune-results", "version": 1, "kernels": [...],
- *  "devices": [...], "results": [...]}.
+ *  "devices": [...], "results": [...], "measurements": [...]}.  "results"
+ * holds the winners, "measurements" the candidates' other measurements at
+ * the same sizes (same record form), so that a merged or shipped file
+ * carries what the choice at untuned sizes needs.
  */
 #include "config.h"
 #include "db.h"
@@ -25,8 +28,32 @@ static void field_s(FILE *f, const char *sep, const char *k, const char *v)
 	json_write_string(f, v);
 }
 
-int export_json(FILE *f, const struct result_set *rs)
+/* One result record, after a comma unless first. */
+static void write_result(FILE *f, const struct result *r, int first)
 {
+	fputs(first ? "\n    {" : ",\n    {", f);
+	field_s(f, "", "device_uuid", r->uuid);
+	field_s(f, ", ", "kernel", r->family);
+	field_s(f, ", ", "dtype", r->dtype);
+	fprintf(f, ", \"rows\": %ld, \"cols\": %ld", r->rows, r->cols);
+	field_s(f, ", ", "timing_mode", r->mode);
+	field_s(f, ", ", "params", r->params);
+	field_s(f, ", ", "source_hash", r->source_hash);
+	fprintf(f, ",\n     \"median_ms\": %.9g, \"min_ms\": %.9g, \"max_ms\": %.9g, \"p25_ms\": %.9g,"
+		   " \"p75_ms\": %.9g, \"launches\": %d, \"gbps\": %.9g, \"fraction\": %.9g,"
+		   " \"ceiling_gbps\": %.9g, \"memcpy_gbps\": %.9g, \"copy_kernel_gbps\": %.9g,\n     \"run\": {",
+		r->median_ms, r->min_ms, r->max_ms, r->p25_ms, r->p75_ms, r->launches, r->gbps, r->fraction,
+		r->ceiling_gbps, r->memcpy_gbps, r->copy_kernel_gbps);
+	field_s(f, "", "uuid", r->run_uuid);
+	field_s(f, ", ", "started_at", r->started_at);
+	field_s(f, ", ", "gputune_version", r->gputune_version);
+	field_s(f, ", ", "nvrtc_version", r->nvrtc_version);
+	fprintf(f, ", \"repetitions\": %d}}", r->repetitions);
+}
+
+int export_json(FILE *f, const struct choice_set *cs)
+{
+	const struct result_set *rs = &cs->winners;
 	char ts[32];
 	db_timestamp(ts);
 	fprintf(f, "{\n  \"format\": \"gputune-results\",\n  \"version\": 1,\n");
@@ -65,27 +92,23 @@ int export_json(FILE *f, const struct result_set *rs)
 	}
 	fputs(first ? "],\n" : "\n  ],\n", f);
 	fputs("  \"results\": [", f);
-	for (size_t i = 0; i < rs->n; i++) {
-		const struct result *r = &rs->r[i];
-		fputs(i ? ",\n    {" : "\n    {", f);
-		field_s(f, "", "device_uuid", r->uuid);
-		field_s(f, ", ", "kernel", r->family);
-		field_s(f, ", ", "dtype", r->dtype);
-		fprintf(f, ", \"rows\": %ld, \"cols\": %ld", r->rows, r->cols);
-		field_s(f, ", ", "timing_mode", r->mode);
-		field_s(f, ", ", "params", r->params);
-		field_s(f, ", ", "source_hash", r->source_hash);
-		fprintf(f, ",\n     \"median_ms\": %.9g, \"min_ms\": %.9g, \"max_ms\": %.9g, \"p25_ms\": %.9g,"
-			   " \"p75_ms\": %.9g, \"launches\": %d, \"gbps\": %.9g, \"fraction\": %.9g,"
-			   " \"ceiling_gbps\": %.9g, \"memcpy_gbps\": %.9g, \"copy_kernel_gbps\": %.9g,\n     \"run\": {",
-			r->median_ms, r->min_ms, r->max_ms, r->p25_ms, r->p75_ms, r->launches, r->gbps, r->fraction,
-			r->ceiling_gbps, r->memcpy_gbps, r->copy_kernel_gbps);
-		field_s(f, "", "uuid", r->run_uuid);
-		field_s(f, ", ", "started_at", r->started_at);
-		field_s(f, ", ", "gputune_version", r->gputune_version);
-		field_s(f, ", ", "nvrtc_version", r->nvrtc_version);
-		fprintf(f, ", \"repetitions\": %d}}", r->repetitions);
+	for (size_t i = 0; i < rs->n; i++)
+		write_result(f, &rs->r[i], i == 0);
+	fputs(rs->n ? "\n  ],\n" : "],\n", f);
+	/* The candidates' measurements the choice at untuned sizes reads. */
+	fputs("  \"measurements\": [", f);
+	int none = 1;
+	for (size_t k = 0; cs && k < cs->ngroups; k++) {
+		const struct choice_group *g = &cs->g[k];
+		for (int i = 0; i < g->n; i++)
+			for (int j = 0; j < g->ncand; j++) {
+				const struct result *r = g->source[i * g->ncand + j];
+				if (!r || r == g->entry[i])
+					continue;
+				write_result(f, r, none);
+				none = 0;
+			}
 	}
-	fputs(rs->n ? "\n  ]\n}\n" : "]\n}\n", f);
+	fputs(none ? "]\n}\n" : "\n  ]\n}\n", f);
 	return 0;
 }

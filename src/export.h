@@ -8,17 +8,20 @@
 #ifndef GPUTUNE_EXPORT_H
 #define GPUTUNE_EXPORT_H
 
+#include "choice.h"
 #include "family.h"
 #include "results.h"
 
 #include <stdio.h>
 
-/* The results as a gputune-results JSON document. */
-int export_json(FILE *f, const struct result_set *rs);
+/* The results as a gputune-results JSON document: the winners under
+ * "results", and the candidates' measurements the choice model reads under
+ * "measurements". */
+int export_json(FILE *f, const struct choice_set *cs);
 
-/* A self-contained header for family fam from rs (already filtered to fam
- * and one timing mode).  0, or -1 after reporting. */
-int export_header(FILE *f, const struct family *fam, const struct result_set *rs, const char *mode,
+/* A self-contained header for family fam from the choice model cs (loaded
+ * for fam and one timing mode).  0, or -1 after reporting. */
+int export_header(FILE *f, const struct family *fam, const struct choice_set *cs, const char *mode,
 		  const char *templates_dir);
 
 /* s as a C string literal, quotes included: backslash escapes for quotes,

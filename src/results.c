@@ -13,13 +13,6 @@
 #include <string.h>
 #include <strings.h>
 
-double size_distance(long r, long c, long R, long C)
-{
-	double dr = (double)(r > R ? r - R : R - r) / (double)(r > R ? r : R);
-	double dc = (double)(c > C ? c - C : C - c) / (double)(c > C ? c : C);
-	return dr + dc;
-}
-
 static char *col_text(sqlite3_stmt *st, int i)
 {
 	const unsigned char *t = sqlite3_column_text(st, i);
@@ -36,23 +29,42 @@ void results_bind_filter(sqlite3_stmt *st, const struct result_filter *flt)
 		sqlite3_bind_text(st, 3, flt->mode, -1, SQLITE_STATIC);
 }
 
+/* The columns a result is read from, and their joins, after FROM picked
+ * the measurements (as "m", with its run "r"). */
+#define RESULT_COLUMNS \
+	"d.uuid, d.name, d.cc_major, d.cc_minor, d.sm_count, d.mem_bytes, d.l2_bytes," \
+	" d.bus_width_bits, d.mem_clock_khz, d.driver_version, f.name, v.dtype, r.timing_mode," \
+	" m.rows, m.cols, v.params, v.source_hash, m.median_ms, m.min_ms, m.max_ms, m.p25_ms," \
+	" m.p75_ms, m.gbps, m.fraction, m.launches, c.ceiling_gbps, c.memcpy_gbps," \
+	" c.copy_kernel_gbps, r.uuid, r.started_at, r.gputune_version, r.nvrtc_version," \
+	" r.repetitions"
+#define RESULT_JOINS \
+	" JOIN run r ON r.id = m.run_id JOIN device d ON d.id = r.device_id" \
+	" JOIN variant v ON v.id = m.variant_id JOIN family f ON f.id = v.family_id" \
+	" LEFT JOIN ceiling c ON c.run_id = r.id AND c.dtype = v.dtype AND c.rows = m.rows" \
+	"  AND c.cols = m.cols" \
+	" WHERE (?1 IS NULL OR f.name = ?1) AND (?2 IS NULL OR v.dtype = ?2)" \
+	" AND (?3 IS NULL OR r.timing_mode = ?3)"
+#define RESULT_ORDER " ORDER BY d.name, d.uuid, f.name, v.dtype, r.timing_mode, m.rows * m.cols, m.rows"
+
 int results_read_db(sqlite3 *db, const struct result_filter *flt, int shipped, struct result_set *s)
 {
-	sqlite3_stmt *st = db_prepare(db,
-		"SELECT d.uuid, d.name, d.cc_major, d.cc_minor, d.sm_count, d.mem_bytes, d.l2_bytes,"
-		" d.bus_width_bits, d.mem_clock_khz, d.driver_version, f.name, v.dtype, w.timing_mode,"
-		" w.rows, w.cols, v.params, v.source_hash, m.median_ms, m.min_ms, m.max_ms, m.p25_ms,"
-		" m.p75_ms, m.gbps, m.fraction, m.launches, c.ceiling_gbps, c.memcpy_gbps,"
-		" c.copy_kernel_gbps, r.uuid, r.started_at, r.gputune_version, r.nvrtc_version,"
-		" r.repetitions"
-		" FROM winner w JOIN device d ON d.id = w.device_id JOIN family f ON f.id = w.family_id"
-		" JOIN measurement m ON m.id = w.measurement_id JOIN variant v ON v.id = m.variant_id"
-		" JOIN run r ON r.id = m.run_id"
-		" LEFT JOIN ceiling c ON c.run_id = r.id AND c.dtype = v.dtype AND c.rows = m.rows"
-		"  AND c.cols = m.cols"
-		" WHERE (?1 IS NULL OR f.name = ?1) AND (?2 IS NULL OR v.dtype = ?2)"
-		" AND (?3 IS NULL OR w.timing_mode = ?3)"
-		" ORDER BY d.name, d.uuid, f.name, v.dtype, w.timing_mode, w.rows * w.cols, w.rows");
+	return results_read(db, flt, shipped, 0, s);
+}
+
+int results_read(sqlite3 *db, const struct result_filter *flt, int shipped, int every_variant,
+		 struct result_set *s)
+{
+	static const char winners[] =
+		"SELECT " RESULT_COLUMNS " FROM winner w JOIN measurement m ON m.id = w.measurement_id"
+		RESULT_JOINS RESULT_ORDER;
+	static const char latest[] =
+		"WITH latest AS (SELECT m.id, m.status, row_number() OVER (PARTITION BY r.device_id,"
+		" r.timing_mode, m.variant_id, m.rows, m.cols ORDER BY m.id DESC) rn"
+		" FROM measurement m JOIN run r ON r.id = m.run_id)"
+		" SELECT " RESULT_COLUMNS " FROM latest l JOIN measurement m ON m.id = l.id"
+		RESULT_JOINS " AND l.rn = 1 AND l.status = 'ok'" RESULT_ORDER;
+	sqlite3_stmt *st = db_prepare(db, every_variant ? latest : winners);
 	if (!st)
 		return -1;
 	results_bind_filter(st, flt);
@@ -179,6 +191,28 @@ static int match_devices(sqlite3 *db, const char *text, struct result_set *names
 	}
 	sqlite3_finalize(st);
 	return 0;
+}
+
+int results_load_latest(const char *db_path, const struct result_filter *flt, struct result_set *out)
+{
+	memset(out, 0, sizeof(*out));
+	sqlite3 *user = NULL, *shipped = NULL;
+	if (db_open(db_path, DB_MISSING_OK, &user) < 0)
+		return -1;
+	if (!flt->no_shipped && results_open_shipped(&shipped) < 0) {
+		db_close(user);
+		return -1;
+	}
+	int rc = 0;
+	if (user)
+		rc = results_read(user, flt, 0, 1, out);
+	if (rc == 0 && shipped)
+		rc = results_read(shipped, flt, 1, 1, out);
+	db_close(user);
+	db_close(shipped);
+	if (rc < 0)
+		results_free(out);
+	return rc;
 }
 
 int results_load(const char *db_path, const struct result_filter *flt, struct result_set *out)

@@ -51,6 +51,10 @@ struct result_filter {
  */
 int results_load(const char *db_path, const struct result_filter *flt, struct result_set *out);
 void results_free(struct result_set *s);
+/* The latest 'ok' measurement of every variant at every size, from the
+ * database and (unless flt->no_shipped) the shipped results, the user's
+ * first; not filtered by device.  0 or -1. */
+int results_load_latest(const char *db_path, const struct result_filter *flt, struct result_set *out);
 
 /* Whether text (a --device value) names the device with this database
  * index, UUID and name: the index when text is all digits, else the UUID
@@ -64,12 +68,13 @@ void results_bind_filter(sqlite3_stmt *st, const struct result_filter *flt);
 /* Reads the winners of one database into s (appending), filtered by
  * family/dtype/mode but not by device. */
 int results_read_db(sqlite3 *db, const struct result_filter *flt, int shipped, struct result_set *s);
+/* The same, with every_variant: the latest 'ok' measurement of every
+ * variant at every size instead of the winners only. */
+int results_read(sqlite3 *db, const struct result_filter *flt, int shipped, int every_variant,
+		 struct result_set *s);
 
 /* The shipped results in a fresh in-memory database (caller closes). */
 int results_open_shipped(sqlite3 **db);
 
-/* Relative distance between two sizes: |r-R|/max(r,R) + |c-C|/max(c,C).
- * The rule for "nearest tuned size", here and in exported headers. */
-double size_distance(long r, long c, long R, long C);
 
 #endif

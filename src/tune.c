@@ -16,6 +16,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tune.h"
 #include "bench.h"
+#include "choice.h"
 #include "compile-pool.h"
 #include "config.h"
 #include "db.h"
@@ -49,6 +50,7 @@ const struct cmd_option tune_options[] = {
 	{ "reps", "N", "timed launches per measurement, at least 30 (default 30)", 0, 0 },
 	{ "hot", NULL, "time back-to-back launches without flushing L2 (stored as mode 'hot')", 0, 0 },
 	{ "force", NULL, "measure again what the database already holds for this device", 0, 0 },
+	{ "no-probe", NULL, "measure only the requested sizes, not the extra sizes the choice at untuned sizes learns from", 0, 0 },
 	{ "quiet", NULL, "no progress lines on stderr", 0, 0 },
 	OPT_DEVICE_INDEX,
 	OPT_DB,
@@ -66,7 +68,13 @@ const char tune_description[] =
 	"database.  A variant that fails to compile, to launch, is wrong or faults is\n"
 	"recorded with its reason and never wins.  What the database already holds for\n"
 	"this device is skipped unless --force; Ctrl-C keeps what was measured (exit\n"
-	"130) and the next run resumes.  --dry-run needs no GPU when --arch is given.";
+	"130) and the next run resumes.  --dry-run needs no GPU when --arch is given.\n"
+	"\n"
+	"After the requested sizes, a run also measures extra sizes of every row\n"
+	"alignment class across the requested range (an anchor per class with every\n"
+	"variant, then a few shapes with the strongest candidates), so that exported\n"
+	"headers and `query --size` choose well at sizes nobody tuned (see `gputune\n"
+	"help export`); --no-probe skips them.";
 
 /* One point of the space on its way through the run. */
 struct point {
@@ -85,6 +93,10 @@ struct run_state {
 	struct args *a;
 	struct size2 *sizes;
 	size_t nsizes;
+	size_t nreq;            /* the requested sizes come first; then the probes */
+	int *anchor;            /* per size: 1 for an anchor probe (whole space) */
+	size_t probe_cands;     /* candidates measured at the other probes */
+	double t_probe;
 	struct point *pts;
 	size_t npts;
 	struct compile_job *jobs;
@@ -111,6 +123,7 @@ static void free_state(struct run_state *s)
 	free(s->pts);
 	free(s->jobs);
 	free(s->sizes);
+	free(s->anchor);
 	free(s->support_src);
 	free(s->copy_src);
 	db_close(s->db);
@@ -538,6 +551,53 @@ static int run_size(struct run_state *s, struct bench *b, struct compile_pool *p
 	return 0;
 }
 
+/* Before the first probe that is not an anchor: the candidates are the
+ * PROBE_TOP fastest variants at each requested size and anchor; only they
+ * stay needed at the other probes. */
+#define PROBE_TOP 6
+static int narrow_probes(struct run_state *s)
+{
+	unsigned char *cand = xcalloc(s->npts ? s->npts : 1, 1);
+	sqlite3_stmt *st = db_prepare(s->db,
+		"WITH latest AS (SELECT m.variant_id, m.gbps, m.status, row_number() OVER"
+		" (PARTITION BY m.variant_id ORDER BY m.id DESC) rn FROM measurement m JOIN run r ON r.id = m.run_id"
+		" WHERE r.device_id = ?1 AND r.timing_mode = ?2 AND m.rows = ?3 AND m.cols = ?4)"
+		" SELECT v.params FROM latest l JOIN variant v ON v.id = l.variant_id WHERE l.rn = 1"
+		" AND l.status = 'ok' AND v.family_id = ?5 AND v.dtype = ?6 ORDER BY l.gbps DESC LIMIT ?7");
+	if (!st) {
+		free(cand);
+		return -1;
+	}
+	for (size_t k = 0; k < s->nsizes; k++) {
+		if (k >= s->nreq && !s->anchor[k])
+			continue;
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, s->device_id);
+		sqlite3_bind_text(st, 2, s->mode, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, s->sizes[k].rows);
+		sqlite3_bind_int64(st, 4, s->sizes[k].cols);
+		sqlite3_bind_int64(st, 5, s->family_id);
+		sqlite3_bind_text(st, 6, s->dt->name, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 7, PROBE_TOP);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			const char *params = (const char *)sqlite3_column_text(st, 0);
+			for (size_t i = 0; i < s->npts; i++)
+				if (!strcmp(s->pts[i].name, params))
+					cand[i] = 1;
+		}
+	}
+	sqlite3_finalize(st);
+	s->probe_cands = 0;
+	for (size_t i = 0; i < s->npts; i++) {
+		s->probe_cands += cand[i];
+		for (size_t k = s->nreq; k < s->nsizes; k++)
+			if (!s->anchor[k] && !cand[i])
+				s->pts[i].needed[k] = 0;
+	}
+	free(cand);
+	return 0;
+}
+
 static int gpu_run(struct run_state *s, const char *arch, const char *cache_dir, int workers)
 {
 	/* Every size must fit before any work starts. */
@@ -569,7 +629,7 @@ static int gpu_run(struct run_state *s, const char *arch, const char *cache_dir,
 		if (!s->quiet)
 			fprintf(stderr, "gputune: every variant is already measured on this device at these sizes "
 				"(--force measures again)\n");
-		return tune_report(s->db, s->f, &key, s->sizes, s->nsizes, s->format) < 0 ? EXIT_FAIL : EXIT_OK;
+		return tune_report(s->db, s->f, &key, s->sizes, s->nreq, s->format) < 0 ? EXIT_FAIL : EXIT_OK;
 	}
 	make_jobs(s);
 	s->t_start = now_seconds();
@@ -604,9 +664,26 @@ static int gpu_run(struct run_state *s, const char *arch, const char *cache_dir,
 		rc = EXIT_FAIL;
 	if (rc == EXIT_OK && start_run_row(s) < 0)
 		rc = EXIT_FAIL;
-	int stop = 0;
+	int stop = 0, narrowed = 0;
+	size_t nanchor = 0;
+	for (size_t k = s->nreq; k < s->nsizes; k++)
+		nanchor += s->anchor[k];
 	for (size_t k = 0; rc == EXIT_OK && k < s->nsizes && !stop; k++) {
+		double tk = now_seconds();
+		if (k == s->nreq && !s->quiet)
+			fprintf(stderr, "%sgputune: measuring %zu extra sizes for the choice at untuned sizes: %zu "
+				"with every variant, the rest with the strongest candidates (--no-probe skips this)\n",
+				isatty(2) ? "\r\033[K" : "", s->nsizes - s->nreq, nanchor);
+		if (k >= s->nreq && !s->anchor[k] && !narrowed) {
+			narrowed = 1;
+			if (narrow_probes(s) < 0) {
+				rc = EXIT_FAIL;
+				break;
+			}
+		}
 		int r = run_size(s, b, pool, k, copy);
+		if (k >= s->nreq)
+			s->t_probe += now_seconds() - tk;
 		if (r < 0)
 			rc = EXIT_FAIL;
 		else if (r > 0)
@@ -628,16 +705,35 @@ static int gpu_run(struct run_state *s, const char *arch, const char *cache_dir,
 	}
 	if (rc != EXIT_OK)
 		return rc;
-	if (tune_report(s->db, s->f, &key, s->sizes, s->nsizes, s->format) < 0)
+	if (tune_report(s->db, s->f, &key, s->sizes, s->nreq, s->format) < 0)
 		return EXIT_FAIL;
 	FILE *out = s->format == FMT_TABLE ? stdout : stderr;
 	if (!s->quiet || s->format == FMT_TABLE)
 		fprintf(out, "\n%s on %s in %.1f s: %zu variants compiled by this run (%zu jobs), "
 			"%.1f s waiting for the compiler, %.1f s preparing sizes and ceilings, "
-			"%.1f s verifying, %.1f s timing\n",
+			"%.1f s verifying, %.1f s timing; %.1f s of it on %zu extra sizes (%zu candidates)\n",
 			s->f->name, s->g.name, total, compiled, s->njobs, s->t_wait_compile, s->t_prepare,
-			s->t_verify, s->t_timing);
+			s->t_verify, s->t_timing, s->t_probe, s->nsizes - s->nreq, s->probe_cands);
 	return EXIT_OK;
+}
+
+/* Appends the probe sizes (choice.h) that are not requested already. */
+static void add_probes(struct run_state *s, int on)
+{
+	struct size2 probes[64];
+	int anchor[64];
+	size_t np = on ? choice_probe_sizes(s->sizes, s->nreq, s->dt->size, probes, anchor, 64) : 0;
+	s->sizes = xrealloc(s->sizes, (s->nreq + np + 1) * sizeof(*s->sizes));
+	s->anchor = xcalloc(s->nreq + np + 1, sizeof(int));
+	for (size_t i = 0; i < np; i++) {
+		int dup = 0;
+		for (size_t k = 0; k < s->nsizes; k++)
+			dup |= s->sizes[k].rows == probes[i].rows && s->sizes[k].cols == probes[i].cols;
+		if (dup)
+			continue;
+		s->anchor[s->nsizes] = anchor[i];
+		s->sizes[s->nsizes++] = probes[i];
+	}
 }
 
 int tune_main(const struct family *f, struct args *a)
@@ -674,6 +770,8 @@ int tune_main(const struct family *f, struct args *a)
 	const char *sizes = args_get(a, "sizes");
 	if (sizes_parse(sizes ? sizes : DEFAULT_SIZES, &s.sizes, &s.nsizes, err, sizeof(err)) < 0)
 		return cmd_usage_error(a->cmd, "%s: %s", name, err);
+	s.nreq = s.nsizes;
+	add_probes(&s, !args_has(a, "no-probe") && !args_has(a, "dry-run"));
 	struct space sp;
 	if (space_init(&sp, f, s.dt, a) < 0) {
 		free_state(&s);

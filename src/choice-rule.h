@@ -1,0 +1,142 @@
+/*
+ * choice-rule.h - which tuned variant to run at a size nobody tuned.
+ *
+ * This file is compiled into gputune (query --size, validate) and copied
+ * verbatim into every exported header, so the tool and the header can
+ * never disagree.  It is plain C99 (no libm, no allocation) and every name
+ * starts with gputune_choice_.
+ *
+ * What decides a transpose's winner is less a size's magnitude than its
+ * alignment: whether a row of the output (rows elements) starts on a
+ * 32-byte sector, on a 16-, 8- or 4-byte boundary, decides which store
+ * paths a variant takes and how many sectors its warps split.  So:
+ *   1. A size that was measured answers with its own winner.
+ *   2. Otherwise the measured sizes of the same row class (the largest
+ *      power of two dividing rows * element bytes, capped at 32) are the
+ *      evidence.  Each candidate (a variant measured at every size of the
+ *      group) is scored by its share of each such size's best, weighted by
+ *      1 / (0.1 + d)^2 where d is the distance in shape: |ln of the area
+ *      ratio| + 0.5 |ln of the aspect ratio| + 0.3 when the column class
+ *      differs.  The best score wins.
+ *   3. With no measured size of that row class, the candidate with the
+ *      best worst case over every measured size wins (a fallback chosen
+ *      for its worst case, not its nearness).
+ *   4. Without candidates, the winner of the nearest measured size (of the
+ *      same row class when there is one).
+ */
+#ifndef GPUTUNE_CHOICE_RULE
+#define GPUTUNE_CHOICE_RULE
+
+/* How the rule answered. */
+enum {
+	GPUTUNE_CHOICE_EXACT = 0,    /* the size was measured */
+	GPUTUNE_CHOICE_CLASS = 1,    /* weighted over sizes of its row class */
+	GPUTUNE_CHOICE_WORST = 2,    /* best worst case over every size */
+	GPUTUNE_CHOICE_NEAREST = 3   /* nearest size's winner (no candidates) */
+};
+
+/* Natural logarithm of x > 0, to about 1e-9, without libm. */
+static inline double gputune_choice_ln(double x)
+{
+	double k = 0;
+	while (x >= 2) {
+		x /= 2;
+		k += 1;
+	}
+	while (x < 1) {
+		x *= 2;
+		k -= 1;
+	}
+	double y = (x - 1) / (x + 1), y2 = y * y, term = y, sum = 0;
+	for (int i = 1; i < 40; i += 2) {
+		sum += term / i;
+		term *= y2;
+	}
+	return 2 * sum + k * 0.69314718055994530942;
+}
+
+/* The largest power of two dividing d * esize bytes, capped at 32. */
+static inline long gputune_choice_align(long d, long esize)
+{
+	long b = d * esize, a = 1;
+	while (a < 32 && b % (a * 2) == 0)
+		a *= 2;
+	return a;
+}
+
+static inline double gputune_choice_abs(double x)
+{
+	return x < 0 ? -x : x;
+}
+
+/* The distance in shape between r x c and R x C (see above). */
+static inline double gputune_choice_distance(long r, long c, long R, long C, long esize)
+{
+	double area = gputune_choice_ln(((double)r * (double)c) / ((double)R * (double)C));
+	double aspect = gputune_choice_ln(((double)r / (double)c) / ((double)R / (double)C));
+	double d = gputune_choice_abs(area) + 0.5 * gputune_choice_abs(aspect);
+	if (gputune_choice_align(c, esize) != gputune_choice_align(C, esize))
+		d += 0.3;
+	return d;
+}
+
+/*
+ * The variant to run at R x C.  The n measured sizes are rows[i] x cols[i]
+ * with winner[i]; the ncand candidates are cand[j], and share[i * ncand + j]
+ * is candidate j's bandwidth at size i over winner[i]'s.  Returns a variant
+ * number (as in winner[] and cand[]), or -1 when n is 0; *how says which
+ * step answered.
+ */
+static inline int gputune_choice_rule(int n, const long *rows, const long *cols, const int *winner,
+				      int ncand, const int *cand, const float *share, long esize, long R,
+				      long C, int *how)
+{
+	long klass = gputune_choice_align(R, esize);
+	int same = 0;
+	*how = GPUTUNE_CHOICE_NEAREST;
+	for (int i = 0; i < n; i++) {
+		if (rows[i] == R && cols[i] == C) {
+			*how = GPUTUNE_CHOICE_EXACT;
+			return winner[i];
+		}
+		same += gputune_choice_align(rows[i], esize) == klass;
+	}
+	if (n == 0)
+		return -1;
+	if (ncand == 0) {
+		int best = -1;
+		double bd = 0;
+		for (int i = 0; i < n; i++) {
+			if (same && gputune_choice_align(rows[i], esize) != klass)
+				continue;
+			double d = gputune_choice_distance(rows[i], cols[i], R, C, esize);
+			if (best < 0 || d < bd) {
+				best = i;
+				bd = d;
+			}
+		}
+		return winner[best];
+	}
+	int best = 0;
+	double bs = -1;
+	for (int j = 0; j < ncand; j++) {
+		double score = same ? 0 : 2;
+		for (int i = 0; i < n; i++) {
+			double s = share[i * ncand + j];
+			if (!same) {
+				score = s < score ? s : score;
+			} else if (gputune_choice_align(rows[i], esize) == klass) {
+				double d = 0.1 + gputune_choice_distance(rows[i], cols[i], R, C, esize);
+				score += s / (d * d);
+			}
+		}
+		if (score > bs) {
+			bs = score;
+			best = j;
+		}
+	}
+	*how = same ? GPUTUNE_CHOICE_CLASS : GPUTUNE_CHOICE_WORST;
+	return cand[best];
+}
+
+#endif

@@ -1,0 +1,274 @@
+/*
+ * choice.c - see choice.h.
+ */
+#include "choice.h"
+#include "choice-rule.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int same_key(const struct result *a, const struct result *b)
+{
+	return !strcmp(a->uuid, b->uuid) && !strcmp(a->family, b->family) && !strcmp(a->dtype, b->dtype) &&
+	       !strcmp(a->mode, b->mode);
+}
+
+static int name_index(struct choice_group *g, const char *params, int add)
+{
+	for (int i = 0; i < g->nnames; i++)
+		if (!strcmp(g->names[i], params))
+			return i;
+	if (!add)
+		return -1;
+	g->names = xrealloc(g->names, (size_t)(g->nnames + 1) * sizeof(char *));
+	g->names[g->nnames] = xstrdup(params);
+	return g->nnames++;
+}
+
+static struct choice_group *group_of(struct choice_set *cs, const struct result *r)
+{
+	for (size_t i = 0; i < cs->ngroups; i++)
+		if (same_key(cs->g[i].key, r))
+			return &cs->g[i];
+	return NULL;
+}
+
+/* The GB/s of every variant measured in group g at each of its sizes:
+ * gbps[v * g->n + i], 0 where v was not measured at size i. */
+static double *measured_gbps(struct choice_group *g, const struct result_set *meas,
+			     const struct result ***src)
+{
+	for (size_t m = 0; m < meas->n; m++)
+		if (same_key(g->key, &meas->r[m]))
+			name_index(g, meas->r[m].params, 1);
+	double *gbps = xcalloc((size_t)g->nnames * (size_t)g->n, sizeof(double));
+	*src = xcalloc((size_t)g->nnames * (size_t)g->n, sizeof(**src));
+	for (size_t m = 0; m < meas->n; m++) {
+		const struct result *r = &meas->r[m];
+		if (!same_key(g->key, r))
+			continue;
+		int v = name_index(g, r->params, 0);
+		for (int i = 0; i < g->n; i++)
+			/* The user's database comes first: its figure stands. */
+			if (r->rows == g->rows[i] && r->cols == g->cols[i] && gbps[v * g->n + i] == 0) {
+				gbps[v * g->n + i] = r->gbps;
+				(*src)[v * g->n + i] = r;
+			}
+	}
+	/* A winner's own figure is the one its share is measured against. */
+	for (int i = 0; i < g->n; i++) {
+		gbps[g->winner[i] * g->n + i] = g->entry[i]->gbps;
+		(*src)[g->winner[i] * g->n + i] = g->entry[i];
+	}
+	return gbps;
+}
+
+/*
+ * The candidates: variants measured at every size of the group.  When
+ * there are more than CHOICE_MAX_CAND, the model keeps the best worst case
+ * and the best mean first, then each size's best, second best, ... in
+ * turn, so that every size's leaders and the robust all-rounders are in.
+ */
+static void pick_candidates(struct choice_group *g, const double *gbps, const struct result **src)
+{
+	int nn = g->nnames;
+	double *lo = xcalloc((size_t)nn, sizeof(double)), *mean = xcalloc((size_t)nn, sizeof(double));
+	unsigned char *full = xcalloc((size_t)nn, 1), *taken = xcalloc((size_t)nn, 1);
+	int nfull = 0;
+	for (int v = 0; v < nn; v++) {
+		full[v] = 1;
+		lo[v] = 2;
+		for (int i = 0; i < g->n; i++) {
+			double s = gbps[v * g->n + i] / g->entry[i]->gbps;
+			full[v] &= gbps[v * g->n + i] > 0;
+			lo[v] = s < lo[v] ? s : lo[v];
+			mean[v] += s / g->n;
+		}
+		nfull += full[v];
+	}
+	g->cand = xcalloc(CHOICE_MAX_CAND, sizeof(int));
+	g->ncand = 0;
+	int want = nfull < CHOICE_MAX_CAND ? nfull : CHOICE_MAX_CAND;
+	for (int pass = 0; pass < 2 && g->ncand < want; pass++) {
+		int best = -1;
+		for (int v = 0; v < nn; v++)
+			if (full[v] && !taken[v] &&
+			    (best < 0 || (pass == 0 ? lo[v] > lo[best] : mean[v] > mean[best])))
+				best = v;
+		taken[best] = 1;
+		g->cand[g->ncand++] = best;
+	}
+	for (int rank = 0; g->ncand < want; rank++)
+		for (int i = 0; i < g->n && g->ncand < want; i++) {
+			/* The candidate of this size not yet taken with the most GB/s. */
+			int best = -1;
+			for (int v = 0; v < nn; v++)
+				if (full[v] && !taken[v] && (best < 0 || gbps[v * g->n + i] > gbps[best * g->n + i]))
+					best = v;
+			if (best >= 0) {
+				taken[best] = 1;
+				g->cand[g->ncand++] = best;
+			}
+		}
+	g->share = xcalloc((size_t)g->n * (size_t)(g->ncand ? g->ncand : 1), sizeof(float));
+	g->source = xcalloc((size_t)g->n * (size_t)(g->ncand ? g->ncand : 1), sizeof(*g->source));
+	for (int i = 0; i < g->n; i++)
+		for (int j = 0; j < g->ncand; j++) {
+			g->share[i * g->ncand + j] = (float)(gbps[g->cand[j] * g->n + i] / g->entry[i]->gbps);
+			g->source[i * g->ncand + j] = src[g->cand[j] * g->n + i];
+		}
+	free(lo);
+	free(mean);
+	free(full);
+	free(taken);
+}
+
+int choice_load(const char *db_path, const struct result_filter *flt, struct choice_set *cs)
+{
+	memset(cs, 0, sizeof(*cs));
+	if (results_load(db_path, flt, &cs->winners) < 0)
+		return -1;
+	struct result_set *meas = &cs->measured;
+	if (results_load_latest(db_path, flt, meas) < 0) {
+		results_free(&cs->winners);
+		return -1;
+	}
+	cs->g = xcalloc(cs->winners.n + 1, sizeof(*cs->g));
+	for (size_t k = 0; k < cs->winners.n; k++) {
+		const struct result *r = &cs->winners.r[k];
+		struct choice_group *g = group_of(cs, r);
+		if (!g) {
+			g = &cs->g[cs->ngroups++];
+			g->key = r;
+		}
+		g->entry = xrealloc(g->entry, (size_t)(g->n + 1) * sizeof(*g->entry));
+		g->rows = xrealloc(g->rows, (size_t)(g->n + 1) * sizeof(long));
+		g->cols = xrealloc(g->cols, (size_t)(g->n + 1) * sizeof(long));
+		g->winner = xrealloc(g->winner, (size_t)(g->n + 1) * sizeof(int));
+		g->entry[g->n] = r;
+		g->rows[g->n] = r->rows;
+		g->cols[g->n] = r->cols;
+		g->winner[g->n] = name_index(g, r->params, 1);
+		g->n++;
+	}
+	for (size_t k = 0; k < cs->ngroups; k++) {
+		const struct result **src = NULL;
+		double *gbps = measured_gbps(&cs->g[k], meas, &src);
+		pick_candidates(&cs->g[k], gbps, src);
+		free(gbps);
+		free(src);
+	}
+	return 0;
+}
+
+void choice_free(struct choice_set *cs)
+{
+	for (size_t k = 0; k < cs->ngroups; k++) {
+		struct choice_group *g = &cs->g[k];
+		for (int i = 0; i < g->nnames; i++)
+			free(g->names[i]);
+		free(g->names);
+		free(g->entry);
+		free(g->rows);
+		free(g->cols);
+		free(g->winner);
+		free(g->cand);
+		free(g->share);
+		free(g->source);
+	}
+	results_free(&cs->measured);
+	free(cs->g);
+	results_free(&cs->winners);
+	memset(cs, 0, sizeof(*cs));
+}
+
+int choice_pick(const struct choice_group *g, size_t esize, long rows, long cols, int *how)
+{
+	return gputune_choice_rule(g->n, g->rows, g->cols, g->winner, g->ncand, g->cand, g->share,
+				   (long)esize, rows, cols, how);
+}
+
+const char *choice_how_text(int how)
+{
+	switch (how) {
+	case GPUTUNE_CHOICE_EXACT: return "tuned at this size";
+	case GPUTUNE_CHOICE_CLASS: return "chosen over the measured sizes of its row alignment";
+	case GPUTUNE_CHOICE_WORST: return "no measured size of its row alignment: best worst case";
+	default: return "winner of the nearest measured size";
+	}
+}
+
+/* The value nearest to target (at least step) that is an odd multiple of
+ * step: its alignment is exactly step's. */
+static long odd_multiple(double target, long step)
+{
+	long m = (long)(target / (double)step + 0.5);
+	if (m < 1)
+		m = 1;
+	if (m % 2 == 0)
+		m += target >= (double)(m * step) ? 1 : -1;
+	return (m < 1 ? 1 : m) * step;
+}
+
+/* A dimension near target whose d * esize has exactly the alignment
+ * align (align 32: an odd multiple of 32 bytes, the generic aligned case;
+ * sizes of larger powers of two are what users tune). */
+static long with_alignment(double target, long align, size_t esize)
+{
+	long step = align / (long)esize;
+	return odd_multiple(target, step < 1 ? 1 : step);
+}
+
+size_t choice_probe_sizes(const struct size2 *req, size_t nreq, size_t esize, struct size2 *out,
+			  int *anchor, size_t max)
+{
+	if (nreq == 0)
+		return 0;
+	long lo = req[0].rows, hi = req[0].rows;
+	for (size_t i = 0; i < nreq; i++) {
+		long a = req[i].rows < req[i].cols ? req[i].rows : req[i].cols;
+		long b = req[i].rows > req[i].cols ? req[i].rows : req[i].cols;
+		lo = a < lo ? a : lo;
+		hi = b > hi ? b : hi;
+	}
+	/* At least a factor of four of range, never below 64. */
+	if (lo > hi / 4)
+		lo = hi / 4;
+	if (lo < 64)
+		lo = 64;
+	if (hi < lo * 4)
+		hi = lo * 4;
+	/* Shapes as (row, col) positions between lo (0) and hi (1), log scale;
+	 * the first is the anchor. */
+	static const double shape[][2] = {
+		{ 0.5, 0.5 }, { 0.0, 0.0 }, { 0.95, 0.9 }, { 0.9, 0.12 }, { 0.12, 0.9 }, { 0.75, 0.3 }, { 0.3, 0.75 },
+	};
+	long classes[6];
+	int nclass = 0;
+	for (long a = (long)esize; a <= 32; a *= 2)
+		classes[nclass++] = a;
+	double ratio = (double)hi / (double)lo;
+	size_t n = 0;
+	for (int c = 0; c < nclass; c++)
+		for (size_t s = 0; s < ARRAY_SIZE(shape) && n < max; s++) {
+			/* lo * ratio^t, with ratio^t = exp(t ln ratio) by its series
+			 * (no libm: t ln ratio is a few units at most). */
+			double x[2] = { gputune_choice_ln(ratio) * shape[s][0], gputune_choice_ln(ratio) * shape[s][1] };
+			double dim[2];
+			for (int d = 0; d < 2; d++) {
+				double term = 1, sum = 1;
+				for (int k = 1; k < 60; k++) {
+					term *= x[d] / k;
+					sum += term;
+				}
+				dim[d] = (double)lo * sum;
+			}
+			long colclass = classes[(c + (int)s) % nclass];
+			out[n].rows = with_alignment(dim[0], classes[c], esize);
+			out[n].cols = with_alignment(dim[1], colclass, esize);
+			anchor[n] = s == 0;
+			n++;
+		}
+	return n;
+}

@@ -1,0 +1,63 @@
+/*
+ * choice.h - the choice model behind `query --size`, `validate` and the
+ * exported headers: per device, family, element type and timing mode, the
+ * measured sizes with their winners, the candidate variants measured at
+ * every one of those sizes, and each candidate's share of each size's
+ * best.  The rule that picks from it is choice-rule.h, the same text the
+ * exported headers carry.
+ */
+#ifndef GPUTUNE_CHOICE_H
+#define GPUTUNE_CHOICE_H
+
+#include "results.h"
+#include "sizes.h"
+
+/* At most this many candidates per group go into the model (and so into
+ * a header). */
+#define CHOICE_MAX_CAND 32
+
+struct choice_group {
+	const struct result *key;     /* device, family, dtype, mode: its first winner */
+	int n;                        /* measured sizes */
+	const struct result **entry;  /* their winners */
+	long *rows, *cols;
+	int *winner;                  /* index into names */
+	int nnames;
+	char **names;                 /* the variants (params) the group refers to */
+	int ncand;
+	int *cand;                    /* index into names */
+	float *share;                 /* n x ncand: candidate's GB/s over the size's best */
+	const struct result **source; /* n x ncand: the measurement each share comes from */
+};
+
+struct choice_set {
+	struct result_set winners;
+	struct result_set measured; /* the latest measurement of every variant */
+	size_t ngroups;
+	struct choice_group *g;
+};
+
+/* Loads the winners matching flt (as results_load) and the measurements
+ * the candidates come from.  0, or -1 after reporting. */
+int choice_load(const char *db_path, const struct result_filter *flt, struct choice_set *cs);
+void choice_free(struct choice_set *cs);
+
+/* The variant (index into g->names) the rule picks at rows x cols for an
+ * element of esize bytes; *how is a GPUTUNE_CHOICE_* step. */
+int choice_pick(const struct choice_group *g, size_t esize, long rows, long cols, int *how);
+/* What *how means, for people. */
+const char *choice_how_text(int how);
+
+/*
+ * Extra sizes a tuning run measures so that the rule has evidence of every
+ * row class (see choice-rule.h) across the requested range: for each
+ * class, seven shapes (small, mid and large squares, tall and wide, and
+ * two in between) with the column class varying.  The mid square of each
+ * class is an anchor, measured with the whole space; the others are
+ * measured with the candidates only.  Writes up to max sizes into out
+ * (anchor[i] set for anchors); returns how many.
+ */
+size_t choice_probe_sizes(const struct size2 *req, size_t nreq, size_t esize, struct size2 *out,
+			  int *anchor, size_t max);
+
+#endif

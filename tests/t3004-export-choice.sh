@@ -1,0 +1,121 @@
+#!/bin/sh
+# The choice at sizes nobody tuned, on a hand-made database: variant A
+# (tile=64) wins at sizes whose rows are 32-byte aligned, B (tile=32) at odd
+# row counts, and C (tile=16) is never first but never far behind.  The
+# header must pick by row alignment, fall back to the best worst case for a
+# row alignment it has no evidence of, serve an unseen device of the same
+# compute capability from the same tables, and agree with `gputune query
+# --size` at every size asked.
+. "$(dirname "$0")/setup"
+. "$top_srcdir/tests/results-doc"
+
+uuid=GPU-choice
+{
+	doc_head "NVIDIA H200" $uuid 9 0
+	printf ' "results": [\n'
+	sep=''
+	# size winner-gbps winner-tile; the others as share of the winner
+	for e in 4096x4096:3600:64 8192x8192:4000:64 2048x8192:3000:64 4097x4097:3400:32 7777x1111:2800:32 1025x1025:1200:32; do
+		size=${e%%:*} rest=${e#*:}
+		printf '%s  ' "$sep"
+		result_record $uuid f32 "${size%x*}" "${size#*x}" "${rest%%:*}" "${rest#*:}" run-1
+		sep=',
+'
+	done
+	printf '\n ],\n "measurements": [\n'
+	sep=''
+	for e in 4096x4096:32:2520 4096x4096:16:3240 8192x8192:32:2800 8192x8192:16:3600 2048x8192:32:2100 2048x8192:16:2700 \
+		4097x4097:64:1700 4097x4097:16:3060 7777x1111:64:1400 7777x1111:16:2520 1025x1025:64:600 1025x1025:16:1080; do
+		size=${e%%:*} rest=${e#*:}
+		printf '%s  ' "$sep"
+		result_record $uuid f32 "${size%x*}" "${size#*x}" "${rest#*:}" "${rest%%:*}" run-1
+		sep=',
+'
+	done
+	printf '\n]}\n'
+} > "$T/choice.json"
+run_gt 0 db merge "$T/choice.json"
+run_gt 0 export --kernel transpose --no-shipped -o "$T/gputune_transpose.h"
+grep_in "$T/gputune_transpose.h" "NVIDIA H200, sm_90, f32: 6 measured sizes, 3 candidates"
+grep_in "$T/gputune_transpose.h" "gputune_choice_rule"
+lines=$(wc -l < "$T/gputune_transpose.h")
+check "the header is compact ($lines lines for 4 variants)" test "$lines" -lt 900
+
+cat > "$T/choice.c" <<'C'
+#include "gputune_transpose.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+static int failures;
+
+static void expect(const char *what, const char *dev, int cc, long r, long c, const char *params)
+{
+	int v = gputune_transpose_choose(dev, cc, "f32", r, c);
+	const char *p = v >= 0 ? gputune_transpose_variants[v].params : "(none)";
+	if (strncmp(p, params, strlen(params))) {
+		printf("not ok - %s (%ldx%ld): got %s, expected %s\n", what, r, c, p, params);
+		failures++;
+	} else {
+		printf("ok - %s (%ldx%ld)\n", what, r, c);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1) { /* print the choice at each size given, for comparison with query */
+		for (int i = 1; i < argc; i++) {
+			long r = strtol(argv[i], NULL, 10), c = strtol(strchr(argv[i], 'x') + 1, NULL, 10);
+			printf("%ldx%ld %s\n", r, c, gputune_transpose_variants[gputune_transpose_choose("NVIDIA H200", 90, "f32", r, c)].params);
+		}
+		return 0;
+	}
+	expect("a tuned size: its winner", "NVIDIA H200", 90, 4097, 4097, "tile=32,");
+	expect("a tuned size: its winner", "NVIDIA H200", 90, 8192, 8192, "tile=64,");
+	expect("32-byte aligned rows: the aligned sizes' winner", "NVIDIA H200", 90, 6000, 3000, "tile=64,");
+	expect("32-byte aligned rows, small", "NVIDIA H200", 90, 1000, 1000, "tile=64,");
+	expect("odd rows: the odd sizes' winner", "NVIDIA H200", 90, 5001, 3000, "tile=32,");
+	expect("odd rows, wide", "NVIDIA H200", 90, 1111, 7777, "tile=32,");
+	expect("rows of an unmeasured alignment: best worst case", "NVIDIA H200", 90, 3002, 3000, "tile=16,");
+	expect("unseen device of the same compute capability", "NVIDIA H100 80GB HBM3", 90, 5001, 3000, "tile=32,");
+	expect("unseen compute capability: the classic kernel", "Other GPU", 100, 5001, 3000,
+	       "tile=32,block_rows=8,pad=1,unroll=1,mapping=cartesian,vec=1,shared=on,sector=off");
+	if (gputune_transpose_lookup("NVIDIA H200", 90, "f32", 5001, 3000) != NULL ||
+	    gputune_transpose_lookup("NVIDIA H200", 90, "f32", 7777, 1111) == NULL) {
+		printf("not ok - lookup returns measured sizes only\n");
+		failures++;
+	}
+	return failures != 0;
+}
+C
+if $CC -std=c11 -Wall -Wextra -Werror -I"$T" "$T/choice.c" -o "$T/choice" 2>"$T/cc.err"; then
+	ok "the header compiles with $CC -std=c11 -Wall -Wextra -Werror"
+	if "$T/choice" > "$T/choice.out"; then ok "the header chooses as documented"; else not_ok "the header's choice"; fi
+	sed 's/^/#   /' "$T/choice.out"
+	# query --size answers with the same rule: compare at sizes of every alignment.
+	sizes="6000x3000 5001x3000 3002x3000 3004x1500 1000x1000 8191x8191 1234x5678 7000x2000 4096x4096 2500x999"
+	# Stored names may omit parameters at their defaults: compare the seven
+	# parameters both spell out.
+	"$T/choice" $sizes | cut -d, -f1-7 > "$T/header.txt"
+	: > "$T/query.txt"
+	for s in $sizes; do
+		"$GPUTUNE" query --no-shipped --kernel transpose --size "$s" --format csv |
+			awk -v s="$s" 'NR == 2 { split($0, q, "\""); print s, q[2] }' | cut -d, -f1-7 >> "$T/query.txt"
+	done
+	if cmp -s "$T/header.txt" "$T/query.txt"; then
+		ok "query --size and the header agree at ${sizes}"
+	else
+		not_ok "query --size and the header disagree"
+		diff "$T/header.txt" "$T/query.txt" | sed 's/^/#   /'
+	fi
+else
+	not_ok "the header compiles with $CC -std=c11 -Wall -Wextra -Werror"
+	sed 's/^/#   /' "$T/cc.err" | head -20
+fi
+
+# The model travels: JSON export and merge keep the candidates.
+run_gt 0 export --format json --no-shipped -o "$T/round.json"
+grep_in "$T/round.json" '"measurements": ['
+run_gt 0 db merge "$T/round.json" --db "$T/round.db"
+run_gt 0 export --kernel transpose --no-shipped --db "$T/round.db" -o "$T/round.h"
+check "a merged copy exports the same tables" sh -c "grep -v Generated '$T/round.h' | cmp -s - '$T/nogen.h' 2>/dev/null || { grep -v Generated '$T/gputune_transpose.h' > '$T/nogen.h'; grep -v Generated '$T/round.h' | cmp -s - '$T/nogen.h'; }"
+done_testing
