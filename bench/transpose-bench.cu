@@ -9,7 +9,7 @@
  *   gputune      the tuned winner, from a header gputune exported (built
  *                by nvcc with this program), with its figure over the one
  *                the database recorded for it at a tuned size
- *   nvrtc        the same variant built from the header's NVRTC source with
+ *   nvrtc        the same variant built from the header's NVRTC program with
  *                gputune's own compile options, launched through the driver:
  *                if nvcc's build and NVRTC's differ, the two columns say so
  * Every transpose's output is checked against a host transpose first.
@@ -82,7 +82,8 @@ static CUfunction nvrtc_kernel(int v, int cc)
 	if (fn[v])
 		return fn[v];
 	nvrtcProgram prog;
-	if (nvrtcCreateProgram(&prog, gputune_transpose_sources[v], "variant.cu", 0, NULL, NULL) != NVRTC_SUCCESS)
+	std::string src = std::string(gputune_transpose_defines[v]) + gputune_transpose_source;
+	if (nvrtcCreateProgram(&prog, src.c_str(), "variant.cu", 0, NULL, NULL) != NVRTC_SUCCESS)
 		return NULL;
 	char arch[32];
 	std::snprintf(arch, sizeof(arch), "--gpu-architecture=sm_%d", cc);

@@ -83,6 +83,19 @@ static void default_point(const struct family *fam, int *v)
 			v[i] = fam->params[i].single;
 }
 
+/* The #define lines that make the template a variant, leaving out test-only
+ * parameters at their default (the template defaults them too).  Caller
+ * frees. */
+static char *variant_defines(const struct family *fam, const struct dtype *dt, const int *v)
+{
+	struct strbuf sb = {0};
+	sb_printf(&sb, "#define GT_ELEM_BYTES %zu\n", dt->size);
+	for (int k = 0; k < fam->nparams; k++)
+		if (!fam->params[k].hidden || v[k] != fam->params[k].single)
+			sb_printf(&sb, "#define %s %d\n", fam->params[k].macro, v[k]);
+	return sb_detach(&sb);
+}
+
 static void write_source_literal(FILE *f, const char *src)
 {
 	/* One literal per line keeps the header reviewable. */
@@ -178,17 +191,18 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		" *\n"
 		" * From C: gputune_%s_choose(device_name, cc, dtype, rows, cols) returns the\n"
 		" * index of the variant to use at any size (the rule is below, with the\n"
-		" * tables it reads); gputune_%s_sources[i] is its CUDA source for NVRTC\n"
-		" * (entry point gputune_%s_kernel_name) and gputune_%s_geometry() its launch\n"
-		" * grid and block.  From CUDA (nvcc): gputune_%s_launch(i, in, out, rows, cols,\n"
-		" * stream) runs it.  Pointers aligned to 16 bytes take the vectorised paths.\n"
+		" * tables it reads); gputune_%s_defines[i] followed by gputune_%s_source\n"
+		" * is its CUDA program for NVRTC (entry point gputune_%s_kernel_name), and\n"
+		" * gputune_%s_geometry() its launch grid and block.  From CUDA (nvcc):\n"
+		" * gputune_%s_launch(i, in, out, rows, cols, stream) runs it.  Pointers\n"
+		" * aligned to 16 bytes take the vectorised paths.\n"
 		" *\n"
 		" * Choice: the group of entries of the same element type on the device of that\n"
 		" * name (any case; NULL takes GPUTUNE_DEVICE when defined), else on a device of\n"
 		" * the same compute capability (cc = 10 * major + minor); within it,\n"
 		" * gputune_choice_rule() below.  With no group: the default variant of the\n"
 		" * element type; -1 for an element type this header has no kernel for.\n"
-		" */\n", P, P, P, P, P);
+		" */\n", P, P, P, P, P, P);
 	char guard[80];
 	snprintf(guard, sizeof(guard), "GPUTUNE_%s_H", U);
 	fprintf(f, "#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <string.h>\n\n", guard, guard);
@@ -284,17 +298,20 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		fputs("\t{ \"\", 0, \"\", 0, 0, 0, NULL, NULL, NULL, 0, NULL, NULL }\n", f);
 	fputs("};\n\n", f);
 
-	fprintf(f, "static const char gputune_%s_kernel_name[] = \"%s\";\n\n", P, fam->kernel_name);
-	fprintf(f, "static const char *const gputune_%s_sources[%d] = {\n", P, nv);
+	fprintf(f, "/* NVRTC: the program of variant i is gputune_%s_defines[i] followed by\n"
+		   " * gputune_%s_source; its entry point is gputune_%s_kernel_name. */\n", P, P, P);
+	fprintf(f, "static const char gputune_%s_kernel_name[] = \"%s\";\n", P, fam->kernel_name);
+	fprintf(f, "static const char *const gputune_%s_defines[%d] = {\n", P, nv);
 	for (int i = 0; i < nv; i++) {
-		char *src = render_variant(fam, vs[i].dt, vs[i].v, tmpl);
-		fprintf(f, "\t/* %d: %s %s */\n", i, vs[i].dt->name, vs[i].params);
-		write_source_literal(f, src);
-		fputs("\t,\n", f);
-		free(src);
+		char *defs = variant_defines(fam, vs[i].dt, vs[i].v);
+		fputs("\t", f);
+		c_string_write(f, defs);
+		fputs(",\n", f);
+		free(defs);
 	}
-	fputs("};\n\n", f);
-
+	fprintf(f, "};\nstatic const char gputune_%s_source[] =\n", P);
+	write_source_literal(f, tmpl);
+	fputs("\t;\n\n", f);
 	fputs("/* The rule (the same code gputune's query and validate run). */\n", f);
 	fputs(rule->text, f);
 	fputs("\n", f);
@@ -341,27 +358,24 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		   "\tconst gputune_%s_config *c = &gputune_%s_variants[variant].config;\n%s}\n\n",
 		P, P, P, fam->geometry_c);
 
-	fputs("#if defined(__CUDACC__)\n#include <cuda_runtime.h>\n\n", f);
-	for (int i = 0; i < nv; i++) {
-		char *src = render_variant(fam, vs[i].dt, vs[i].v, tmpl);
-		fprintf(f, "namespace gputune_%s_v%d {\n#define GT_KERNEL_NAME gputune_%s_v%d\n", P, i, P, i);
-		fputs(src, f);
-		fputs("#undef GT_ELEM_BYTES\n", f);
-		for (int k = 0; k < fam->nparams; k++)
-			fprintf(f, "#undef %s\n", fam->params[k].macro);
-		fprintf(f, "} /* namespace gputune_%s_v%d */\n\n", P, i);
-		free(src);
-	}
+	/* nvcc: the same template text, once, and one instantiation per variant. */
+	fprintf(f, "#if defined(__CUDACC__)\n#include <cuda_runtime.h>\n\n#define GT_HEADER_KERNEL gputune_%s_kernel\n", P);
+	fputs(tmpl, f);
+	fputs("#undef GT_HEADER_KERNEL\n\n", f);
 	fprintf(f, "/* Launches variant i on stream; returns the launch's error. */\n"
 		   "static inline cudaError_t gputune_%s_launch(int variant, const void *in, void *out,\n"
 		   "\tunsigned rows, unsigned cols, cudaStream_t stream)\n{\n"
 		   "\tif (variant < 0 || variant >= GPUTUNE_%s_NUM_VARIANTS)\n\t\treturn cudaErrorInvalidValue;\n"
 		   "\tunsigned g[3], b[3];\n\tgputune_%s_geometry(variant, rows, cols, g, b);\n"
 		   "\tdim3 grid(g[0], g[1], g[2]), block(b[0], b[1], b[2]);\n\tswitch (variant) {\n", P, U, P);
-	for (int i = 0; i < nv; i++)
-		fprintf(f, "\tcase %d:\n\t\tgputune_%s_v%d::gputune_%s_v%d<<<grid, block, 0, stream>>>(\n"
-			   "\t\t\t(const gputune_%s_v%d::gt_elem *)in, (gputune_%s_v%d::gt_elem *)out, rows, cols);\n"
-			   "\t\tbreak;\n", i, P, i, P, i, P, i, P, i);
+	for (int i = 0; i < nv; i++) {
+		char T[40];
+		snprintf(T, sizeof(T), "gt_uint<%zu>::type", vs[i].dt->size);
+		fprintf(f, "\tcase %d: gputune_%s_kernel<%s", i, P, T);
+		for (int k = 0; k < fam->nparams; k++)
+			fprintf(f, ", %d", vs[i].v[k]);
+		fprintf(f, "><<<grid, block, 0, stream>>>((const %s *)in, (%s *)out, rows, cols); break;\n", T, T);
+	}
 	fputs("\t}\n\treturn cudaGetLastError();\n}\n#endif /* __CUDACC__ */\n\n", f);
 	fprintf(f, "#endif /* %s */\n", guard);
 out:

@@ -1,25 +1,32 @@
 /*
  * common.cuh - what every family template starts from; gputune puts it
- * between a variant's #defines and the family's template.
+ * between a variant's #defines and the family's template, and exported
+ * headers carry it once.
  *
- * From GT_ELEM_BYTES (2, 4 or 8) and GT_VEC (elements per access): the
- * element type gt_elem (kernels move bits, so one unsigned type per size
- * serves f16, f32 and f64) and gt_pack, GT_VEC elements moved as one
- * aligned access (ld/st.global.v2/v4).  Templates #undef GT_VEC_BYTES at
- * their end, so several variants can share a translation unit.
+ * Kernels move bits, so one unsigned type per element size serves f16,
+ * f32 and f64: gt_uint<BYTES>::type.  gt_vec<T, V> is V elements moved as
+ * one aligned access (ld/st.global.v2/v4).  When a variant's macros are
+ * defined (GT_ELEM_BYTES, GT_VEC), gt_elem and gt_pack name that variant's
+ * element and vector, and GT_VEC_BYTES its access width; templates #undef
+ * GT_VEC_BYTES at their end.
  */
-#if GT_ELEM_BYTES == 2
-typedef unsigned short gt_elem;
-#elif GT_ELEM_BYTES == 4
-typedef unsigned int gt_elem;
-#elif GT_ELEM_BYTES == 8
-typedef unsigned long long gt_elem;
-#else
-#error "GT_ELEM_BYTES must be 2, 4 or 8"
+#ifndef GT_COMMON_TYPES
+#define GT_COMMON_TYPES
+template <int BYTES> struct gt_uint;
+template <> struct gt_uint<2> { typedef unsigned short type; };
+template <> struct gt_uint<4> { typedef unsigned int type; };
+template <> struct gt_uint<8> { typedef unsigned long long type; };
+
+template <typename T, int V> struct alignas(sizeof(T) * V) gt_vec {
+	T e[V];
+};
 #endif
 
+#ifdef GT_ELEM_BYTES
+#if GT_ELEM_BYTES != 2 && GT_ELEM_BYTES != 4 && GT_ELEM_BYTES != 8
+#error "GT_ELEM_BYTES must be 2, 4 or 8"
+#endif
+typedef gt_uint<GT_ELEM_BYTES>::type gt_elem;
 #define GT_VEC_BYTES (GT_ELEM_BYTES * GT_VEC)
-
-struct alignas(GT_VEC_BYTES) gt_pack {
-	gt_elem e[GT_VEC];
-};
+typedef gt_vec<gt_elem, GT_VEC> gt_pack;
+#endif

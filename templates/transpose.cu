@@ -2,11 +2,13 @@
  * transpose.cu - out-of-place transpose of a row-major rows x cols matrix,
  * out[c][r] = in[r][c], for any rows and cols.
  *
- * gputune renders this file with a #define for each parameter:
- *   GT_ELEM_BYTES  element size: 2, 4 or 8 (see common.cuh)
+ * The kernel is one C++ template, gt_transpose<T, TILE, ...>, written once:
+ * gputune renders a variant by putting a #define for each parameter before
+ * this file, and the entry point at its end instantiates the template with
+ * them; an exported header carries this file once and instantiates the
+ * template per variant for nvcc.  The parameters:
+ *   GT_ELEM_BYTES  element size: 2, 4 or 8 (T is gt_uint<GT_ELEM_BYTES>::type)
  *   GT_TILE        edge of the square tile a block moves
- *   GT_WIDE        tiles per block side by side along the input rows (longer
- *                  row segments: fewer split sectors where rows are misaligned)
  *   GT_BLOCK_ROWS  threads in y; each thread walks the tile in steps of it
  *   GT_PAD         padding of each shared-memory tile row, in elements
  *   GT_UNROLL      tiles per block, stacked down the input; all their loads
@@ -17,211 +19,234 @@
  *   GT_SECTOR      1 writes each output row in windows aligned to 32-byte
  *                  sectors (pays when rows is not a multiple of a sector:
  *                  a misaligned store costs the L2 a partial sector)
- *   GT_KERNEL_NAME the entry point (default gputune_transpose)
+ *   GT_WIDE        tiles per block side by side along the input rows (longer
+ *                  row segments: fewer split sectors where rows are misaligned)
  *   GT_INJECT      test-only faults: 1 wrong result, 2 illegal address,
- *                  3 write past the end of the output
- * A block is (GT_TILE / GT_VEC) x GT_BLOCK_ROWS threads; the grid is one
- * dimension, one block per (GT_TILE * GT_UNROLL) x (GT_TILE * GT_WIDE)
- * piece of the input.
+ *                  3 write past the end of the output (default 0)
+ *   GT_KERNEL_NAME the entry point (default gputune_transpose)
+ * A block is (TILE / VEC) x BLOCK_ROWS threads; the grid is one dimension,
+ * one block per (TILE * UNROLL) x (TILE * WIDE) piece of the input.
  */
-#ifndef GT_KERNEL_NAME
-#define GT_KERNEL_NAME gputune_transpose
-#endif
-
-/* gt_elem, gt_pack and GT_VEC_BYTES come from common.cuh. */
-#define GT_THREADS_X (GT_TILE / GT_VEC)
-#define GT_STRIPE (GT_TILE * GT_UNROLL) /* input rows per block */
-#define GT_WIDTH (GT_TILE * GT_WIDE)    /* input columns per block */
-#if GT_SECTOR
-#define GT_HALO (32 / GT_ELEM_BYTES) /* elements in a 32-byte sector */
-#else
-#define GT_HALO 0
-#endif
+#ifndef GT_TRANSPOSE_TEMPLATE
+#define GT_TRANSPOSE_TEMPLATE
 
 /* Block b's tile coordinates, bx along the columns and by down the rows,
  * of an nx x ny grid of tiles.  Every mapping is a bijection. */
-__device__ __forceinline__ void gt_map(unsigned b, unsigned nx, unsigned ny,
-				       unsigned &bx, unsigned &by)
+template <int MAPPING>
+__device__ __forceinline__ void gt_map(unsigned b, unsigned nx, unsigned ny, unsigned &bx, unsigned &by)
 {
-#if GT_MAPPING == 0
-	bx = b % nx;
-	by = b / nx;
-#elif GT_MAPPING == 1
-	/* Diagonal: neighbouring blocks start in different rows and columns
-	 * of tiles, spreading their traffic over the memory partitions. */
-	unsigned q = b / ny, r = b % ny;
-	by = r;
-	bx = (q + r) % nx;
-#else
-	bx = b / ny;
-	by = b % ny;
-#endif
+	if constexpr (MAPPING == 0) {
+		bx = b % nx;
+		by = b / nx;
+	} else if constexpr (MAPPING == 1) {
+		/* Diagonal: neighbouring blocks start in different rows and
+		 * columns of tiles, spreading their traffic over the memory
+		 * partitions. */
+		unsigned q = b / ny, r = b % ny;
+		by = r;
+		bx = (q + r) % nx;
+	} else {
+		bx = b / ny;
+		by = b % ny;
+	}
 }
 
-extern "C" __global__ void __launch_bounds__(GT_THREADS_X * GT_BLOCK_ROWS)
-GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out,
-		  unsigned rows, unsigned cols)
+template <typename T, int TILE, int BLOCK_ROWS, int PAD, int UNROLL, int MAPPING, int VEC, int SHARED,
+	  int SECTOR, int WIDE, int INJECT>
+__device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__restrict__ out, unsigned rows,
+					     unsigned cols)
 {
-	const unsigned nx = (cols + GT_WIDTH - 1) / GT_WIDTH;
-	const unsigned ny = (rows + GT_STRIPE - 1) / GT_STRIPE;
+	typedef gt_vec<T, VEC> pack;
+	constexpr int THREADS_X = TILE / VEC;
+	constexpr int STRIPE = TILE * UNROLL; /* input rows per block */
+	constexpr int WIDTH = TILE * WIDE;    /* input columns per block */
+	constexpr int HALO = SECTOR ? 32 / (int)sizeof(T) : 0; /* elements in a 32-byte sector */
+	constexpr size_t VEC_BYTES = sizeof(pack);
+
+	const unsigned nx = (cols + WIDTH - 1) / WIDTH;
+	const unsigned ny = (rows + STRIPE - 1) / STRIPE;
 	unsigned bx, by;
-	gt_map(blockIdx.x, nx, ny, bx, by);
-	const size_t col0 = (size_t)bx * GT_WIDTH, row0 = (size_t)by * GT_STRIPE;
+	gt_map<MAPPING>(blockIdx.x, nx, ny, bx, by);
+	const size_t col0 = (size_t)bx * WIDTH, row0 = (size_t)by * STRIPE;
 	const unsigned tx = threadIdx.x, ty = threadIdx.y;
-	const bool whole = row0 + GT_STRIPE <= rows && col0 + GT_WIDTH <= cols;
+	const bool whole = row0 + STRIPE <= rows && col0 + WIDTH <= cols;
 
-#if GT_SHARED
-	/* Tile row t holds input row row0 - GT_HALO + t.  The first GT_HALO
-	 * rows are a halo, loaded only with GT_SECTOR: then each output row is
-	 * written in a window aligned to 32-byte sectors, which can start up to
-	 * GT_HALO - 1 input rows before the stripe. */
-	__shared__ gt_elem tile[GT_HALO + GT_STRIPE][GT_WIDTH + GT_PAD];
-	const bool vec_in = cols % GT_VEC == 0 && (size_t)in % GT_VEC_BYTES == 0;
-
-	if (whole && vec_in) {
+	if constexpr (!SHARED) {
+		/* The naive kernel: coalesced reads, strided writes. */
 #pragma unroll
-		for (int i = 0; i < GT_STRIPE; i += GT_BLOCK_ROWS)
+		for (int u = 0; u < UNROLL; u++)
 #pragma unroll
-			for (int w = 0; w < GT_WIDE; w++) {
-				const size_t r = row0 + ty + i;
-				const unsigned j = w * GT_TILE + tx * GT_VEC;
-				gt_pack p = *(const gt_pack *)(in + r * cols + col0 + j);
+			for (int i = 0; i < TILE; i += BLOCK_ROWS)
 #pragma unroll
-				for (int k = 0; k < GT_VEC; k++)
-					tile[GT_HALO + ty + i][j + k] = p.e[k];
-			}
+				for (int w = 0; w < WIDE; w++) {
+					const size_t r = row0 + u * TILE + ty + i;
+					const size_t c = col0 + w * TILE + tx;
+					if (r < rows && c < cols)
+						out[c * rows + r] = in[r * cols + c];
+				}
 	} else {
-		/* Element by element, neighbouring threads on neighbouring
-		 * columns, so each load instruction of a warp stays coalesced. */
+		/* Tile row t holds input row row0 - HALO + t.  The first HALO
+		 * rows are a halo, loaded only with SECTOR: then each output row
+		 * is written in a window aligned to 32-byte sectors, which can
+		 * start up to HALO - 1 input rows before the stripe. */
+		__shared__ T tile[HALO + STRIPE][WIDTH + PAD];
+		const bool vec_in = cols % VEC == 0 && (size_t)in % VEC_BYTES == 0;
+
+		if (whole && vec_in) {
 #pragma unroll
-		for (int i = 0; i < GT_STRIPE; i += GT_BLOCK_ROWS)
+			for (int i = 0; i < STRIPE; i += BLOCK_ROWS)
 #pragma unroll
-			for (int k = 0; k < GT_VEC * GT_WIDE; k++) {
-				const size_t r = row0 + ty + i;
-				const unsigned j = tx + k * GT_THREADS_X;
-				const size_t c = col0 + j;
-				if (r < rows && c < cols)
-					tile[GT_HALO + ty + i][j] = in[r * cols + c];
-			}
-	}
-#if GT_SECTOR
-	/* When rows is a whole number of sectors every window starts at the
-	 * stripe (the stripe is too: a constraint), so no halo is needed. */
-	if (row0 > 0 && rows % GT_HALO != 0) {
+				for (int w = 0; w < WIDE; w++) {
+					const size_t r = row0 + ty + i;
+					const unsigned j = w * TILE + tx * VEC;
+					pack p = *(const pack *)(in + r * cols + col0 + j);
 #pragma unroll
-		for (int i = 0; i < GT_HALO; i += GT_BLOCK_ROWS)
+					for (int k = 0; k < VEC; k++)
+						tile[HALO + ty + i][j + k] = p.e[k];
+				}
+		} else {
+			/* Element by element, neighbouring threads on neighbouring
+			 * columns, so each load instruction of a warp stays
+			 * coalesced. */
 #pragma unroll
-			for (int k = 0; k < GT_VEC * GT_WIDE; k++) {
-				const size_t r = row0 - GT_HALO + ty + i;
-				const unsigned j = tx + k * GT_THREADS_X;
-				const size_t c = col0 + j;
-				if (ty + i < GT_HALO && c < cols)
-					tile[ty + i][j] = in[r * cols + c];
-			}
-	}
-#endif
-	__syncthreads();
-	/* Output row c holds input column c: thread tx writes GT_VEC
-	 * consecutive input rows of it, read down a column of the tile. */
-#if GT_SECTOR
-	const bool vec_out = (size_t)out % GT_VEC_BYTES == 0;
+			for (int i = 0; i < STRIPE; i += BLOCK_ROWS)
 #pragma unroll
-	for (int i = 0; i < GT_WIDTH; i += GT_BLOCK_ROWS) {
-		const size_t c = col0 + ty + i;
-		if (c >= cols)
-			continue;
-		/* This block's window of output row c: from the sector boundary
-		 * at or before the stripe to the one at or before the next
-		 * stripe, clipped to the row.  The windows of the blocks of a
-		 * column of tiles partition the row, so every element is written
-		 * once, and whole sectors by one block. */
-		const size_t base = c * rows;
-		const size_t mask = ~(size_t)(GT_HALO - 1);
-		const size_t lo = row0 == 0 ? 0 : ((base + row0) & mask) - base;
-		const size_t hi = row0 + GT_STRIPE >= rows ? rows : ((base + row0 + GT_STRIPE) & mask) - base;
+				for (int k = 0; k < VEC * WIDE; k++) {
+					const size_t r = row0 + ty + i;
+					const unsigned j = tx + k * THREADS_X;
+					const size_t c = col0 + j;
+					if (r < rows && c < cols)
+						tile[HALO + ty + i][j] = in[r * cols + c];
+				}
+		}
+		if constexpr (SECTOR) {
+			/* When rows is a whole number of sectors every window
+			 * starts at the stripe (the stripe is too: a constraint),
+			 * so no halo is needed. */
+			if (row0 > 0 && rows % HALO != 0) {
 #pragma unroll
-		for (int p = 0; p <= GT_UNROLL; p++) {
-			const size_t e = lo + p * GT_TILE + tx * GT_VEC;
-			if (e >= hi)
-				continue;
-			const int t = (int)((long long)e - (long long)row0) + GT_HALO;
-			if (vec_out && e + GT_VEC <= hi && (base + e) % GT_VEC == 0) {
-				gt_pack q;
+				for (int i = 0; i < HALO; i += BLOCK_ROWS)
 #pragma unroll
-				for (int k = 0; k < GT_VEC; k++)
-					q.e[k] = tile[t + k][ty + i];
-				*(gt_pack *)(out + base + e) = q;
-			} else {
-#pragma unroll
-				for (int k = 0; k < GT_VEC; k++)
-					if (e + k < hi)
-						out[base + e + k] = tile[t + k][ty + i];
+					for (int k = 0; k < VEC * WIDE; k++) {
+						const size_t r = row0 - HALO + ty + i;
+						const unsigned j = tx + k * THREADS_X;
+						const size_t c = col0 + j;
+						if (ty + i < HALO && c < cols)
+							tile[ty + i][j] = in[r * cols + c];
+					}
 			}
 		}
-	}
-#else
-	if (whole && rows % GT_VEC == 0 && (size_t)out % GT_VEC_BYTES == 0) {
+		__syncthreads();
+		/* Output row c holds input column c: thread tx writes VEC
+		 * consecutive input rows of it, read down a column of the tile. */
+		if constexpr (SECTOR) {
+			const bool vec_out = (size_t)out % VEC_BYTES == 0;
 #pragma unroll
-		for (int u = 0; u < GT_UNROLL; u++)
-#pragma unroll
-			for (int i = 0; i < GT_WIDTH; i += GT_BLOCK_ROWS) {
-				gt_pack p;
-#pragma unroll
-				for (int k = 0; k < GT_VEC; k++)
-					p.e[k] = tile[u * GT_TILE + tx * GT_VEC + k][ty + i];
+			for (int i = 0; i < WIDTH; i += BLOCK_ROWS) {
 				const size_t c = col0 + ty + i;
-				*(gt_pack *)(out + c * rows + row0 + u * GT_TILE + tx * GT_VEC) = p;
-			}
-	} else {
+				if (c >= cols)
+					continue;
+				/* This block's window of output row c: from the sector
+				 * boundary at or before the stripe to the one at or
+				 * before the next stripe, clipped to the row.  The
+				 * windows of the blocks of a column of tiles partition
+				 * the row, so every element is written once, and whole
+				 * sectors by one block. */
+				const size_t base = c * rows;
+				const size_t mask = ~(size_t)(HALO - 1);
+				const size_t lo = row0 == 0 ? 0 : ((base + row0) & mask) - base;
+				const size_t hi = row0 + STRIPE >= rows ? rows : ((base + row0 + STRIPE) & mask) - base;
 #pragma unroll
-		for (int u = 0; u < GT_UNROLL; u++)
+				for (int p = 0; p <= UNROLL; p++) {
+					const size_t e = lo + p * TILE + tx * VEC;
+					if (e >= hi)
+						continue;
+					const int t = (int)((long long)e - (long long)row0) + HALO;
+					if (vec_out && e + VEC <= hi && (base + e) % VEC == 0) {
+						pack q;
 #pragma unroll
-			for (int i = 0; i < GT_WIDTH; i += GT_BLOCK_ROWS)
+						for (int k = 0; k < VEC; k++)
+							q.e[k] = tile[t + k][ty + i];
+						*(pack *)(out + base + e) = q;
+					} else {
 #pragma unroll
-				for (int k = 0; k < GT_VEC; k++) {
-					const size_t c = col0 + ty + i;
-					const unsigned j = u * GT_TILE + tx + k * GT_THREADS_X;
-					const size_t r = row0 + j;
-					if (r < rows && c < cols)
-						out[c * rows + r] = tile[j][ty + i];
+						for (int k = 0; k < VEC; k++)
+							if (e + k < hi)
+								out[base + e + k] = tile[t + k][ty + i];
+					}
 				}
-	}
-#endif
-#else
-	/* The naive kernel: coalesced reads, strided writes. */
-	(void)whole;
-#pragma unroll
-	for (int u = 0; u < GT_UNROLL; u++)
-#pragma unroll
-		for (int i = 0; i < GT_TILE; i += GT_BLOCK_ROWS)
-#pragma unroll
-			for (int w = 0; w < GT_WIDE; w++) {
-				const size_t r = row0 + u * GT_TILE + ty + i;
-				const size_t c = col0 + w * GT_TILE + tx;
-				if (r < rows && c < cols)
-					out[c * rows + r] = in[r * cols + c];
 			}
-#endif
+		} else if (whole && rows % VEC == 0 && (size_t)out % VEC_BYTES == 0) {
+#pragma unroll
+			for (int u = 0; u < UNROLL; u++)
+#pragma unroll
+				for (int i = 0; i < WIDTH; i += BLOCK_ROWS) {
+					pack p;
+#pragma unroll
+					for (int k = 0; k < VEC; k++)
+						p.e[k] = tile[u * TILE + tx * VEC + k][ty + i];
+					const size_t c = col0 + ty + i;
+					*(pack *)(out + c * rows + row0 + u * TILE + tx * VEC) = p;
+				}
+		} else {
+#pragma unroll
+			for (int u = 0; u < UNROLL; u++)
+#pragma unroll
+				for (int i = 0; i < WIDTH; i += BLOCK_ROWS)
+#pragma unroll
+					for (int k = 0; k < VEC; k++) {
+						const size_t c = col0 + ty + i;
+						const unsigned j = u * TILE + tx + k * THREADS_X;
+						const size_t r = row0 + j;
+						if (r < rows && c < cols)
+							out[c * rows + r] = tile[j][ty + i];
+					}
+		}
+	}
 
-#if GT_INJECT == 1
-	/* The thread that wrote out[0] (block 0 maps to tile 0 in every
-	 * mapping) flips a bit of it. */
-	if (blockIdx.x == 0 && tx == 0 && ty == 0)
-		out[0] ^= (gt_elem)1;
-#elif GT_INJECT == 2
-	if (blockIdx.x == 0 && tx == 0 && ty == 0)
-		out[(size_t)1 << 40] = (gt_elem)0;
-#elif GT_INJECT == 3
-	if (blockIdx.x == 0 && tx == 0 && ty == 0)
-		out[(size_t)rows * cols + 7] = (gt_elem)0;
-#endif
+	if constexpr (INJECT == 1) {
+		/* The thread that wrote out[0] (block 0 maps to tile 0 in every
+		 * mapping) flips a bit of it. */
+		if (blockIdx.x == 0 && tx == 0 && ty == 0)
+			out[0] ^= (T)1;
+	} else if constexpr (INJECT == 2) {
+		if (blockIdx.x == 0 && tx == 0 && ty == 0)
+			out[(size_t)1 << 40] = (T)0;
+	} else if constexpr (INJECT == 3) {
+		if (blockIdx.x == 0 && tx == 0 && ty == 0)
+			out[(size_t)rows * cols + 7] = (T)0;
+	}
 }
+#endif /* GT_TRANSPOSE_TEMPLATE */
 
-/* Internal macros end here, so that several variants can share one
- * translation unit (exported headers). */
+/* An exported header's kernel: the template instantiated per variant, its
+ * arguments the element type and then the parameters in the order of the
+ * family's table (src/family-transpose.c). */
+#ifdef GT_HEADER_KERNEL
+template <typename T, int TILE, int BLOCK_ROWS, int PAD, int UNROLL, int MAPPING, int VEC, int SHARED,
+	  int SECTOR, int WIDE, int INJECT>
+__global__ void __launch_bounds__(TILE / VEC * BLOCK_ROWS)
+GT_HEADER_KERNEL(const T *__restrict__ in, T *__restrict__ out, unsigned rows, unsigned cols)
+{
+	gt_transpose<T, TILE, BLOCK_ROWS, PAD, UNROLL, MAPPING, VEC, SHARED, SECTOR, WIDE, INJECT>(in, out, rows,
+												   cols);
+}
+#endif
+
+/* A rendered variant: its entry point. */
+#ifdef GT_ELEM_BYTES
+#ifndef GT_KERNEL_NAME
+#define GT_KERNEL_NAME gputune_transpose
+#endif
+#ifndef GT_INJECT
+#define GT_INJECT 0
+#endif
+extern "C" __global__ void __launch_bounds__(GT_TILE / GT_VEC * GT_BLOCK_ROWS)
+GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out, unsigned rows, unsigned cols)
+{
+	gt_transpose<gt_elem, GT_TILE, GT_BLOCK_ROWS, GT_PAD, GT_UNROLL, GT_MAPPING, GT_VEC, GT_SHARED, GT_SECTOR,
+		     GT_WIDE, GT_INJECT>(in, out, rows, cols);
+}
 #undef GT_VEC_BYTES
-#undef GT_THREADS_X
-#undef GT_STRIPE
-#undef GT_WIDTH
-#undef GT_HALO
 #undef GT_KERNEL_NAME
+#endif

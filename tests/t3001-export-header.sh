@@ -57,8 +57,9 @@ int main(void)
 		printf("not ok - geometry %u %u %u\n", grid[0], block[0], block[1]);
 		failures++;
 	}
-	if (strstr(gputune_transpose_sources[v], "#define GT_TILE 64") == NULL) {
-		printf("not ok - the source string is the variant's\n");
+	if (strstr(gputune_transpose_defines[v], "#define GT_TILE 64\n") == NULL ||
+	    strstr(gputune_transpose_source, "gt_transpose") == NULL || strstr(gputune_transpose_defines[v], "INJECT")) {
+		printf("not ok - the NVRTC program is the variant's defines and the template\n");
 		failures++;
 	}
 	return failures != 0;
