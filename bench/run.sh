@@ -1,67 +1,113 @@
 #!/bin/sh
-# run.sh - the benchmark, on a machine with a GPU, in one go:
-#   1. tunes from an empty database and an empty compile cache (timed),
-#      then again with --force and the warm cache (timed, and a second set
-#      of winners for the repeatability figures);
-#   2. exports the winners as a header and builds transpose-bench with it;
-#   3. times the copy ceiling, cuBLAS, the classic kernel and the winner
-#      side by side at every size, and writes the Markdown report.
-# Usage: bench/run.sh OUTDIR   (run from the source tree, gputune built)
-# The commit is read from $BENCH_COMMIT, else from git.
+# run.sh - the benchmark, on a machine with a GPU, in two stages that can
+# run in one go or in two calls sharing OUTDIR:
+#   tune     from an empty database and compile cache, `gputune transpose
+#            --sizes 1024-8192` (timed, with its extra sizes), again with
+#            --force and the warm cache (timed; the repeatability figures).
+#            Keeps OUTDIR/bench.db.
+#   types    the same range for f16 and f64, into that database.
+#   measure  exports the header from that database alone, validates its
+#            choice at held-out random sizes (40 f32, 10 f16, 10 f64), times
+#            the header's kernels (built by nvcc, and by NVRTC from the
+#            header's programs) beside the copy ceiling, cuBLAS and the
+#            classic kernel at the tuned sizes and the held-out ones, then
+#            tunes some odd sizes, and writes the Markdown report.
+# Usage: bench/run.sh OUTDIR [tune|types|measure|all]   (from the source tree,
+# gputune built).  The commit is read from $BENCH_COMMIT, else from git.
 set -eu
-out=${1:?usage: bench/run.sh OUTDIR}
+out=${1:?usage: bench/run.sh OUTDIR [tune|types|measure|all]}
+stage=${2:-all}
 mkdir -p "$out"
 GPUTUNE=${GPUTUNE:-./gputune}
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-export GPUTUNE_DB="$work/bench.db" GPUTUNE_CACHE_DIR="$work/cache"
+export GPUTUNE_DB="$out/bench.db" GPUTUNE_CACHE_DIR="$work/cache"
 commit=${BENCH_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
-
 POW2="1024-8192"
-OTHER="1000,5000,8191,8192x1024,1024x8192,3001x7000"
+OTHER="1000,5000,8191,8192x1024,1024x8192,3001x7000,2047x4093,7777x1111"
+HELD_F32="random:40:1000-8192:1"
+HELD_OTHER="random:10:1000-8192:2"
 # seconds START END: the difference, to a tenth.
 seconds() {
 	awk -v s="$1" -v e="$2" 'BEGIN { printf "%.1f", e - s }'
 }
-s=$(date +%s.%N)
-"$GPUTUNE" transpose --sizes "$POW2" > "$work/cold.txt"
-e=$(date +%s.%N)
-t_cold=$(seconds "$s" "$e")
-"$GPUTUNE" transpose --sizes "$POW2" --force > "$work/warm.txt"
-t_warm=$(seconds "$e" "$(date +%s.%N)")
-"$GPUTUNE" transpose --sizes "$OTHER" > "$work/other.txt"
-for t in f64 f16; do
-	"$GPUTUNE" transpose --sizes 4096,8192 --dtype $t > "$work/$t.txt"
-done
-cat "$work/cold.txt" "$work/warm.txt" "$work/other.txt" "$work/f64.txt" "$work/f16.txt" > "$out/tuning.txt"
+
+if [ "$stage" = tune ] || [ "$stage" = all ]; then
+	rm -f "$GPUTUNE_DB"
+	s=$(date +%s.%N)
+	"$GPUTUNE" transpose --sizes "$POW2" > "$out/cold.txt" 2> "$out/cold.err"
+	e=$(date +%s.%N)
+	"$GPUTUNE" transpose --sizes "$POW2" --force > "$out/warm.txt" 2> "$out/warm.err"
+	f=$(date +%s.%N)
+	echo "$(seconds "$s" "$e") $(seconds "$e" "$f")" > "$out/tune-seconds"
+	cat "$out/cold.txt" "$out/warm.txt"
+fi
+if [ "$stage" = types ] || [ "$stage" = all ]; then
+	for t in f16 f64; do
+		"$GPUTUNE" transpose --sizes "$POW2" --dtype $t > "$out/$t.txt" 2> "$out/$t.err"
+	done
+	cat "$out/f16.txt" "$out/f64.txt"
+fi
+[ "$stage" = tune ] || [ "$stage" = types ] && exit 0
+
+# The header of that run alone, before validation adds sizes.
 "$GPUTUNE" export --kernel transpose --no-shipped -o "$work/gputune_transpose.h"
-"$GPUTUNE" export --format json --no-shipped -o "$out/results.json"
-cp "$GPUTUNE_DB" "$out/bench.db"
+lines=$(wc -l < "$work/gputune_transpose.h")
+variants=$(sed -n 's/^#define GPUTUNE_TRANSPOSE_NUM_VARIANTS //p' "$work/gputune_transpose.h")
+cp "$work/gputune_transpose.h" "$out/gputune_transpose.h"
+s=$(date +%s.%N)
+"$GPUTUNE" validate transpose --sizes "$HELD_F32" --no-shipped --quiet > "$out/validate-f32.txt"
+e=$(date +%s.%N)
+t_validate=$(seconds "$s" "$e")
+for t in f16 f64; do
+	"$GPUTUNE" validate transpose --dtype $t --sizes "$HELD_OTHER" --no-shipped --quiet > "$out/validate-$t.txt"
+done
 "$NVCC" -arch=sm_90 -O2 -I"$work" bench/transpose-bench.cu -lcublas -lnvrtc -lcuda -o "$work/transpose-bench"
 args=""
-for s in 1024x1024 2048x2048 4096x4096 8192x8192 1000x1000 5000x5000 8191x8191 8192x1024 1024x8192 3001x7000; do
-	args="$args f32:$s"
+for s in 1024x1024 2048x2048 4096x4096 8192x8192; do
+	args="$args f32:$s f16:$s f64:$s"
 done
-args="$args f64:4096x4096 f64:8192x8192 f16:4096x4096 f16:8192x8192"
+for t in f32 f16 f64; do
+	for s in $(awk '$1 ~ /^[0-9]+x[0-9]+$/ { print $1 }' "$out/validate-$t.txt"); do
+		args="$args $t:$s"
+	done
+done
 # shellcheck disable=SC2086
 "$work/transpose-bench" $args > "$work/table.md"
+"$GPUTUNE" transpose --sizes "$OTHER" --no-probe > "$out/other.txt" 2> "$out/other.err"
+"$GPUTUNE" export --format json --no-shipped -o "$out/results.json"
 
 device=$("$GPUTUNE" devices --format csv | awk -F, 'NR == 2 { print $2 " (" $8 ")" }')
+read -r t_cold t_warm < "$out/tune-seconds"
 {
 	echo "## Run of $(date -u +%Y-%m-%d) on $device, commit $commit"
 	echo
 	echo "GB/s counting bytes read and written; L2 flushed before each of 30 timed"
 	echo "launches; median.  Percentages are of the ceiling measured in the same"
-	echo "process at the same size (the faster of memcpy and the copy kernel)."
+	echo "process at the same size (the faster of memcpy and the copy kernel).  The"
+	echo "header is the one exported after \`gputune transpose --sizes $POW2\` for f32,"
+	echo "f16 and f64 alone ($lines lines, $variants variants); 'size' says whether a"
+	echo "size was measured by that run or is held out.  'over database' is the"
+	echo "nvcc-built header kernel's GB/s over the figure the database holds for it;"
+	echo "the NVRTC column builds the same variant from the header's NVRTC program."
 	echo
 	cat "$work/table.md"
 	echo
-	echo "Tuning \`gputune transpose --sizes $POW2\` (f32): $t_cold s from an empty database and"
+	echo "### Held-out validation (\`gputune validate\`)"
+	echo
+	for t in f32 f16 f64; do
+		echo "    $(grep '^held-out' "$out/validate-$t.txt")"
+	done
+	echo
+	echo "The f32 validation of 40 sizes took $t_validate s (a full tuning run per size)."
+	echo
+	echo "### Tuning"
+	echo
+	echo "\`gputune transpose --sizes $POW2\` (f32): $t_cold s from an empty database and"
 	echo "compile cache; $t_warm s again with \`--force\` and a warm cache.  The runs' own accounts:"
 	echo
-	grep '^transpose on' "$work/cold.txt" "$work/warm.txt" | sed 's/^[^:]*:/    /'
-
+	grep '^transpose on' "$out/cold.txt" "$out/warm.txt" "$out/f16.txt" "$out/f64.txt" | sed 's/^[^:]*:/    /'
 	echo
 	echo "Repeatability (winner bandwidth in the first and the second of those runs):"
 	echo
@@ -69,6 +115,12 @@ device=$("$GPUTUNE" devices --format csv | awk -F, 'NR == 2 { print $2 " (" $8 "
 	echo "|---|---|---|---|"
 	awk '$1 !~ /^[0-9]+x[0-9]+$/ { next } NR == FNR { a[$1] = $5; next }
 	     { d = ($5 - a[$1]) / a[$1] * 100; if (d < 0) d = -d; printf "| %s | %s | %s | %.1f%% |\n", $1, a[$1], $5, d }' \
-		"$work/cold.txt" "$work/warm.txt"
+		"$out/cold.txt" "$out/warm.txt"
+	echo
+	echo "Odd sizes tuned (\`--sizes $OTHER --no-probe\`), share of the ceiling:"
+	echo
+	echo "| size | winner GB/s | share of ceiling |"
+	echo "|---|---|---|"
+	awk '$1 ~ /^[0-9]+x[0-9]+$/ { printf "| %s | %s | %s%% |\n", $1, $5, $6 }' "$out/other.txt"
 } > "$out/benchmarks-run.md"
 cat "$out/benchmarks-run.md"

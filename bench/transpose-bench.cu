@@ -259,7 +259,20 @@ static void run(bench &B, const char *dtype, unsigned rows, unsigned cols)
 		} else if (!verify(expect, d_out, bytes, launch_rtc)) {
 			rtc = "WRONG";
 		} else {
+			/* The two builds timed in turn, twice, each keeping its
+			 * better median, so that neither gains from going second. */
 			double rg = gbps(time_ms(B, launch_rtc));
+			if (tg > 0) {
+				tg = std::max(tg, gbps(time_ms(B, [&] { CHECK(gputune_transpose_launch(v, d_in, d_out, rows, cols, 0)); })));
+				rg = std::max(rg, gbps(time_ms(B, launch_rtc)));
+				char buf[64];
+				std::snprintf(buf, sizeof(buf), "%.0f (%.1f%%)", tg, 100 * tg / ceiling);
+				tuned = buf;
+				if (exact) {
+					std::snprintf(buf, sizeof(buf), "%.3f", tg / e->gbps);
+					vs_db = buf;
+				}
+			}
 			char buf[64];
 			std::snprintf(buf, sizeof(buf), "%.0f (%.1f%%)", rg, 100 * rg / ceiling);
 			rtc = buf;

@@ -189,6 +189,34 @@ int choice_pick(const struct choice_group *g, size_t esize, long rows, long cols
 				   (long)esize, rows, cols, how);
 }
 
+int choice_pick_held_out(const struct choice_group *g, size_t esize, long rows, long cols,
+			 const struct size2 *held, size_t nheld, int *how)
+{
+	long *r = xcalloc((size_t)g->n + 1, sizeof(long)), *c = xcalloc((size_t)g->n + 1, sizeof(long));
+	int *w = xcalloc((size_t)g->n + 1, sizeof(int));
+	float *share = xcalloc(((size_t)g->n + 1) * (size_t)(g->ncand + 1), sizeof(float));
+	int n = 0;
+	for (int i = 0; i < g->n; i++) {
+		int out = 0;
+		for (size_t k = 0; k < nheld && !out; k++)
+			out = held[k].rows == g->rows[i] && held[k].cols == g->cols[i];
+		if (out)
+			continue;
+		r[n] = g->rows[i];
+		c[n] = g->cols[i];
+		w[n] = g->winner[i];
+		memcpy(share + (size_t)n * (size_t)g->ncand, g->share + (size_t)i * (size_t)g->ncand,
+		       (size_t)g->ncand * sizeof(float));
+		n++;
+	}
+	int v = gputune_choice_rule(n, r, c, w, g->ncand, g->cand, share, (long)esize, rows, cols, how);
+	free(r);
+	free(c);
+	free(w);
+	free(share);
+	return v;
+}
+
 const char *choice_how_text(int how)
 {
 	switch (how) {

@@ -45,6 +45,11 @@ void choice_free(struct choice_set *cs);
 /* The variant (index into g->names) the rule picks at rows x cols for an
  * element of esize bytes; *how is a GPUTUNE_CHOICE_* step. */
 int choice_pick(const struct choice_group *g, size_t esize, long rows, long cols, int *how);
+/* The same as if the sizes held[0..nheld) had not been measured (what
+ * `validate` asks: the header's choice at sizes it did not see); -1 when
+ * no size is left. */
+int choice_pick_held_out(const struct choice_group *g, size_t esize, long rows, long cols,
+			 const struct size2 *held, size_t nheld, int *how);
 /* What *how means, for people. */
 const char *choice_how_text(int how);
 

@@ -88,13 +88,28 @@ const struct cmd_entry cmd_export_entry = {
 	.name = "export",
 	.summary = "write tuned kernels as a C/CUDA header, or results as JSON",
 	.usage = "",
-	.description = "A header holds, per tuned device and size, the winning configuration, a\n"
-		       "lookup by device and size (exact, else nearest; an untuned device falls back\n"
-		       "to a device of the same compute capability, then to the classic kernel), the\n"
-		       "kernels' sources for NVRTC, and under nvcc the kernels with a launch helper.\n"
-		       "It needs neither gputune nor its templates.  JSON holds the same results and\n"
-		       "goes back in with `gputune db merge`.  Results come from your database and\n"
-		       "from those shipped with gputune (yours win).",
+	.description = "A header holds every measured size per device and element type with its\n"
+		       "winner, the candidates measured at all of those sizes with each one's share\n"
+		       "of each size's best, the rule that chooses from them at any size, the kernel\n"
+		       "template once (as text for NVRTC, with per-variant #defines, and under nvcc\n"
+		       "as code, instantiated per variant) and a launch helper.  It needs neither\n"
+		       "gputune nor its templates.\n"
+		       "\n"
+		       "The rule (src/choice-rule.h, copied into the header): a measured size\n"
+		       "answers with its winner.  Otherwise what matters most is the row alignment,\n"
+		       "the largest power of two dividing rows x element bytes, capped at 32 (it\n"
+		       "decides which store paths a variant takes and how many 32-byte sectors its\n"
+		       "warps split).  Among the measured sizes of the same row alignment, each\n"
+		       "candidate scores the sum of its shares weighted by 1 / (0.1 + d)^2, d being\n"
+		       "|ln area ratio| + 0.5 |ln aspect ratio| + 0.3 when the column alignment\n"
+		       "differs; the best score wins.  With no measured size of that alignment, the\n"
+		       "candidate with the best worst case over all sizes wins.  A device is matched\n"
+		       "by name, else by compute capability; with neither, the classic kernel.  A\n"
+		       "tuning run measures extra sizes of every alignment so the rule has evidence\n"
+		       "(see `gputune help transpose`); `gputune validate` measures how well it\n"
+		       "holds.  JSON holds the winners and the candidates' measurements and goes\n"
+		       "back in with `gputune db merge`.  Results come from your database and from\n"
+		       "those shipped with gputune (yours win).",
 	.options = options,
 	.flags = CMD_USES_DB,
 	.exec = exec_export,

@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,10 +46,52 @@ static int push(struct size2 **out, size_t *n, size_t *cap, long r, long c)
 	return 0;
 }
 
+/* random:N:A-B[:SEED]: N sizes, rows and columns drawn independently and
+ * uniformly from [A, B] by a generator seeded with SEED (default 1), so a
+ * list of sizes nobody tuned is repeatable. */
+static int random_item(const char *s, const char *e, struct size2 **out, size_t *n, size_t *cap, char *err,
+		       size_t en)
+{
+	int len = (int)(e - s);
+	const char *p = s + 7; /* after "random:" */
+	const char *c1 = memchr(p, ':', (size_t)(e - p));
+	const char *dash = c1 ? memchr(c1, '-', (size_t)(e - c1)) : NULL;
+	const char *c2 = dash ? memchr(dash, ':', (size_t)(e - dash)) : NULL;
+	long count, a, b, seed = 1;
+	if (!c1 || !dash || dim(p, c1, &count) < 0 || dim(c1 + 1, dash, &a) < 0 ||
+	    dim(dash + 1, c2 ? c2 : e, &b) < 0 || (c2 && dim(c2 + 1, e, &seed) < 0) || count > 10000 || a > b) {
+		snprintf(err, en, "bad random sizes '%.*s' (random:N:A-B or random:N:A-B:SEED, N <= 10000, "
+			 "1 <= A <= B <= %ld)", len, s, SIZE_MAX_DIM);
+		return -1;
+	}
+	uint64_t x = 0x9e3779b97f4a7c15ULL ^ (uint64_t)seed;
+	for (long i = 0; i < count; i++) {
+		long d[2];
+		for (int k = 0; k < 2; k++) {
+			/* xorshift64*: small, and the same on every machine. */
+			x ^= x >> 12;
+			x ^= x << 25;
+			x ^= x >> 27;
+			d[k] = a + (long)(((x * 0x2545f4914f6cdd1dULL) >> 11) % (uint64_t)(b - a + 1));
+		}
+		if (d[0] * d[1] > SIZE_MAX_ELEMS) {
+			snprintf(err, en, "size %ldx%ld from '%.*s' is too large", d[0], d[1], len, s);
+			return -1;
+		}
+		if (push(out, n, cap, d[0], d[1]) < 0) {
+			snprintf(err, en, "too many sizes in '%.*s'", len, s);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int item(const char *s, const char *e, struct size2 **out, size_t *n, size_t *cap,
 		char *err, size_t en)
 {
 	int len = (int)(e - s);
+	if (len > 7 && !strncmp(s, "random:", 7))
+		return random_item(s, e, out, n, cap, err, en);
 	const char *x = memchr(s, 'x', (size_t)len);
 	const char *dash = memchr(s, '-', (size_t)len);
 	if (len == 0) {

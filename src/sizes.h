@@ -5,6 +5,8 @@
  *   A-B      powers of two from A to B when both are powers of two;
  *            otherwise A, 2A, 4A, ... while not above B
  *   A-B:S    A, A+S, A+2S, ... while not above B
+ *   random:N:A-B[:SEED]  N sizes, rows and columns drawn independently
+ *            from [A, B] by a generator seeded with SEED (default 1)
  * and comma-separated lists of these.  Ranges are of square sizes.
  * Duplicates are dropped; order is kept.
  */

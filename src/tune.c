@@ -97,6 +97,7 @@ struct run_state {
 	int *anchor;            /* per size: 1 for an anchor probe (whole space) */
 	size_t probe_cands;     /* candidates measured at the other probes */
 	double t_probe;
+	struct tune_extra *x;   /* changes by another command, or NULL */
 	struct point *pts;
 	size_t npts;
 	struct compile_job *jobs;
@@ -705,6 +706,11 @@ static int gpu_run(struct run_state *s, const char *arch, const char *cache_dir,
 	}
 	if (rc != EXIT_OK)
 		return rc;
+	if (s->x) {
+		s->x->seconds = total;
+		if (s->x->no_report)
+			return EXIT_OK;
+	}
 	if (tune_report(s->db, s->f, &key, s->sizes, s->nreq, s->format) < 0)
 		return EXIT_FAIL;
 	FILE *out = s->format == FMT_TABLE ? stdout : stderr;
@@ -738,10 +744,16 @@ static void add_probes(struct run_state *s, int on)
 
 int tune_main(const struct family *f, struct args *a)
 {
+	return tune_run(f, a, NULL);
+}
+
+int tune_run(const struct family *f, struct args *a, struct tune_extra *x)
+{
 	struct run_state s;
 	memset(&s, 0, sizeof(s));
 	s.f = f;
 	s.a = a;
+	s.x = x;
 	const char *name = a->cmd->name;
 	if ((s.format = args_format(a)) < 0)
 		return EXIT_USAGE;
@@ -768,10 +780,15 @@ int tune_main(const struct family *f, struct args *a)
 	s.resumed_run = restart_resumed_run();
 	char err[256];
 	const char *sizes = args_get(a, "sizes");
-	if (sizes_parse(sizes ? sizes : DEFAULT_SIZES, &s.sizes, &s.nsizes, err, sizeof(err)) < 0)
+	if (x && x->sizes) {
+		s.sizes = xcalloc(x->nsizes + 1, sizeof(*s.sizes));
+		memcpy(s.sizes, x->sizes, x->nsizes * sizeof(*s.sizes));
+		s.nsizes = x->nsizes;
+	} else if (sizes_parse(sizes ? sizes : DEFAULT_SIZES, &s.sizes, &s.nsizes, err, sizeof(err)) < 0) {
 		return cmd_usage_error(a->cmd, "%s: %s", name, err);
+	}
 	s.nreq = s.nsizes;
-	add_probes(&s, !args_has(a, "no-probe") && !args_has(a, "dry-run"));
+	add_probes(&s, !args_has(a, "no-probe") && !args_has(a, "dry-run") && !(x && x->no_probe));
 	struct space sp;
 	if (space_init(&sp, f, s.dt, a) < 0) {
 		free_state(&s);
@@ -848,6 +865,11 @@ int tune_main(const struct family *f, struct args *a)
 		add_point(&s, sp.points[i]);
 	if (!dry)
 		add_classics(&s, &lim);
+	for (size_t i = 0; x && i < x->npoints; i++) {
+		int v[MAX_PARAMS] = {0};
+		if (family_point_parse(f, x->points[i], v) == 0)
+			add_point(&s, v);
+	}
 	for (size_t i = 0; i < s.npts; i++) {
 		struct point *p = &s.pts[i];
 		p->name = family_point_name(f, p->v);

@@ -19,6 +19,19 @@ extern const char tune_description[];
 
 int tune_main(const struct family *f, struct args *a);
 
+/* What another command (validate) changes in a tuning run. */
+struct tune_extra {
+	const struct size2 *sizes; /* measure these instead of --sizes */
+	size_t nsizes;
+	char **points;             /* variants (canonical names) measured beside the space */
+	size_t npoints;
+	int no_probe;              /* no extra sizes */
+	int no_report;             /* no table at the end: the caller reports */
+	double seconds;            /* out: the run's wall time */
+};
+/* tune_main, changed by x (NULL: none).  The exit code. */
+int tune_run(const struct family *f, struct args *a, struct tune_extra *x);
+
 /* The per-size result table of a finished or resumed run, read back from
  * the database. */
 struct tune_report_key {

@@ -16,6 +16,8 @@ run_gt 3 transpose --sizes 1024
 grep_in "$T/err" "transpose needs a GPU"
 run_gt 3 transpose --dry-run --sizes 1024
 grep_in "$T/err" "give --arch"
+run_gt 3 validate transpose --sizes random:2:100-200
+grep_in "$T/err" "validate needs a GPU"
 run_gt 0 version
 grep_in "$T/out" "CUDA driver: none"
 run_gt 0 source transpose

@@ -7,7 +7,7 @@ skip_without_gpu
 SQL="$top_builddir/tests/sqlexec"
 q() { "$SQL" "$GPUTUNE_DB" "$1"; }
 
-"$GPUTUNE" transpose --sizes 2048,4096 --quiet >"$T/out1" 2>"$T/err1" &
+"$GPUTUNE" transpose --sizes 2048,4096 --quiet --no-probe >"$T/out1" 2>"$T/err1" &
 pid=$!
 # Interrupt once measurements are flowing.
 i=0
@@ -27,12 +27,12 @@ check "the run is marked interrupted" test "$(q "SELECT status FROM run")" = int
 first=$(q "SELECT count(*) FROM measurement")
 check "measurements were kept ($first)" test "$first" -ge 50
 
-run_gt 0 transpose --sizes 2048,4096 --quiet
+run_gt 0 transpose --sizes 2048,4096 --quiet --no-probe
 variants=$(q "SELECT count(DISTINCT variant_id) FROM measurement")
 total=$(q "SELECT count(*) FROM measurement")
 check "the second run finished the job ($total = 2 x $variants)" test "$total" -eq $((2 * variants))
 check "nothing was measured twice" test "$(q "SELECT count(*) FROM (SELECT variant_id, rows FROM measurement GROUP BY variant_id, rows HAVING count(*) > 1)")" = 0
 check "both sizes have a winner" test "$(q "SELECT count(*) FROM winner")" = 2
-run_gt 0 transpose --sizes 2048,4096 --quiet
+run_gt 0 transpose --sizes 2048,4096 --quiet --no-probe
 check "a third run measures nothing" test "$(q "SELECT count(*) FROM measurement")" = "$total"
 done_testing

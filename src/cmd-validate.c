@@ -1,0 +1,272 @@
+/*
+ * cmd-validate.c - `gputune validate FAMILY`: how good is the choice an
+ * exported header makes at sizes nobody tuned?  For each size asked (by
+ * default 40 drawn at random, seeded), it takes the variant the header's
+ * rule picks from the results as they stand, leaving the asked sizes out
+ * of the evidence (so they are held out even when measured before), then
+ * tunes each size itself on the GPU with the whole space (which measures
+ * the chosen variant too), and reports the choice's share of the copy
+ * ceiling and of that size's own best.  What it measures is stored like
+ * any tuning run.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "choice.h"
+#include "cmd.h"
+#include "db.h"
+#include "family.h"
+#include "gpu.h"
+#include "sizes.h"
+#include "table.h"
+#include "tune.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define DEFAULT_SIZES "random:40:1000-8192"
+
+static const struct cmd_option options[] = {
+	{ "sizes", "LIST", "held-out sizes, as for tuning (default " DEFAULT_SIZES ")", 0, 0 },
+	{ "dtype", "TYPE", "element type: f32 (default), f64 or f16", 0, 0 },
+	{ "no-shipped", NULL, "choose from your database only, not the results shipped with gputune", 0, 0 },
+	{ "reps", "N", "timed launches per measurement, at least 30 (default 30)", 0, 0 },
+	{ "jobs", "N", "compile worker processes (default: one per CPU)", 0, 0 },
+	{ "cache-dir", "DIR", "compile cache (default $GPUTUNE_CACHE_DIR, else $XDG_CACHE_HOME/gputune)", 0, 0 },
+	{ "templates", "DIR", "read templates from DIR instead of the built-in copies", 0, 0 },
+	{ "quiet", NULL, "no progress lines on stderr", 0, 0 },
+	OPT_DEVICE_INDEX,
+	OPT_DB,
+	OPT_FORMAT,
+	OPT_END
+};
+
+static const struct table_col report_cols[] = {
+	{ "size", 0 }, { "dtype", 0 }, { "choice", 0 }, { "how", 0 }, { "gbps", 1 }, { "pct_ceiling", 1 },
+	{ "best_gbps", 1 }, { "pct_of_best", 1 }, { "best", 0 },
+};
+
+/* The header's group for this GPU: same name (any case), else same
+ * compute capability, as exported headers look it up. */
+static const struct choice_group *group_for(const struct choice_set *cs, const struct gpu_info *g)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t k = 0; k < cs->ngroups; k++) {
+			const struct result *r = cs->g[k].key;
+			if (pass == 0 ? !strcasecmp(r->device, g->name)
+				      : r->cc_major == g->cc_major && r->cc_minor == g->cc_minor)
+				return &cs->g[k];
+		}
+	return NULL;
+}
+
+/* Latest 'ok' GB/s and ceiling share of variant params at a size on this
+ * device (flushed timing), or 0. */
+static double measured(sqlite3 *db, const char *uuid, const struct family *f, const char *dtype,
+		       const char *params, long rows, long cols, double *fraction)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"SELECT m.gbps, m.fraction FROM measurement m JOIN run r ON r.id = m.run_id"
+		" JOIN device d ON d.id = r.device_id JOIN variant v ON v.id = m.variant_id"
+		" JOIN family fa ON fa.id = v.family_id WHERE d.uuid = ?1 AND fa.name = ?2 AND v.dtype = ?3"
+		" AND v.params = ?4 AND m.rows = ?5 AND m.cols = ?6 AND r.timing_mode = 'flushed'"
+		" ORDER BY m.id DESC LIMIT 1");
+	double gbps = 0;
+	*fraction = 0;
+	if (!st)
+		return 0;
+	sqlite3_bind_text(st, 1, uuid, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, f->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, dtype, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, params, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 5, rows);
+	sqlite3_bind_int64(st, 6, cols);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		gbps = sqlite3_column_double(st, 0);
+		*fraction = sqlite3_column_double(st, 1);
+	}
+	sqlite3_finalize(st);
+	return gbps;
+}
+
+/* The winner at a size on this device: its params (caller frees) and GB/s. */
+static char *best_at(sqlite3 *db, const char *uuid, const struct family *f, const char *dtype, long rows,
+		     long cols, double *gbps)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"SELECT v.params, m.gbps FROM winner w JOIN measurement m ON m.id = w.measurement_id"
+		" JOIN variant v ON v.id = m.variant_id JOIN device d ON d.id = w.device_id"
+		" JOIN family fa ON fa.id = w.family_id WHERE d.uuid = ?1 AND fa.name = ?2 AND w.dtype = ?3"
+		" AND w.rows = ?4 AND w.cols = ?5 AND w.timing_mode = 'flushed'");
+	char *params = NULL;
+	*gbps = 0;
+	if (!st)
+		return NULL;
+	sqlite3_bind_text(st, 1, uuid, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, f->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, dtype, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, rows);
+	sqlite3_bind_int64(st, 5, cols);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		params = xstrdup((const char *)sqlite3_column_text(st, 0));
+		*gbps = sqlite3_column_double(st, 1);
+	}
+	sqlite3_finalize(st);
+	return params;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static const char *how_word(int how)
+{
+	static const char *const w[] = { "tuned", "class", "worst-case", "nearest" };
+	return how >= 0 && how <= 3 ? w[how] : "default";
+}
+
+static int exec_validate(struct args *a)
+{
+	const struct family *f = family_find(a->pos[0]);
+	if (!f)
+		return cmd_usage_error(a->cmd, "validate: unknown kernel family '%s' (transpose, copy)", a->pos[0]);
+	int format = args_format(a);
+	if (format < 0)
+		return EXIT_USAGE;
+	const char *dtn = args_get(a, "dtype");
+	const struct dtype *dt = dtype_find(dtn ? dtn : "f32");
+	if (!dt)
+		return cmd_usage_error(a->cmd, "validate: unknown --dtype '%s' (f32, f64 or f16)", dtn);
+	long dev = 0;
+	if (args_get(a, "device") && parse_long(args_get(a, "device"), 0, 1024, &dev) < 0)
+		return cmd_usage_error(a->cmd, "validate: bad --device '%s' (a GPU index)", args_get(a, "device"));
+	struct size2 *sizes = NULL;
+	size_t nsizes = 0;
+	char err[256];
+	const char *text = args_get(a, "sizes");
+	if (sizes_parse(text ? text : DEFAULT_SIZES, &sizes, &nsizes, err, sizeof(err)) < 0)
+		return cmd_usage_error(a->cmd, "validate: %s", err);
+	struct gpu_info g;
+	char why[256];
+	int rc = gpu_probe((int)dev, &g, why, sizeof(why));
+	if (rc) {
+		free(sizes);
+		error("validate needs a GPU: %s", why);
+		return rc;
+	}
+	/* The choices, before anything is measured. */
+	struct result_filter flt = { NULL, f->name, dt->name, "flushed", args_has(a, "no-shipped") };
+	char *path = db_path_from(args_get(a, "db"));
+	struct choice_set cs;
+	if (choice_load(path, &flt, &cs) < 0) {
+		free(path);
+		free(sizes);
+		return EXIT_FAIL;
+	}
+	const struct choice_group *grp = group_for(&cs, &g);
+	char **choice = xcalloc(nsizes, sizeof(char *));
+	int *how = xcalloc(nsizes, sizeof(int));
+	for (size_t i = 0; i < nsizes; i++) {
+		int v = grp ? choice_pick_held_out(grp, dt->size, sizes[i].rows, sizes[i].cols, sizes, nsizes, &how[i])
+			    : -1;
+		if (v >= 0) {
+			choice[i] = xstrdup(grp->names[v]);
+		} else {
+			/* As a header with nothing tuned here: the classic tile. */
+			int p[MAX_PARAMS] = {0};
+			how[i] = -1;
+			if (family_classic_point(f, 1, p) < 0)
+				for (int k = 0; k < f->nparams; k++)
+					p[k] = f->params[k].single;
+			choice[i] = family_point_name(f, p);
+		}
+	}
+	if (!args_has(a, "quiet"))
+		fprintf(stderr, "gputune: validating the choice at %zu held-out %s sizes on %s from %s (%d measured "
+				"sizes, %d candidates); tuning each size for reference\n",
+			nsizes, dt->name, g.name, grp ? "the results" : "no results (the default variant)",
+			grp ? grp->n : 0, grp ? grp->ncand : 0);
+	choice_free(&cs);
+
+	struct tune_extra x = { sizes, nsizes, choice, nsizes, 1, 1, 0 };
+	rc = tune_run(f, a, &x);
+	struct table t;
+	table_init(&t, report_cols, (int)ARRAY_SIZE(report_cols));
+	sqlite3 *db = NULL;
+	if (rc == EXIT_OK && db_open(path, 0, &db) < 0)
+		rc = EXIT_FAIL;
+	double *of_best = xcalloc(nsizes + 1, sizeof(double));
+	double worst_ceiling = 2, worst_share = 2;
+	char worst_size[48] = "-";
+	size_t nok = 0, below90 = 0;
+	for (size_t i = 0; rc == EXIT_OK && i < nsizes; i++) {
+		double frac = 0, bg = 0;
+		double cg = measured(db, g.uuid, f, dt->name, choice[i], sizes[i].rows, sizes[i].cols, &frac);
+		char *best = best_at(db, g.uuid, f, dt->name, sizes[i].rows, sizes[i].cols, &bg);
+		char sz[48], c1[32] = "", c2[32] = "", c3[32] = "", c4[32] = "";
+		snprintf(sz, sizeof(sz), "%ldx%ld", sizes[i].rows, sizes[i].cols);
+		if (cg > 0 && bg > 0) {
+			snprintf(c1, sizeof(c1), "%.0f", cg);
+			snprintf(c2, sizeof(c2), "%.1f", 100 * frac);
+			snprintf(c3, sizeof(c3), "%.0f", bg);
+			snprintf(c4, sizeof(c4), "%.1f", 100 * cg / bg);
+			if (cg / bg < worst_share) {
+				worst_share = cg / bg;
+				snprintf(worst_size, sizeof(worst_size), "%s", sz);
+			}
+			of_best[nok++] = cg / bg;
+			below90 += cg / bg < 0.9;
+			worst_ceiling = frac < worst_ceiling ? frac : worst_ceiling;
+		}
+		const char *cells[] = { sz, dt->name, choice[i], how_word(how[i]), c1, c2, c3, c4, best ? best : "" };
+		table_add(&t, cells);
+		free(best);
+	}
+	db_close(db);
+	if (rc == EXIT_OK) {
+		table_print(&t, format, stdout);
+		qsort(of_best, nok, sizeof(double), cmp_double);
+		double median = nok ? (nok % 2 ? of_best[nok / 2] : (of_best[nok / 2 - 1] + of_best[nok / 2]) / 2) : 0;
+		FILE *out = format == FMT_TABLE ? stdout : stderr;
+		fprintf(out, "\nheld-out %s on %s: %zu sizes, choice at %.1f%% of each size's own best in the median, "
+			     "%.1f%% at worst (%s), below 90%% at %zu; at least %.1f%% of the copy ceiling; %.1f s\n",
+			dt->name, g.name, nok, 100 * median, nok ? 100 * worst_share : 0.0, worst_size, below90,
+			nok ? 100 * worst_ceiling : 0.0, x.seconds);
+		if (nok < nsizes)
+			rc = error("validate: %zu of %zu sizes have no figure for the choice or the best",
+				   nsizes - nok, nsizes);
+	}
+	table_free(&t);
+	free(of_best);
+	for (size_t i = 0; i < nsizes; i++)
+		free(choice[i]);
+	free(choice);
+	free(how);
+	free(sizes);
+	free(path);
+	return rc;
+}
+
+const struct cmd_entry cmd_validate_entry = {
+	.name = "validate",
+	.summary = "measure how well the exported choice holds at sizes nobody tuned",
+	.usage = "FAMILY",
+	.description =
+		"For each size (default " DEFAULT_SIZES ": 40 sizes with rows and columns drawn\n"
+		"independently from [1000, 8192], seed 1), takes the variant an exported header\n"
+		"would run there, choosing from the results as they stand but with the asked\n"
+		"sizes left out (held out even if they were measured before); then, on the GPU,\n"
+		"tunes each size with the whole space (no extra sizes), which measures the\n"
+		"chosen variant too, and reports the choice's GB/s, its share of the copy\n"
+		"ceiling and of the size's own best, with the median and the worst at the end.\n"
+		"The measurements are stored like any tuning run's.  It costs a full tuning run\n"
+		"per size: about 2 to 4 s a size for f32 on an H200.",
+	.options = options,
+	.min_pos = 1,
+	.max_pos = 1,
+	.flags = CMD_NEEDS_GPU | CMD_USES_DB,
+	.exec = exec_validate,
+};

@@ -1,0 +1,32 @@
+#!/bin/sh
+# On a GPU: a tuning run measures extra sizes of every row alignment after
+# the requested ones (and not with --no-probe), the exported header then
+# answers at those, and `validate` times the header's choice at held-out
+# sizes against each size's own best.  A narrowed space keeps it quick.
+. "$(dirname "$0")/setup"
+skip_without_gpu
+SPACE="--param tile=32,64 --param block_rows=8 --param pad=1 --param unroll=1,2 --param mapping=colmajor --param vec=1,2 --param sector=off,on --param wide=1"
+
+run_gt 0 transpose --sizes 512,2048 $SPACE --no-probe --quiet --db "$T/plain.db"
+run_gt 0 query --no-shipped --db "$T/plain.db" --format csv
+check "--no-probe measures the requested sizes only" test "$(grep -c transpose "$T/out")" -eq 2
+
+run_gt 0 transpose --sizes 512,2048 $SPACE
+grep_in "$T/err" "extra sizes for the choice at untuned sizes"
+grep_in "$T/out" "extra sizes ("
+run_gt 0 query --no-shipped --format csv
+n=$(grep -c transpose "$T/out")
+check "the extra sizes are stored with winners ($n sizes)" test "$n" -gt 10
+check "odd row counts among them" sh -c "grep -Eq ',[0-9]*[13579]x[0-9]+,' '$T/out'"
+run_gt 0 export --kernel transpose --no-shipped -o "$T/gputune_transpose.h"
+grep_in "$T/gputune_transpose.h" "candidates"
+
+run_gt 0 validate transpose --sizes random:4:300-3000:5 --no-shipped $SPACE --format csv
+check "one row per held-out size" test "$(grep -c '^[0-9]*x[0-9]*,f32,' "$T/out")" -eq 4
+check "every size has the choice's and the best figure" \
+	sh -c "awk -F, 'NR > 1 && \$1 ~ /x/ && (\$5 == \"\" || \$7 == \"\") { bad = 1 } END { exit bad }' '$T/out'"
+check "no choice beats its size's best" \
+	sh -c "awk -F, 'NR > 1 && \$1 ~ /x/ && \$8 + 0 > 100.05 { bad = 1 } END { exit bad }' '$T/out'"
+grep_in "$T/err" "held-out f32"
+sed 's/^/# /' "$T/out" "$T/err"
+done_testing
