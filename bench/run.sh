@@ -6,23 +6,27 @@
 #            --force and the warm cache (timed; the repeatability figures).
 #            Keeps OUTDIR/bench.db.
 #   types    the same range for f16 and f64, into that database.
-#   measure  exports the header from that database alone, validates its
-#            choice at held-out random sizes (40 f32, 10 f16, 10 f64), times
+#   validate exports the header from that database alone and validates its
+#            choice at held-out random sizes (40 f32, 10 f16, 10 f64; the
+#            types to validate in $BENCH_TYPES, default all three).
+#   measure  times
 #            the header's kernels (built by nvcc, and by NVRTC from the
 #            header's programs) beside the copy ceiling, cuBLAS and the
 #            classic kernel at the tuned sizes and the held-out ones, then
 #            tunes some odd sizes, and writes the Markdown report.
-# Usage: bench/run.sh OUTDIR [tune|types|measure|all]   (from the source tree,
-# gputune built).  The commit is read from $BENCH_COMMIT, else from git.
+# Usage: bench/run.sh OUTDIR [tune|types|validate|measure|all]   (from the
+# source tree, gputune built).  The commit is read from $BENCH_COMMIT, else
+# from git; the compile cache is $GPUTUNE_CACHE_DIR when set (stages run in
+# separate calls can share it), else a fresh one.
 set -eu
-out=${1:?usage: bench/run.sh OUTDIR [tune|types|measure|all]}
+out=${1:?usage: bench/run.sh OUTDIR [tune|types|validate|measure|all]}
 stage=${2:-all}
 mkdir -p "$out"
 GPUTUNE=${GPUTUNE:-./gputune}
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-export GPUTUNE_DB="$out/bench.db" GPUTUNE_CACHE_DIR="$work/cache"
+export GPUTUNE_DB="$out/bench.db" GPUTUNE_CACHE_DIR="${GPUTUNE_CACHE_DIR:-$work/cache}"
 commit=${BENCH_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
 POW2="1024-8192"
 OTHER="1000,5000,8191,8192x1024,1024x8192,3001x7000,2047x4093,7777x1111"
@@ -51,18 +55,25 @@ if [ "$stage" = types ] || [ "$stage" = all ]; then
 fi
 [ "$stage" = tune ] || [ "$stage" = types ] && exit 0
 
-# The header of that run alone, before validation adds sizes.
-"$GPUTUNE" export --kernel transpose --no-shipped -o "$work/gputune_transpose.h"
+if [ "$stage" = validate ] || [ "$stage" = all ]; then
+	# The header of the tuning runs alone, before validation adds sizes.
+	[ -f "$out/gputune_transpose.h" ] ||
+		"$GPUTUNE" export --kernel transpose --no-shipped -o "$out/gputune_transpose.h"
+	for t in ${BENCH_TYPES:-f32 f16 f64}; do
+		held=$HELD_OTHER
+		[ $t = f32 ] && held=$HELD_F32
+		s=$(date +%s.%N)
+		"$GPUTUNE" validate transpose --dtype $t --sizes "$held" --no-shipped --quiet > "$out/validate-$t.txt"
+		echo "$(seconds "$s" "$(date +%s.%N)")" > "$out/validate-$t.seconds"
+		cat "$out/validate-$t.txt"
+	done
+fi
+[ "$stage" = validate ] && exit 0
+
+cp "$out/gputune_transpose.h" "$work/gputune_transpose.h"
 lines=$(wc -l < "$work/gputune_transpose.h")
 variants=$(sed -n 's/^#define GPUTUNE_TRANSPOSE_NUM_VARIANTS //p' "$work/gputune_transpose.h")
-cp "$work/gputune_transpose.h" "$out/gputune_transpose.h"
-s=$(date +%s.%N)
-"$GPUTUNE" validate transpose --sizes "$HELD_F32" --no-shipped --quiet > "$out/validate-f32.txt"
-e=$(date +%s.%N)
-t_validate=$(seconds "$s" "$e")
-for t in f16 f64; do
-	"$GPUTUNE" validate transpose --dtype $t --sizes "$HELD_OTHER" --no-shipped --quiet > "$out/validate-$t.txt"
-done
+t_validate=$(cat "$out/validate-f32.seconds")
 "$NVCC" -arch=sm_90 -O2 -I"$work" bench/transpose-bench.cu -lcublas -lnvrtc -lcuda -o "$work/transpose-bench"
 args=""
 for s in 1024x1024 2048x2048 4096x4096 8192x8192; do

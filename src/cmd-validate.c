@@ -31,6 +31,7 @@ static const struct cmd_option options[] = {
 	{ "sizes", "LIST", "held-out sizes, as for tuning (default " DEFAULT_SIZES ")", 0, 0 },
 	{ "dtype", "TYPE", "element type: f32 (default), f64 or f16", 0, 0 },
 	{ "no-shipped", NULL, "choose from your database only, not the results shipped with gputune", 0, 0 },
+	{ "param", "NAME=V,...", "the space each held-out size is tuned with, as for tuning (default: the family's)", 1, 0 },
 	{ "reps", "N", "timed launches per measurement, at least 30 (default 30)", 0, 0 },
 	{ "jobs", "N", "compile worker processes (default: one per CPU)", 0, 0 },
 	{ "cache-dir", "DIR", "compile cache (default $GPUTUNE_CACHE_DIR, else $XDG_CACHE_HOME/gputune)", 0, 0 },
