@@ -30,7 +30,7 @@ export GPUTUNE_DB="$out/bench.db" GPUTUNE_CACHE_DIR="${GPUTUNE_CACHE_DIR:-$work/
 commit=${BENCH_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
 POW2="1024-8192"
 OTHER="1000,5000,8191,8192x1024,1024x8192,3001x7000,2047x4093,7777x1111"
-HELD_F32="random:40:1000-8192:1"
+HELD_F32="random:40:1000-8192:3"
 HELD_OTHER="random:10:1000-8192:2"
 # seconds START END: the difference, to a tenth.
 seconds() {

@@ -16,8 +16,10 @@
  *      evidence.  Each candidate (a variant measured at every size of the
  *      group) is scored by its share of each such size's best, weighted by
  *      1 / (0.1 + d)^2 where d is the distance in shape: |ln of the area
- *      ratio| + 0.5 |ln of the aspect ratio| + 0.3 when the column class
- *      differs.  The best score wins.
+ *      ratio| + 0.5 |ln of the aspect ratio| + 2 when the column class
+ *      differs (the column alignment decides whether a variant's loads are
+ *      vectorised: a size of the other column class is weak evidence, worth
+ *      about as much as one seven times larger).  The best score wins.
  *   3. With no measured size of that row class, the candidate with the
  *      best worst case over every measured size wins (a fallback chosen
  *      for its worst case, not its nearness).
@@ -76,7 +78,7 @@ static inline double gputune_choice_distance(long r, long c, long R, long C, lon
 	double aspect = gputune_choice_ln(((double)r / (double)c) / ((double)R / (double)C));
 	double d = gputune_choice_abs(area) + 0.5 * gputune_choice_abs(aspect);
 	if (gputune_choice_align(c, esize) != gputune_choice_align(C, esize))
-		d += 0.3;
+		d += 2;
 	return d;
 }
 
