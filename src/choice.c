@@ -7,10 +7,14 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+/* Results of GPUs of the same model (the same name, as exported headers
+ * match them) form one group: a node's identical GPUs share what each
+ * measured. */
 static int same_key(const struct result *a, const struct result *b)
 {
-	return !strcmp(a->uuid, b->uuid) && !strcmp(a->family, b->family) && !strcmp(a->dtype, b->dtype) &&
+	return !strcasecmp(a->device, b->device) && !strcmp(a->family, b->family) && !strcmp(a->dtype, b->dtype) &&
 	       !strcmp(a->mode, b->mode);
 }
 
@@ -51,7 +55,9 @@ static double *measured_gbps(struct choice_group *g, const struct result_set *me
 		int v = name_index(g, r->params, 0);
 		for (int i = 0; i < g->n; i++)
 			/* The user's database comes first: its figure stands. */
-			if (r->rows == g->rows[i] && r->cols == g->cols[i] && gbps[v * g->n + i] == 0) {
+			/* Shares are taken on the GPU that measured the size's winner. */
+			if (r->rows == g->rows[i] && r->cols == g->cols[i] && gbps[v * g->n + i] == 0 &&
+			    !strcmp(r->uuid, g->entry[i]->uuid)) {
 				gbps[v * g->n + i] = r->gbps;
 				(*src)[v * g->n + i] = r;
 			}
@@ -142,6 +148,11 @@ int choice_load(const char *db_path, const struct result_filter *flt, struct cho
 			g = &cs->g[cs->ngroups++];
 			g->key = r;
 		}
+		int dup = 0;
+		for (int i = 0; i < g->n && !dup; i++)
+			dup = g->rows[i] == r->rows && g->cols[i] == r->cols;
+		if (dup) /* measured on another GPU of the model: the first stands */
+			continue;
 		g->entry = xrealloc(g->entry, (size_t)(g->n + 1) * sizeof(*g->entry));
 		g->rows = xrealloc(g->rows, (size_t)(g->n + 1) * sizeof(long));
 		g->cols = xrealloc(g->cols, (size_t)(g->n + 1) * sizeof(long));

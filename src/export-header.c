@@ -139,10 +139,16 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 			rc = fail("export: unknown element type '%s' in the results", g->key->dtype);
 			break;
 		}
+		/* Only the variants the rule can answer with: the winners and
+		 * the candidates, not every variant ever measured. */
 		gmap[k] = xcalloc((size_t)g->nnames + 1, sizeof(int));
-		for (int i = 0; i < g->nnames && rc == 0; i++)
-			if ((gmap[k][i] = header_variant(fam, vs, &nv, dt, g->names[i])) < 0)
+		for (int i = 0; i < g->nnames; i++)
+			gmap[k][i] = -1;
+		for (int i = 0; i < g->n + g->ncand && rc == 0; i++) {
+			int name = i < g->n ? g->winner[i] : g->cand[i - g->n];
+			if (gmap[k][name] < 0 && (gmap[k][name] = header_variant(fam, vs, &nv, dt, g->names[name])) < 0)
 				rc = -1;
+		}
 	}
 	/* A default kernel for every element type: f32 always, and the others
 	 * tuned here. */
