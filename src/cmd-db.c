@@ -31,6 +31,7 @@ static int db_info(sqlite3 *db, const char *path, int format)
 {
 	static const struct table_col cols[] = { { "key", 0 }, { "value", 0 } };
 	static const char *const tables[] = { "device", "family", "variant", "run", "measurement", "winner" };
+	static const char *const plural[] = { "devices", "families", "variants", "runs", "measurements", "winners" };
 	struct table t;
 	table_init(&t, cols, 2);
 	char buf[64];
@@ -44,9 +45,7 @@ static int db_info(sqlite3 *db, const char *path, int format)
 	table_add(&t, row);
 	for (size_t i = 0; i < ARRAY_SIZE(tables); i++) {
 		snprintf(buf, sizeof(buf), "%lld", count(db, tables[i]));
-		char key[32];
-		snprintf(key, sizeof(key), "%ss", tables[i]);
-		row[0] = key;
+		row[0] = plural[i];
 		row[1] = buf;
 		table_add(&t, row);
 	}
@@ -87,11 +86,10 @@ static int db_merge(sqlite3 *db, const char *file)
 	char *text = read_file(file, &len);
 	if (!text)
 		return error("cannot read %s: %s", file, strerror(errno));
-	long long before = db_count_measurements(db);
 	const char *p = text;
 	while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
 		p++;
-	int rc;
+	long long rc;
 	if (*p == '{') {
 		rc = db_import_json(db, text, file);
 	} else if (len >= 16 && !memcmp(text, "SQLite format 3", 16)) {
@@ -102,7 +100,7 @@ static int db_merge(sqlite3 *db, const char *file)
 	free(text);
 	if (rc < 0)
 		return EXIT_FAIL;
-	printf("merged %s: %lld new measurements\n", file, db_count_measurements(db) - before);
+	printf("merged %s: %lld new measurements\n", file, rc);
 	return EXIT_OK;
 }
 

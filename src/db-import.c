@@ -91,7 +91,7 @@ static int is_results_document(sqlite3 *db, const char *json)
 /* Runs every import step, and the check, over the records of one array
  * of the document (path "$.results" or "$.measurements"; ?2 in the steps).
  * 0, or -1 after reporting (the caller rolls back). */
-static int import_array(sqlite3 *db, const char *json, const char *path, const char *what)
+static int import_array(sqlite3 *db, const char *json, const char *path, const char *what, long long *added)
 {
 	for (size_t i = 0; i <= ARRAY_SIZE(json_steps); i++) {
 		const char *sql = i < ARRAY_SIZE(json_steps) ? json_steps[i] : check_sql;
@@ -109,6 +109,8 @@ static int import_array(sqlite3 *db, const char *json, const char *path, const c
 			return -1;
 		}
 		sqlite3_finalize(st);
+		if (i == ARRAY_SIZE(json_steps) - 1) /* the measurements */
+			*added += sqlite3_changes(db);
 		if (i == ARRAY_SIZE(json_steps) && missing)
 			return fail("%s is not valid gputune results: %lld records of %s name an unknown "
 				    "device, kernel or run, or lack a required field", what, missing, path + 2);
@@ -116,8 +118,9 @@ static int import_array(sqlite3 *db, const char *json, const char *path, const c
 	return 0;
 }
 
-int db_import_json(sqlite3 *db, const char *json, const char *what)
+long long db_import_json(sqlite3 *db, const char *json, const char *what)
 {
+	long long added = 0;
 	int kind = is_results_document(db, json);
 	if (kind < 0)
 		return fail("%s is not valid JSON", what);
@@ -128,7 +131,8 @@ int db_import_json(sqlite3 *db, const char *json, const char *what)
 		return -1;
 	/* The winners, then the candidates' measurements (absent from older
 	 * documents: json_each of a missing path is empty). */
-	if (import_array(db, json, "$.results", what) < 0 || import_array(db, json, "$.measurements", what) < 0) {
+	if (import_array(db, json, "$.results", what, &added) < 0 ||
+	    import_array(db, json, "$.measurements", what, &added) < 0) {
 		db_rollback(db);
 		return -1;
 	}
@@ -136,7 +140,7 @@ int db_import_json(sqlite3 *db, const char *json, const char *what)
 		db_rollback(db);
 		return -1;
 	}
-	return db_commit(db);
+	return db_commit(db) < 0 ? -1 : added;
 }
 
 static const char *const merge_steps[] = {
@@ -168,8 +172,9 @@ static const char *const merge_steps[] = {
 	"  AND lv.dtype = ov.dtype AND lv.params = ov.params AND lv.source_hash = ov.source_hash",
 };
 
-int db_merge_file(sqlite3 *db, const char *path)
+long long db_merge_file(sqlite3 *db, const char *path)
 {
+	long long added = 0;
 	/* Check the other file with the same rules as any open, read-only. */
 	sqlite3 *other = NULL;
 	if (db_open(path, 0, &other) < 0)
@@ -190,8 +195,11 @@ int db_merge_file(sqlite3 *db, const char *path)
 	if (db_step_done(db, st) < 0)
 		return -1;
 	int rc = db_begin(db);
-	for (size_t i = 0; rc == 0 && i < ARRAY_SIZE(merge_steps); i++)
+	for (size_t i = 0; rc == 0 && i < ARRAY_SIZE(merge_steps); i++) {
 		rc = db_exec(db, merge_steps[i]);
+		if (rc == 0 && i == ARRAY_SIZE(merge_steps) - 1) /* the measurements */
+			added = sqlite3_changes(db);
+	}
 	if (rc == 0)
 		rc = db_update_winners(db, -1, -1, NULL, -1, -1, NULL);
 	if (rc == 0)
@@ -199,13 +207,5 @@ int db_merge_file(sqlite3 *db, const char *path)
 	else
 		db_rollback(db);
 	db_exec(db, "DETACH DATABASE other");
-	return rc;
-}
-
-long long db_count_measurements(sqlite3 *db)
-{
-	sqlite3_stmt *st = db_prepare(db, "SELECT count(*) FROM measurement");
-	long long n = st && sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
-	sqlite3_finalize(st);
-	return n;
+	return rc < 0 ? -1 : added;
 }

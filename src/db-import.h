@@ -11,14 +11,13 @@
 
 #include <sqlite3.h>
 
-/* Imports JSON text; what names it in messages.  0, or -1 after
- * reporting (the database is unchanged). */
-int db_import_json(sqlite3 *db, const char *json, const char *what);
+/* Imports JSON text; what names it in messages.  Returns the number of
+ * measurements this call added (rows other processes add meanwhile are
+ * not counted), or -1 after reporting (the database is unchanged). */
+long long db_import_json(sqlite3 *db, const char *json, const char *what);
 
-/* Imports the gputune database at path.  0, or -1 after reporting. */
-int db_merge_file(sqlite3 *db, const char *path);
-
-/* Rows in the measurement table, for "added N" messages. */
-long long db_count_measurements(sqlite3 *db);
+/* Imports the gputune database at path.  The number of measurements this
+ * call added, or -1 after reporting. */
+long long db_merge_file(sqlite3 *db, const char *path);
 
 #endif

@@ -123,31 +123,36 @@ static int apply_steps(sqlite3 *db, int from, int to)
 	return db_exec(db, sql) < 0 ? -1 : 0;
 }
 
-/* Brings db from version have to the current one. */
-static int migrate(sqlite3 *db, const char *path, int have)
+/*
+ * Brings db to the current schema.  Any number of processes may race here
+ * (a job array opening one new database): each step runs in an IMMEDIATE
+ * transaction that reads user_version again inside it, so one process
+ * applies the step and the others, once the busy timeout lets them in,
+ * find it done.  A new file gets the whole schema in one transaction.
+ */
+static int migrate(sqlite3 *db, const char *path)
 {
 	int want = db_schema_version();
-	if (have == 0) {
-		/* A new file: the whole schema in one transaction. */
+	for (;;) {
+		int have = 0;
 		if (db_begin(db) < 0)
 			return -1;
-		if (apply_steps(db, 0, want) < 0) {
+		if (pragma_int(db, "PRAGMA user_version", &have) != SQLITE_OK) {
 			db_rollback(db);
-			return fail("%s: could not create the schema", path);
+			return fail("%s: cannot read the schema version: %s", path, sqlite3_errmsg(db));
 		}
-		return db_commit(db);
-	}
-	for (int v = have; v < want; v++) {
-		if (db_begin(db) < 0)
-			return -1;
-		if (apply_steps(db, v, v + 1) < 0) {
+		if (have >= want)
+			return db_commit(db);
+		int to = have == 0 ? want : have + 1;
+		if (apply_steps(db, have, to) < 0) {
 			db_rollback(db);
-			return fail("%s: migration from schema version %d to %d failed", path, v, v + 1);
+			if (have == 0)
+				return fail("%s: could not create the schema", path);
+			return fail("%s: migration from schema version %d to %d failed", path, have, to);
 		}
 		if (db_commit(db) < 0)
 			return -1;
 	}
-	return 0;
 }
 
 static int is_empty_sqlite(sqlite3 *db)
@@ -210,13 +215,21 @@ int db_open(const char *path, int flags, sqlite3 **out)
 		return open_error(db, path, rc);
 	sqlite3_extended_result_codes(db, 0);
 	sqlite3_busy_timeout(db, 30000);
-	int version = 0, app = 0;
-	rc = pragma_int(db, "PRAGMA user_version", &version);
+	/* The header fields and whether the file is empty, read in one read
+	 * transaction: another process may be creating the schema meanwhile,
+	 * and must be seen either before or after, never half-way. */
+	int version = 0, app = 0, empty = 0;
+	rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = pragma_int(db, "PRAGMA user_version", &version);
 	if (rc == SQLITE_OK)
 		rc = pragma_int(db, "PRAGMA application_id", &app);
+	if (rc == SQLITE_OK)
+		empty = is_empty_sqlite(db);
+	sqlite3_exec(db, rc == SQLITE_OK ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
 	if (rc != SQLITE_OK)
 		return open_error(db, path, rc);
-	if (exists && !(version == 0 && app == 0 && is_empty_sqlite(db))) {
+	if (exists && !(version == 0 && app == 0 && empty)) {
 		if (app != DB_APPLICATION_ID) {
 			sqlite3_close(db);
 			return fail("%s is a SQLite database but not a gputune database", path);
@@ -263,7 +276,7 @@ int db_open(const char *path, int flags, sqlite3 **out)
 		/* WAL lets readers and a writer share the file.  It is a property
 		 * of the file, set once when gputune creates or migrates it, so an
 		 * open that changes nothing else writes nothing. */
-		if (migrate(db, path, version) < 0 || db_exec(db, "PRAGMA journal_mode = WAL") < 0) {
+		if (migrate(db, path) < 0 || db_exec(db, "PRAGMA journal_mode = WAL") < 0) {
 			sqlite3_close(db);
 			return -1;
 		}
@@ -278,7 +291,7 @@ int db_open_memory(sqlite3 **out)
 	sqlite3 *db = NULL;
 	if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
 		return open_error(db, ":memory:", SQLITE_CANTOPEN);
-	if (migrate(db, ":memory:", 0) < 0) {
+	if (migrate(db, ":memory:") < 0) {
 		sqlite3_close(db);
 		return -1;
 	}

@@ -4,13 +4,18 @@
  *
  * Adding a kernel family
  * ----------------------
- *  1. Write templates/<name>.cu: one extern "C" __global__ entry point
- *     named GT_KERNEL_NAME (default: the family's kernel name) taking
- *     (const gt_elem *in, gt_elem *out, unsigned rows, unsigned cols),
- *     configured only through the GT_* macros of its parameters plus
- *     GT_ELEM_BYTES; gt_elem and gt_pack come from templates/common.cuh.
- *     Say at its top what it computes and what each macro means, and
- *     #undef its own macros at its end.
+ *  1. Write templates/<name>.cu: the kernel as one __device__ function
+ *     template taking the element type and then the parameters in the
+ *     order of the family's table; under #ifdef GT_HEADER_KERNEL a
+ *     __global__ template of that name with the same arguments (exported
+ *     headers instantiate it per variant for nvcc); and under #ifdef
+ *     GT_ELEM_BYTES the extern "C" entry point GT_KERNEL_NAME (default:
+ *     the family's kernel name) taking (const gt_elem *in, gt_elem *out,
+ *     unsigned rows, unsigned cols) that instantiates the template with the
+ *     GT_* macros (a rendered variant).  gt_uint, gt_vec, gt_elem and
+ *     gt_pack come from templates/common.cuh.  Say at its top what it
+ *     computes and what each parameter means; guard the template against a
+ *     second inclusion.
  *  2. Write src/family-<name>.c defining `const struct family family_<name>`:
  *     its parameters (every supported value, the default search values,
  *     the single default used by `gputune source`), the constraints that

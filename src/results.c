@@ -193,16 +193,27 @@ static int match_devices(sqlite3 *db, const char *text, struct result_set *names
 	return 0;
 }
 
+/* Opens the user's database (NULL when the file does not exist) and,
+ * unless flt->no_shipped, the shipped results.  0 or -1 (reported). */
+static int open_both(const char *db_path, const struct result_filter *flt, sqlite3 **user, sqlite3 **shipped)
+{
+	*user = *shipped = NULL;
+	if (db_open(db_path, DB_MISSING_OK, user) < 0)
+		return -1;
+	if (!flt->no_shipped && results_open_shipped(shipped) < 0) {
+		db_close(*user);
+		*user = NULL;
+		return -1;
+	}
+	return 0;
+}
+
 int results_load_latest(const char *db_path, const struct result_filter *flt, struct result_set *out)
 {
 	memset(out, 0, sizeof(*out));
-	sqlite3 *user = NULL, *shipped = NULL;
-	if (db_open(db_path, DB_MISSING_OK, &user) < 0)
+	sqlite3 *user, *shipped;
+	if (open_both(db_path, flt, &user, &shipped) < 0)
 		return -1;
-	if (!flt->no_shipped && results_open_shipped(&shipped) < 0) {
-		db_close(user);
-		return -1;
-	}
 	int rc = 0;
 	if (user)
 		rc = results_read(user, flt, 0, 1, out);
@@ -218,13 +229,9 @@ int results_load_latest(const char *db_path, const struct result_filter *flt, st
 int results_load(const char *db_path, const struct result_filter *flt, struct result_set *out)
 {
 	memset(out, 0, sizeof(*out));
-	sqlite3 *user = NULL, *shipped = NULL;
-	if (db_open(db_path, DB_MISSING_OK, &user) < 0)
+	sqlite3 *user, *shipped;
+	if (open_both(db_path, flt, &user, &shipped) < 0)
 		return -1;
-	if (!flt->no_shipped && results_open_shipped(&shipped) < 0) {
-		db_close(user);
-		return -1;
-	}
 	sqlite3 *dbs[2] = { user, shipped };
 	struct result_set devs = {0}, all = {0};
 	int rc = 0;

@@ -13,6 +13,15 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
+/* Options the family commands share with commands built on the tuner. */
+#define TUNE_OPT_DTYPE { "dtype", "TYPE", "element type: f32 (default), f64 or f16", 0, 0 }
+#define TUNE_OPT_REPS { "reps", "N", "timed launches per measurement, at least 30 (default 30)", 0, 0 }
+#define TUNE_OPT_JOBS { "jobs", "N", "compile worker processes (default: one per CPU)", 0, 0 }
+#define TUNE_OPT_CACHE_DIR \
+	{ "cache-dir", "DIR", "compile cache (default $GPUTUNE_CACHE_DIR, else $XDG_CACHE_HOME/gputune)", 0, 0 }
+#define TUNE_OPT_TEMPLATES { "templates", "DIR", "read templates from DIR instead of the built-in copies", 0, 0 }
+#define TUNE_OPT_QUIET { "quiet", NULL, "no progress lines on stderr", 0, 0 }
+
 /* The options of `gputune <family>`, shared by every family command. */
 extern const struct cmd_option tune_options[];
 extern const char tune_description[];
