@@ -47,11 +47,6 @@ void results_bind_filter(sqlite3_stmt *st, const struct result_filter *flt)
 	" AND (?3 IS NULL OR r.timing_mode = ?3)"
 #define RESULT_ORDER " ORDER BY d.name, d.uuid, f.name, v.dtype, r.timing_mode, m.rows * m.cols, m.rows"
 
-int results_read_db(sqlite3 *db, const struct result_filter *flt, int shipped, struct result_set *s)
-{
-	return results_read(db, flt, shipped, 0, s);
-}
-
 int results_read(sqlite3 *db, const struct result_filter *flt, int shipped, int every_variant,
 		 struct result_set *s)
 {
@@ -241,7 +236,7 @@ int results_load(const char *db_path, const struct result_filter *flt, struct re
 		if (flt->device)
 			rc = match_devices(dbs[k], flt->device, &devs);
 		if (rc == 0)
-			rc = results_read_db(dbs[k], flt, k == 1, &all);
+			rc = results_read(dbs[k], flt, k == 1, 0, &all);
 	}
 	db_close(user);
 	db_close(shipped);

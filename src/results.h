@@ -66,10 +66,8 @@ int results_device_matches(const char *text, long long id, const char *uuid, con
 void results_bind_filter(sqlite3_stmt *st, const struct result_filter *flt);
 
 /* Reads the winners of one database into s (appending), filtered by
- * family/dtype/mode but not by device. */
-int results_read_db(sqlite3 *db, const struct result_filter *flt, int shipped, struct result_set *s);
-/* The same, with every_variant: the latest 'ok' measurement of every
- * variant at every size instead of the winners only. */
+ * family/dtype/mode but not by device; with every_variant, the latest 'ok'
+ * measurement of every variant at every size instead. */
 int results_read(sqlite3 *db, const struct result_filter *flt, int shipped, int every_variant,
 		 struct result_set *s);
 
