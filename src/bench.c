@@ -1,10 +1,12 @@
 /*
  * bench.c - see bench.h.
  *
- * Layout on the device for one size: the input, the expected output, and
- * the output with GUARD bytes on each side; plus the L2 flush buffer (twice
- * the L2, written before each timed launch so that no line of the previous
- * launch survives) and a small result buffer for the check kernels.
+ * Layout on the device for one size: the input (one per input set), the
+ * expected output (bit-exact families), the output with GUARD bytes on
+ * each side, and the variant's scratch memory; plus the L2 flush buffer
+ * (twice the L2, written before each timed launch so that no line of the
+ * previous launch survives) and a small result buffer for the check
+ * kernels.
  */
 #include "bench.h"
 #include "util.h"
@@ -34,7 +36,7 @@ struct bench {
 	void *support_image; /* copy of the support cubin, reloaded after a reset */
 	size_t support_len;
 	CUmodule support;
-	CUfunction compare, check_fill;
+	CUfunction compare, check_fill, read;
 	CUdeviceptr flush, result;
 	size_t flush_bytes;
 	/* The prepared size. */
@@ -42,8 +44,12 @@ struct bench {
 	const struct dtype *dt;
 	long rows, cols;
 	size_t in_bytes, out_bytes;
-	void *host_in, *host_expected;
-	CUdeviceptr in, expected, out_base, out;
+	int nsets;
+	void *host_in[2], *host_expected[2], *host_out;
+	CUdeviceptr in[2], expected, out_base, out;
+	CUdeviceptr scratch;
+	size_t scratch_bytes; /* allocated */
+	int set;              /* the input set launches read */
 };
 
 const char *variant_status_name(int status)
@@ -74,7 +80,8 @@ static int context_setup(struct bench *b)
 		return -1;
 	if (CU(cu.ModuleLoadData(&b->support, b->support_image)) ||
 	    CU(cu.ModuleGetFunction(&b->compare, b->support, "gt_compare")) ||
-	    CU(cu.ModuleGetFunction(&b->check_fill, b->support, "gt_check_fill")))
+	    CU(cu.ModuleGetFunction(&b->check_fill, b->support, "gt_check_fill")) ||
+	    CU(cu.ModuleGetFunction(&b->read, b->support, "gt_read")))
 		return -1;
 	b->flush_bytes = (size_t)(b->g.l2_bytes > 0 ? b->g.l2_bytes : 64 << 20) * 2;
 	if (CU(cu.MemAlloc(&b->flush, b->flush_bytes)) || CU(cu.MemAlloc(&b->result, 4 * sizeof(uint64_t))))
@@ -100,13 +107,28 @@ struct bench *bench_open(const struct gpu_info *g, const void *support_cubin, in
 
 static void free_size(struct bench *b)
 {
-	if (b->in)
-		cu.MemFree(b->in);
+	for (int k = 0; k < 2; k++)
+		if (b->in[k])
+			cu.MemFree(b->in[k]);
 	if (b->expected)
 		cu.MemFree(b->expected);
 	if (b->out_base)
 		cu.MemFree(b->out_base);
-	b->in = b->expected = b->out_base = b->out = 0;
+	if (b->scratch)
+		cu.MemFree(b->scratch);
+	b->in[0] = b->in[1] = b->expected = b->out_base = b->out = b->scratch = 0;
+	b->scratch_bytes = 0;
+}
+
+static void free_host(struct bench *b)
+{
+	for (int k = 0; k < 2; k++) {
+		free(b->host_in[k]);
+		free(b->host_expected[k]);
+		b->host_in[k] = b->host_expected[k] = NULL;
+	}
+	free(b->host_out);
+	b->host_out = NULL;
 }
 
 static void context_teardown(struct bench *b)
@@ -129,7 +151,7 @@ static void context_teardown(struct bench *b)
 	free(b->start);
 	free(b->stop);
 	b->start = b->stop = NULL;
-	b->in = b->expected = b->out_base = b->out = b->flush = b->result = 0;
+	b->flush = b->result = 0;
 	b->support = NULL;
 	b->stream = NULL;
 	if (b->ctx)
@@ -142,17 +164,19 @@ void bench_close(struct bench *b)
 	if (!b)
 		return;
 	context_teardown(b);
-	free(b->host_in);
-	free(b->host_expected);
+	free_host(b);
 	free(b);
 }
 
 size_t bench_bytes_needed(const struct gpu_info *g, const struct family *f, const struct dtype *dt,
 			  long rows, long cols)
 {
-	size_t in = (size_t)rows * (size_t)cols * dt->size;
-	size_t out = f->out_elems(rows, cols) * dt->size;
-	return in + 2 * out + 2 * GUARD + (size_t)(g->l2_bytes > 0 ? g->l2_bytes : 64 << 20) * 2 + (64u << 20);
+	size_t in = f->in_elems(rows, cols) * dt->size * (size_t)(f->nsets > 1 ? f->nsets : 1);
+	size_t out = f->out_bytes(dt, rows, cols);
+	/* Scratch memory: per-block partials at most, never more than the input. */
+	size_t scratch = f->scratch_bytes ? f->in_elems(rows, cols) * dt->size + (1u << 20) : 0;
+	return in + 2 * out + scratch + 2 * GUARD + (size_t)(g->l2_bytes > 0 ? g->l2_bytes : 64 << 20) * 2 +
+	       (64u << 20);
 }
 
 /* xorshift64*: fast, and good enough to make every element distinct-ish
@@ -189,12 +213,15 @@ static void fill_random(void *p, size_t n, const struct dtype *dt, uint64_t seed
 
 static int upload_size(struct bench *b)
 {
-	if (CU(cu.MemAlloc(&b->in, b->in_bytes)) || CU(cu.MemAlloc(&b->expected, b->out_bytes)) ||
-	    CU(cu.MemAlloc(&b->out_base, b->out_bytes + 2 * GUARD)))
+	for (int k = 0; k < b->nsets; k++)
+		if (CU(cu.MemAlloc(&b->in[k], b->in_bytes)) || CU(cu.MemcpyHtoD(b->in[k], b->host_in[k], b->in_bytes)))
+			return -1;
+	if (CU(cu.MemAlloc(&b->out_base, b->out_bytes + 2 * GUARD)))
 		return -1;
 	b->out = b->out_base + GUARD;
-	if (CU(cu.MemcpyHtoD(b->in, b->host_in, b->in_bytes)) ||
-	    CU(cu.MemcpyHtoD(b->expected, b->host_expected, b->out_bytes)))
+	if (b->f->check == CHECK_EXACT &&
+	    (CU(cu.MemAlloc(&b->expected, b->out_bytes)) ||
+	     CU(cu.MemcpyHtoD(b->expected, b->host_expected[0], b->out_bytes))))
 		return -1;
 	if (CU(cu.MemsetD8Async(b->out_base, GUARD_BYTE, b->out_bytes + 2 * GUARD, b->stream)) ||
 	    CU(cu.StreamSynchronize(b->stream)))
@@ -205,19 +232,27 @@ static int upload_size(struct bench *b)
 int bench_prepare(struct bench *b, const struct family *f, const struct dtype *dt, long rows, long cols)
 {
 	free_size(b);
-	free(b->host_in);
-	free(b->host_expected);
+	free_host(b);
 	b->f = f;
 	b->dt = dt;
 	b->rows = rows;
 	b->cols = cols;
-	b->in_bytes = (size_t)rows * (size_t)cols * dt->size;
-	b->out_bytes = f->out_elems(rows, cols) * dt->size;
-	b->host_in = xmalloc(b->in_bytes);
-	b->host_expected = xmalloc(b->out_bytes);
+	b->set = 0;
+	b->nsets = f->nsets > 1 ? 2 : 1;
+	b->in_bytes = f->in_elems(rows, cols) * dt->size;
+	b->out_bytes = f->out_bytes(dt, rows, cols);
+	size_t expected = f->check == CHECK_EXACT ? b->out_bytes : f->expected_bytes;
+	b->host_out = xmalloc(b->out_bytes);
 	uint64_t seed = (uint64_t)(now_seconds() * 1e9) ^ ((uint64_t)rows << 32) ^ (uint64_t)cols;
-	fill_random(b->host_in, (size_t)rows * (size_t)cols, dt, seed);
-	f->reference(b->host_in, b->host_expected, rows, cols, dt->size);
+	for (int k = 0; k < b->nsets; k++) {
+		b->host_in[k] = xmalloc(b->in_bytes);
+		b->host_expected[k] = xcalloc(1, expected);
+		if (f->fill)
+			f->fill(b->host_in[k], dt, rows, cols, seed, k);
+		else
+			fill_random(b->host_in[k], f->in_elems(rows, cols), dt, seed);
+		f->reference(b->host_in[k], b->host_expected[k], dt, rows, cols);
+	}
 	return upload_size(b);
 }
 
@@ -232,9 +267,9 @@ double bench_gbps(double bytes, double ms)
 	return bytes / (ms * 1e-3) / 1e9;
 }
 
-double bench_bytes(const struct bench *b)
+double bench_work(const struct bench *b)
 {
-	return b->f->bytes_moved(b->dt, b->rows, b->cols);
+	return b->f->work(b->dt, b->rows, b->cols);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -250,19 +285,35 @@ static double quantile(const double *sorted, int n, double q)
 	return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }
 
-/* The launch being timed, as a callback: a kernel or a cuMemcpy. */
+/* The launch being timed, as a callback: a kernel with the family's
+ * arguments, the copy ceiling's kernel or cuMemcpy, or a read. */
+enum launch_kind { LAUNCH_FAMILY, LAUNCH_COPY, LAUNCH_MEMCPY, LAUNCH_READ };
 struct launch {
 	CUfunction fn;
 	const struct launch_geometry *geo;
-	int memcpy;
+	int kind;
 };
 
 static CUresult do_launch(struct bench *b, const struct launch *l)
 {
-	if (l->memcpy)
-		return cu.MemcpyDtoDAsync(b->out, b->in, b->in_bytes, b->stream);
+	CUdeviceptr in = b->in[b->set];
 	unsigned rows = (unsigned)b->rows, cols = (unsigned)b->cols;
-	void *params[] = { &b->in, &b->out, &rows, &cols };
+	unsigned long long n = (unsigned long long)b->f->in_elems(b->rows, b->cols);
+	unsigned long long words = b->in_bytes / 16;
+	void *matrix[] = { &in, &b->out, &rows, &cols };
+	void *vector[] = { &in, &b->out, &b->scratch, &n };
+	void *read[] = { &in, &words, &b->result };
+	void **params = matrix;
+	switch (l->kind) {
+	case LAUNCH_MEMCPY:
+		return cu.MemcpyDtoDAsync(b->out, in, b->in_bytes, b->stream);
+	case LAUNCH_READ:
+		params = read;
+		break;
+	case LAUNCH_FAMILY:
+		params = b->f->args == ARGS_VECTOR ? vector : matrix;
+		break;
+	}
 	return cu.LaunchKernel(l->fn, l->geo->grid[0], l->geo->grid[1], l->geo->grid[2], l->geo->block[0],
 			       l->geo->block[1], l->geo->block[2], 0, b->stream, params, NULL);
 }
@@ -304,14 +355,36 @@ static CUresult time_launches(struct bench *b, const struct launch *l, struct ti
 	return CUDA_SUCCESS;
 }
 
+/* The read ceiling: gt_read (support.cu) at three shapes of a grid
+ * that covers the GPU, the best of them. */
+static int read_ceiling(struct bench *b, double *gbps)
+{
+	static const unsigned shapes[][2] = { { 256, 8 }, { 512, 4 }, { 1024, 2 } }; /* threads, blocks per SM */
+	*gbps = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(shapes); i++) {
+		struct launch_geometry geo = { { shapes[i][1] * (unsigned)b->g.sm_count, 1, 1 }, { shapes[i][0], 1, 1 } };
+		struct launch l = { b->read, &geo, LAUNCH_READ };
+		struct timing t;
+		if (CU(time_launches(b, &l, &t)))
+			return -1;
+		double g = bench_gbps((double)(b->in_bytes / 16 * 16), t.median_ms);
+		*gbps = g > *gbps ? g : *gbps;
+	}
+	return 0;
+}
+
 int bench_ceiling(struct bench *b, const void *copy_cubin, const struct launch_geometry *copy_geo,
 		  double *memcpy_gbps, double *kernel_gbps)
 {
+	if (b->f->ceiling == CEILING_READ) {
+		*memcpy_gbps = 0;
+		return read_ceiling(b, kernel_gbps);
+	}
 	/* The ceiling copies the input's bytes; for a transpose that is also
 	 * what one launch moves. */
 	double bytes = 2.0 * (double)b->in_bytes;
 	struct timing t;
-	struct launch mc = { NULL, NULL, 1 };
+	struct launch mc = { NULL, NULL, LAUNCH_MEMCPY };
 	if (CU(time_launches(b, &mc, &t)))
 		return -1;
 	*memcpy_gbps = bench_gbps(bytes, t.median_ms);
@@ -323,7 +396,7 @@ int bench_ceiling(struct bench *b, const void *copy_cubin, const struct launch_g
 		cu.ModuleUnload(m);
 		return -1;
 	}
-	struct launch kl = { fn, copy_geo, 0 };
+	struct launch kl = { fn, copy_geo, LAUNCH_COPY };
 	CUresult r = CU(time_launches(b, &kl, &t));
 	cu.ModuleUnload(m);
 	if (r)
@@ -353,8 +426,10 @@ static int fail_call(struct variant_result *r, CUresult e, const char *what)
 	return 0;
 }
 
-/* Compares out with expected and the guards; fills r on a difference. */
-static int check_output(struct bench *b, struct variant_result *r)
+/* The guards around the output and, for bit-exact families, the output
+ * against the expected one, on the GPU; then, for the others, the output
+ * copied back and judged by the family.  Fills r on a difference. */
+static int check_output(struct bench *b, const int *v, struct variant_result *r)
 {
 	uint64_t init[4] = { 0, ~0ULL, 0, 0 }, res[4];
 	CUresult e;
@@ -364,8 +439,10 @@ static int check_output(struct bench *b, struct variant_result *r)
 	CUdeviceptr after = b->out + b->out_bytes;
 	void *g1[] = { &b->out_base, &guard, &gv, &b->result };
 	void *g2[] = { &after, &guard, &gv, &b->result };
+	int exact = b->f->check == CHECK_EXACT;
 	if ((e = cu.MemcpyHtoD(b->result, init, sizeof(init))) ||
-	    (e = cu.LaunchKernel(b->compare, CHECK_BLOCKS, 1, 1, CHECK_THREADS, 1, 1, 0, b->stream, cmp, NULL)) ||
+	    (exact &&
+	     (e = cu.LaunchKernel(b->compare, CHECK_BLOCKS, 1, 1, CHECK_THREADS, 1, 1, 0, b->stream, cmp, NULL))) ||
 	    (e = cu.LaunchKernel(b->check_fill, 64, 1, 1, CHECK_THREADS, 1, 1, 0, b->stream, g1, NULL)) ||
 	    (e = cu.LaunchKernel(b->check_fill, 64, 1, 1, CHECK_THREADS, 1, 1, 0, b->stream, g2, NULL)) ||
 	    (e = cu.StreamSynchronize(b->stream)) || (e = cu.MemcpyDtoH(res, b->result, sizeof(res))))
@@ -385,11 +462,36 @@ static int check_output(struct bench *b, struct variant_result *r)
 		if ((e = cu.MemsetD8Async(b->out_base, GUARD_BYTE, GUARD, b->stream)) ||
 		    (e = cu.MemsetD8Async(after, GUARD_BYTE, GUARD, b->stream)))
 			return fail_call(r, e, "restoring the guards");
+	} else if (!exact) {
+		if ((e = cu.MemcpyDtoH(b->host_out, b->out, b->out_bytes)))
+			return fail_call(r, e, "reading the output back");
+		char why[sizeof(r->reason)];
+		const char *bad = b->f->judge(b->host_expected[b->set], b->host_out, v, b->dt, b->rows, b->cols,
+					      b->set, why, sizeof(why));
+		if (bad)
+			set_reason(r, VS_WRONG, "%s", bad);
 	}
 	return 0;
 }
 
-int bench_variant(struct bench *b, const void *cubin, const char *kernel_name,
+/* Scratch memory for point v, zeroed: grown when too small. */
+static CUresult zero_scratch(struct bench *b, const int *v)
+{
+	size_t need = b->f->scratch_bytes ? b->f->scratch_bytes(v, b->dt, b->rows, b->cols) : 0;
+	CUresult e;
+	if (need > b->scratch_bytes) {
+		if (b->scratch)
+			cu.MemFree(b->scratch);
+		b->scratch = 0;
+		b->scratch_bytes = 0;
+		if ((e = cu.MemAlloc(&b->scratch, need)))
+			return e;
+		b->scratch_bytes = need;
+	}
+	return need ? cu.MemsetD8Async(b->scratch, 0, need, b->stream) : CUDA_SUCCESS;
+}
+
+int bench_variant(struct bench *b, const void *cubin, const char *kernel_name, const int *v,
 		  const struct launch_geometry *geo, struct variant_result *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -403,15 +505,25 @@ int bench_variant(struct bench *b, const void *cubin, const char *kernel_name,
 		return fail_call(r, e, "finding the kernel");
 	}
 	int rc = 0;
-	struct launch l = { fn, geo, 0 };
+	struct launch l = { fn, geo, LAUNCH_FAMILY };
 	double t0 = now_seconds(), t1 = 0;
-	/* Poison the output, run once, compare every element. */
-	if ((e = cu.MemsetD8Async(b->out, POISON_BYTE, b->out_bytes, b->stream)) ||
-	    (e = do_launch(b, &l)) || (e = cu.StreamSynchronize(b->stream))) {
-		rc = fail_call(r, e, "the checked launch");
+	/* Scratch zeroed once: each launch must leave it so.  Then per input
+	 * set, the last the timed one: poison the output, run once, check. */
+	if ((e = zero_scratch(b, v))) {
+		rc = fail_call(r, e, "making the scratch memory");
 		goto out;
 	}
-	rc = check_output(b, r);
+	for (int set = b->nsets - 1; set >= 0; set--) {
+		b->set = set;
+		if ((e = cu.MemsetD8Async(b->out, POISON_BYTE, b->out_bytes, b->stream)) ||
+		    (e = do_launch(b, &l)) || (e = cu.StreamSynchronize(b->stream))) {
+			rc = fail_call(r, e, "the checked launch");
+			goto out;
+		}
+		rc = check_output(b, v, r);
+		if (rc < 0 || r->status != VS_OK)
+			break;
+	}
 	t1 = now_seconds();
 	r->verify_s = t1 - t0;
 	if (rc < 0 || r->status != VS_OK)

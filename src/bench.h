@@ -54,24 +54,29 @@ size_t bench_bytes_needed(const struct gpu_info *g, const struct family *f, cons
 			  long rows, long cols);
 
 /*
- * Makes the buffers for f at rows x cols: fresh pseudo-random input (never
- * zeros), the expected output from the family's host reference, guard
- * bytes around the output.  0, or -1 after reporting.
+ * Makes the buffers for f at rows x cols: the family's input sets (fresh
+ * pseudo-random elements, never zeros, unless the family fills its own),
+ * what the check needs from the family's host reference, guard bytes
+ * around the output.  0, or -1 after reporting.
  */
 int bench_prepare(struct bench *b, const struct family *f, const struct dtype *dt, long rows, long cols);
 
-/* The ceiling at the prepared size: GB/s of cuMemcpyDtoDAsync and of the
- * copy kernel (copy_cubin, a point of the copy family, whose geometry is
- * given).  0 or -1. */
+/* The family's ceiling at the prepared size.  CEILING_COPY: GB/s of
+ * cuMemcpyDtoDAsync (*memcpy_gbps) and of the copy kernel (copy_cubin, a
+ * point of the copy family, whose geometry is given).  CEILING_READ: GB/s
+ * of the best of three streaming reads of the input (the support
+ * kernels'), *memcpy_gbps = 0.  0 or -1. */
 int bench_ceiling(struct bench *b, const void *copy_cubin, const struct launch_geometry *copy_geo,
 		  double *memcpy_gbps, double *kernel_gbps);
 
 /*
- * Loads cubin, checks its output bit for bit (and the guards), and when it
- * is right times it.  Fills *r; returns 0 when the GPU is still usable, -1
- * when the context was lost (this process can run nothing more on it).
+ * Loads cubin, checks its output (bit for bit, or by the family's judge on
+ * every input set) and the guards, and when it is right times it.  v is
+ * the point (for the judge and its scratch memory).  Fills *r; returns 0
+ * when the GPU is still usable, -1 when the context was lost (this
+ * process can run nothing more on it).
  */
-int bench_variant(struct bench *b, const void *cubin, const char *kernel_name,
+int bench_variant(struct bench *b, const void *cubin, const char *kernel_name, const int *v,
 		  const struct launch_geometry *geo, struct variant_result *r);
 
 /* The confirmation round, where the fastest variant of a size is timed
@@ -90,10 +95,10 @@ int bench_variant(struct bench *b, const void *cubin, const char *kernel_name,
  * opening reps and BENCH_MAX_REPS. */
 void bench_set_reps(struct bench *b, int reps);
 
-/* GB/s of moving bytes in ms milliseconds. */
+/* GB/s (or GFLOP/s) of work bytes (or operations) in ms milliseconds. */
 double bench_gbps(double bytes, double ms);
 
-/* Bytes one launch moves at the prepared size. */
-double bench_bytes(const struct bench *b);
+/* What one launch counts for the family's metric at the prepared size. */
+double bench_work(const struct bench *b);
 
 #endif

@@ -259,15 +259,15 @@ static long with_alignment(double target, long align, size_t esize)
 	return odd_multiple(target, step < 1 ? 1 : step);
 }
 
-size_t choice_probe_sizes(const struct size2 *req, size_t nreq, size_t esize, struct size2 *out,
+size_t choice_probe_sizes(int shape, const struct size2 *req, size_t nreq, size_t esize, struct size2 *out,
 			  int *anchor, size_t max)
 {
 	if (nreq == 0)
 		return 0;
 	long lo = req[0].rows, hi = req[0].rows;
 	for (size_t i = 0; i < nreq; i++) {
-		long a = req[i].rows < req[i].cols ? req[i].rows : req[i].cols;
-		long b = req[i].rows > req[i].cols ? req[i].rows : req[i].cols;
+		long a = shape == 1 || req[i].rows < req[i].cols ? req[i].rows : req[i].cols;
+		long b = shape == 1 || req[i].rows > req[i].cols ? req[i].rows : req[i].cols;
 		lo = a < lo ? a : lo;
 		hi = b > hi ? b : hi;
 	}
@@ -280,9 +280,13 @@ size_t choice_probe_sizes(const struct size2 *req, size_t nreq, size_t esize, st
 		hi = lo * 4;
 	/* Shapes as (row, col) positions between lo (0) and hi (1), log scale;
 	 * the first is the anchor. */
-	static const double shape[][2] = {
+	static const double shapes[][2] = {
 		{ 0.5, 0.5 }, { 0.0, 0.0 }, { 0.95, 0.9 }, { 0.9, 0.12 }, { 0.12, 0.9 }, { 0.75, 0.3 }, { 0.3, 0.75 },
 	};
+	/* Vectors: a mid length (the anchor), a short and a long one. */
+	static const double lengths[][2] = { { 0.5, 0 }, { 0.1, 0 }, { 0.9, 0 } };
+	const double(*shape_at)[2] = shape == 1 ? lengths : shapes;
+	size_t nshapes = shape == 1 ? ARRAY_SIZE(lengths) : ARRAY_SIZE(shapes);
 	long classes[6];
 	int nclass = 0;
 	for (long a = (long)esize; a <= 32; a *= 2)
@@ -290,10 +294,10 @@ size_t choice_probe_sizes(const struct size2 *req, size_t nreq, size_t esize, st
 	double ratio = (double)hi / (double)lo;
 	size_t n = 0;
 	for (int c = 0; c < nclass; c++)
-		for (size_t s = 0; s < ARRAY_SIZE(shape) && n < max; s++) {
+		for (size_t s = 0; s < nshapes && n < max; s++) {
 			/* lo * ratio^t, with ratio^t = exp(t ln ratio) by its series
 			 * (no libm: t ln ratio is a few units at most). */
-			double x[2] = { gputune_choice_ln(ratio) * shape[s][0], gputune_choice_ln(ratio) * shape[s][1] };
+			double x[2] = { gputune_choice_ln(ratio) * shape_at[s][0], gputune_choice_ln(ratio) * shape_at[s][1] };
 			double dim[2];
 			for (int d = 0; d < 2; d++) {
 				double term = 1, sum = 1;
@@ -305,7 +309,7 @@ size_t choice_probe_sizes(const struct size2 *req, size_t nreq, size_t esize, st
 			}
 			long colclass = classes[(c + (int)s) % nclass];
 			out[n].rows = with_alignment(dim[0], classes[c], esize);
-			out[n].cols = with_alignment(dim[1], colclass, esize);
+			out[n].cols = shape == 1 ? 1 : with_alignment(dim[1], colclass, esize);
 			anchor[n] = s == 0;
 			n++;
 		}

@@ -57,12 +57,13 @@ const char *choice_how_text(int how);
  * Extra sizes a tuning run measures so that the rule has evidence of every
  * row class (see choice-rule.h) across the requested range: for each
  * class, seven shapes (small, mid and large squares, tall and wide, and
- * two in between) with the column class varying.  The mid square of each
- * class is an anchor, measured with the whole space; the others are
- * measured with the candidates only.  Writes up to max sizes into out
- * (anchor[i] set for anchors); returns how many.
+ * two in between) with the column class varying; for a 1-D family
+ * (shape 1), three lengths.  The mid size of each class is an anchor,
+ * measured with the whole space; the others are measured with the
+ * candidates only.  Writes up to max sizes into out (anchor[i] set for
+ * anchors); returns how many.
  */
-size_t choice_probe_sizes(const struct size2 *req, size_t nreq, size_t esize, struct size2 *out,
+size_t choice_probe_sizes(int shape, const struct size2 *req, size_t nreq, size_t esize, struct size2 *out,
 			  int *anchor, size_t max);
 
 #endif

@@ -45,7 +45,7 @@ static int exec_export(struct args *a)
 		return cmd_usage_error(a->cmd, "export: a header needs --kernel FAMILY");
 	const char *dtype = args_get(a, "dtype");
 	if (dtype && !dtype_find(dtype))
-		return cmd_usage_error(a->cmd, "export: unknown dtype '%s' (f32, f64, f16)", dtype);
+		return cmd_usage_error(a->cmd, "export: unknown dtype '%s' (f32, f64, f16, i32)", dtype);
 	const char *mode = args_get(a, "mode");
 	if (!mode)
 		mode = "flushed";

@@ -19,9 +19,9 @@
 
 static const struct cmd_option options[] = {
 	{ "device", "NAME|UUID|INDEX", "one device: name substring (any case), UUID, or index from `gputune db devices`", 0, 0 },
-	{ "kernel", "FAMILY", "one kernel family (transpose, copy)", 0, 0 },
-	{ "dtype", "TYPE", "one element type (f32, f64, f16)", 0, 0 },
-	{ "size", "RxC", "one size; when it was not measured, the variant exported headers choose there", 0, 0 },
+	{ "kernel", "FAMILY", "one kernel family (transpose, copy, reduce)", 0, 0 },
+	{ "dtype", "TYPE", "one element type (f32, f64, f16, i32)", 0, 0 },
+	{ "size", "N|RxC", "one size (N is a vector length for 1-D families, N x N for matrices); when it was not measured, the variant exported headers choose there", 0, 0 },
 	{ "mode", "MODE", "timing mode: flushed or hot (default: both)", 0, 0 },
 	{ "all", NULL, "every measured variant with its status, not only the winners (your database only)", 0, 0 },
 	{ "no-shipped", NULL, "leave out the results shipped with gputune", 0, 0 },
@@ -43,7 +43,7 @@ static const struct table_col all_cols[] = {
 static void add_winner(struct table *t, const struct result *r, const char *note)
 {
 	char size[48], med[32], gbps[32], pct[32];
-	snprintf(size, sizeof(size), "%ldx%ld", r->rows, r->cols);
+	family_size_text(family_find(r->family), r->rows, r->cols, size, sizeof(size));
 	snprintf(med, sizeof(med), "%.2f", r->median_ms * 1e3);
 	snprintf(gbps, sizeof(gbps), "%.0f", r->gbps);
 	snprintf(pct, sizeof(pct), "%.1f", r->fraction * 100);
@@ -80,8 +80,8 @@ static int query_all(const char *path, const struct result_filter *flt, int form
 		if (flt->device && !results_device_matches(flt->device, sqlite3_column_int64(st, 2), uuid, name))
 			continue;
 		char size[48], med[32] = "", gbps[32] = "", pct[32] = "";
-		snprintf(size, sizeof(size), "%lldx%lld", (long long)sqlite3_column_int64(st, 5),
-			 (long long)sqlite3_column_int64(st, 6));
+		family_size_text(family_find((const char *)sqlite3_column_text(st, 3)), (long)sqlite3_column_int64(st, 5),
+				 (long)sqlite3_column_int64(st, 6), size, sizeof(size));
 		if (sqlite3_column_type(st, 10) != SQLITE_NULL) {
 			snprintf(med, sizeof(med), "%.2f", sqlite3_column_double(st, 10) * 1e3);
 			snprintf(gbps, sizeof(gbps), "%.0f", sqlite3_column_double(st, 11));
@@ -109,18 +109,32 @@ static int exec_query(struct args *a)
 	struct result_filter flt = { args_get(a, "device"), args_get(a, "kernel"), args_get(a, "dtype"),
 				     args_get(a, "mode"), args_has(a, "no-shipped") };
 	if (flt.family && !family_find(flt.family))
-		return cmd_usage_error(a->cmd, "query: unknown kernel '%s' (transpose, copy)", flt.family);
+		return cmd_usage_error(a->cmd, "query: unknown kernel '%s' (transpose, copy, reduce)", flt.family);
 	if (flt.dtype && !dtype_find(flt.dtype))
-		return cmd_usage_error(a->cmd, "query: unknown dtype '%s' (f32, f64, f16)", flt.dtype);
+		return cmd_usage_error(a->cmd, "query: unknown dtype '%s' (f32, f64, f16, i32)", flt.dtype);
 	if (flt.mode && strcmp(flt.mode, "flushed") && strcmp(flt.mode, "hot"))
 		return cmd_usage_error(a->cmd, "query: unknown mode '%s' (flushed or hot)", flt.mode);
-	struct size2 *size = NULL;
-	size_t nsize = 0;
+	/* --size as a matrix and as a vector length: each group reads it by
+	 * its family's shape. */
+	struct size2 *size = NULL, *size1 = NULL;
+	size_t nsize = 0, nsize1 = 0;
 	if (args_get(a, "size")) {
 		char err[200];
-		if (sizes_parse(args_get(a, "size"), &size, &nsize, err, sizeof(err)) < 0 || nsize != 1) {
+		int r2 = sizes_parse(SHAPE_2D, args_get(a, "size"), &size, &nsize, err, sizeof(err));
+		int r1 = sizes_parse(SHAPE_1D, args_get(a, "size"), &size1, &nsize1, err, sizeof(err));
+		if ((r2 < 0 || nsize != 1) && (r1 < 0 || nsize1 != 1)) {
 			free(size);
+			free(size1);
 			return cmd_usage_error(a->cmd, "query: bad --size '%s' (one size, N or RxC)", args_get(a, "size"));
+		}
+		if (nsize != 1) {
+			/* Only a vector length reads it: no matrix group answers. */
+			free(size);
+			size = xcalloc(1, sizeof(*size));
+		}
+		if (nsize1 != 1) {
+			free(size1);
+			size1 = xcalloc(1, sizeof(*size1));
 		}
 	}
 	char *path = db_path_from(args_get(a, "db"));
@@ -129,12 +143,14 @@ static int exec_query(struct args *a)
 		rc = query_all(path, &flt, format);
 		free(path);
 		free(size);
+		free(size1);
 		return rc;
 	}
 	struct choice_set cs;
 	if (choice_load(path, &flt, &cs) < 0) {
 		free(path);
 		free(size);
+		free(size1);
 		return EXIT_FAIL;
 	}
 	free(path);
@@ -145,18 +161,22 @@ static int exec_query(struct args *a)
 	/* With --size: one answer per group, by the rule exported headers use. */
 	for (size_t k = 0; size && k < cs.ngroups; k++) {
 		const struct choice_group *g = &cs.g[k];
+		const struct family *fam = family_find(g->key->family);
+		const struct size2 *sz2 = fam && fam->shape == SHAPE_1D ? size1 : size;
+		if (sz2->rows == 0)
+			continue;
 		int how;
-		int v = choice_pick(g, dtype_find(g->key->dtype) ? dtype_find(g->key->dtype)->size : 4, size->rows,
-				    size->cols, &how);
+		int v = choice_pick(g, dtype_find(g->key->dtype) ? dtype_find(g->key->dtype)->size : 4, sz2->rows,
+				    sz2->cols, &how);
 		if (how == GPUTUNE_CHOICE_EXACT) {
 			for (int i = 0; i < g->n; i++)
-				if (g->rows[i] == size->rows && g->cols[i] == size->cols)
+				if (g->rows[i] == sz2->rows && g->cols[i] == sz2->cols)
 					add_winner(&t, g->entry[i], "");
 			continue;
 		}
 		const struct result *r = g->key;
 		char sz[48], note[200];
-		snprintf(sz, sizeof(sz), "%ldx%ld", size->rows, size->cols);
+		family_size_text(fam, sz2->rows, sz2->cols, sz, sizeof(sz));
 		snprintf(note, sizeof(note), "untuned: %s (%d measured sizes, %d candidates)", choice_how_text(how),
 			 g->n, g->ncand);
 		const char *cells[] = { r->device, r->uuid, r->family, r->dtype, sz, r->mode, g->names[v],
@@ -171,6 +191,7 @@ static int exec_query(struct args *a)
 	table_free(&t);
 	choice_free(&cs);
 	free(size);
+	free(size1);
 	return rc;
 }
 

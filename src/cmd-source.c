@@ -13,7 +13,7 @@
 
 static const struct cmd_option options[] = {
 	{ "param", "NAME=VALUE", "one parameter's value (others take their defaults)", 1, 0 },
-	{ "dtype", "TYPE", "element type: f32 (default), f64 or f16", 0, 0 },
+	{ "dtype", "TYPE", "element type: f32 (default), or another the family supports", 0, 0 },
 	{ "templates", "DIR", "read templates from DIR instead of the built-in copies", 0, 0 },
 	{ "check", NULL, "also check the point against the default device limits; exit 1 when rejected", 0, 0 },
 	OPT_END
@@ -31,9 +31,9 @@ static int exec_source(struct args *a)
 		return r;
 	}
 	const char *dtn = args_get(a, "dtype");
-	const struct dtype *dt = dtype_find(dtn ? dtn : "f32");
+	const struct dtype *dt = family_dtype(f, dtn ? dtn : "f32");
 	if (!dt)
-		return cmd_usage_error(a->cmd, "source: unknown --dtype '%s' (f32, f64 or f16)", dtn);
+		return cmd_usage_error(a->cmd, "source: unknown --dtype '%s' for %s (%s)", dtn, f->name, f->dtypes);
 	int v[MAX_PARAMS] = {0};
 	if (space_single_point(f, a, v) < 0)
 		return EXIT_USAGE;

@@ -25,10 +25,8 @@
 #include <string.h>
 #include <strings.h>
 
-#define DEFAULT_SIZES "random:40:1000-8192"
-
 static const struct cmd_option options[] = {
-	{ "sizes", "LIST", "held-out sizes, as for tuning (default " DEFAULT_SIZES ")", 0, 0 },
+	{ "sizes", "LIST", "held-out sizes, as for tuning (default: random:40:1000-8192 for matrices, random:20:65536-268435456 for vectors)", 0, 0 },
 	TUNE_OPT_DTYPE,
 	{ "no-shipped", NULL, "choose from your database only, not the results shipped with gputune", 0, 0 },
 	{ "param", "NAME=V,...", "the space each held-out size is tuned with, as for tuning (default: the family's)", 1, 0 },
@@ -133,14 +131,14 @@ static int exec_validate(struct args *a)
 {
 	const struct family *f = family_find(a->pos[0]);
 	if (!f)
-		return cmd_usage_error(a->cmd, "validate: unknown kernel family '%s' (transpose, copy)", a->pos[0]);
+		return cmd_usage_error(a->cmd, "validate: unknown kernel family '%s' (transpose, copy, reduce)", a->pos[0]);
 	int format = args_format(a);
 	if (format < 0)
 		return EXIT_USAGE;
 	const char *dtn = args_get(a, "dtype");
-	const struct dtype *dt = dtype_find(dtn ? dtn : "f32");
+	const struct dtype *dt = family_dtype(f, dtn ? dtn : "f32");
 	if (!dt)
-		return cmd_usage_error(a->cmd, "validate: unknown --dtype '%s' (f32, f64 or f16)", dtn);
+		return cmd_usage_error(a->cmd, "validate: unknown --dtype '%s' for %s (%s)", dtn, f->name, f->dtypes);
 	long dev = 0;
 	if (args_get(a, "device") && parse_long(args_get(a, "device"), 0, 1024, &dev) < 0)
 		return cmd_usage_error(a->cmd, "validate: bad --device '%s' (a GPU index)", args_get(a, "device"));
@@ -148,7 +146,7 @@ static int exec_validate(struct args *a)
 	size_t nsizes = 0;
 	char err[256];
 	const char *text = args_get(a, "sizes");
-	if (sizes_parse(text ? text : DEFAULT_SIZES, &sizes, &nsizes, err, sizeof(err)) < 0)
+	if (sizes_parse(f->shape, text ? text : f->validate_sizes, &sizes, &nsizes, err, sizeof(err)) < 0)
 		return cmd_usage_error(a->cmd, "validate: %s", err);
 	struct gpu_info g;
 	char why[256];
@@ -179,9 +177,7 @@ static int exec_validate(struct args *a)
 			/* As a header with nothing tuned here: the classic tile. */
 			int p[MAX_PARAMS] = {0};
 			how[i] = -1;
-			if (family_classic_point(f, 1, p) < 0)
-				for (int k = 0; k < f->nparams; k++)
-					p[k] = f->params[k].single;
+			family_fallback_point(f, p);
 			choice[i] = family_point_name(f, p);
 		}
 	}
@@ -208,7 +204,7 @@ static int exec_validate(struct args *a)
 		double cg = measured(db, g.uuid, f, dt->name, choice[i], sizes[i].rows, sizes[i].cols, &frac);
 		char *best = best_at(db, g.uuid, f, dt->name, sizes[i].rows, sizes[i].cols, &bg);
 		char sz[48], c1[32] = "", c2[32] = "", c3[32] = "", c4[32] = "";
-		snprintf(sz, sizeof(sz), "%ldx%ld", sizes[i].rows, sizes[i].cols);
+		family_size_text(f, sizes[i].rows, sizes[i].cols, sz, sizeof(sz));
 		if (cg > 0 && bg > 0) {
 			snprintf(c1, sizeof(c1), "%.0f", cg);
 			snprintf(c2, sizeof(c2), "%.1f", 100 * frac);
@@ -233,7 +229,7 @@ static int exec_validate(struct args *a)
 		double median = nok ? (nok % 2 ? of_best[nok / 2] : (of_best[nok / 2 - 1] + of_best[nok / 2]) / 2) : 0;
 		FILE *out = format == FMT_TABLE ? stdout : stderr;
 		fprintf(out, "\nheld-out %s on %s: %zu sizes, choice at %.1f%% of each size's own best in the median, "
-			     "%.1f%% at worst (%s), below 90%% at %zu; at least %.1f%% of the copy ceiling; %.1f s\n",
+			     "%.1f%% at worst (%s), below 90%% at %zu; at least %.1f%% of the ceiling; %.1f s\n",
 			dt->name, g.name, nok, 100 * median, nok ? 100 * worst_share : 0.0, worst_size, below90,
 			nok ? 100 * worst_ceiling : 0.0, x.seconds);
 		if (nok < nsizes)
@@ -256,13 +252,14 @@ const struct cmd_entry cmd_validate_entry = {
 	.summary = "measure how well the exported choice holds at sizes nobody tuned",
 	.usage = "FAMILY",
 	.description =
-		"For each size (default " DEFAULT_SIZES ": 40 sizes with rows and columns drawn\n"
-		"independently from [1000, 8192], seed 1), takes the variant an exported header\n"
+		"For each size (default for matrices random:40:1000-8192: 40 sizes with rows\n"
+		"and columns drawn independently from [1000, 8192], seed 1; for vectors\n"
+		"random:20:65536-268435456), takes the variant an exported header\n"
 		"would run there, choosing from the results as they stand but with the asked\n"
 		"sizes left out (held out even if they were measured before); then, on the GPU,\n"
 		"tunes each size with the whole space (no extra sizes), which measures the\n"
-		"chosen variant too, and reports the choice's GB/s, its share of the copy\n"
-		"ceiling and of the size's own best, with the median and the worst at the end.\n"
+		"chosen variant too, and reports the choice's GB/s, its share of the\n"
+		"family's ceiling and of the size's own best, with the median and the worst at the end.\n"
 		"The measurements are stored like any tuning run's.  It costs a full tuning run\n"
 		"per size: about 2 to 4 s a size for f32 on an H200.",
 	.options = options,

@@ -17,6 +17,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_devices_entry,
 	&cmd_transpose_entry,
 	&cmd_copy_entry,
+	&cmd_reduce_entry,
 	&cmd_source_entry,
 	&cmd_query_entry,
 	&cmd_export_entry,

@@ -21,8 +21,9 @@ static const char *const json_steps[] = {
 	" json_extract(value, '$.mem_clock_khz'), json_extract(value, '$.driver_version')"
 	" FROM json_each(?1, '$.devices') WHERE true ON CONFLICT (uuid) DO NOTHING",
 
-	"INSERT INTO family (name, params)"
-	" SELECT json_extract(value, '$.name'), json_extract(value, '$.params')"
+	"INSERT INTO family (name, params, shape, metric)"
+	" SELECT json_extract(value, '$.name'), json_extract(value, '$.params'),"
+	" coalesce(json_extract(value, '$.shape'), '2d'), coalesce(json_extract(value, '$.metric'), 'GB/s')"
 	" FROM json_each(?1, '$.kernels') WHERE true ON CONFLICT (name) DO NOTHING",
 
 	"INSERT OR IGNORE INTO variant (family_id, dtype, params, source_hash)"
@@ -40,10 +41,11 @@ static const char *const json_steps[] = {
 	" JOIN device d ON d.uuid = json_extract(j.value, '$.device_uuid')"
 	" JOIN family f ON f.name = json_extract(j.value, '$.kernel')",
 
-	"INSERT OR IGNORE INTO ceiling (run_id, dtype, rows, cols, memcpy_gbps, copy_kernel_gbps, ceiling_gbps)"
+	"INSERT OR IGNORE INTO ceiling (run_id, dtype, rows, cols, memcpy_gbps, copy_kernel_gbps, ceiling_gbps, kind)"
 	" SELECT r.id, json_extract(j.value, '$.dtype'), json_extract(j.value, '$.rows'),"
 	" json_extract(j.value, '$.cols'), json_extract(j.value, '$.memcpy_gbps'),"
-	" json_extract(j.value, '$.copy_kernel_gbps'), json_extract(j.value, '$.ceiling_gbps')"
+	" json_extract(j.value, '$.copy_kernel_gbps'), json_extract(j.value, '$.ceiling_gbps'),"
+	" coalesce(json_extract(j.value, '$.ceiling_kind'), 'copy')"
 	" FROM json_each(?1, ?2) j JOIN run r ON r.uuid = json_extract(j.value, '$.run.uuid')"
 	" WHERE json_extract(j.value, '$.ceiling_gbps') IS NOT NULL",
 
@@ -148,8 +150,8 @@ static const char *const merge_steps[] = {
 	" bus_width_bits, mem_clock_khz, driver_version)"
 	" SELECT uuid, name, cc_major, cc_minor, sm_count, mem_bytes, l2_bytes, bus_width_bits,"
 	" mem_clock_khz, driver_version FROM other.device WHERE true ON CONFLICT (uuid) DO NOTHING",
-	"INSERT INTO family (name, params) SELECT name, params FROM other.family WHERE true"
-	" ON CONFLICT (name) DO NOTHING",
+	"INSERT INTO family (name, params, shape, metric) SELECT name, params, shape, metric FROM other.family"
+	" WHERE true ON CONFLICT (name) DO NOTHING",
 	"INSERT OR IGNORE INTO variant (family_id, dtype, params, source_hash)"
 	" SELECT f.id, v.dtype, v.params, v.source_hash FROM other.variant v"
 	" JOIN other.family of ON of.id = v.family_id JOIN family f ON f.name = of.name",
@@ -159,8 +161,8 @@ static const char *const merge_steps[] = {
 	" r.timing_mode, r.repetitions, r.status FROM other.run r"
 	" JOIN other.device od ON od.id = r.device_id JOIN device d ON d.uuid = od.uuid"
 	" JOIN other.family of ON of.id = r.family_id JOIN family f ON f.name = of.name",
-	"INSERT OR IGNORE INTO ceiling (run_id, dtype, rows, cols, memcpy_gbps, copy_kernel_gbps, ceiling_gbps)"
-	" SELECT lr.id, c.dtype, c.rows, c.cols, c.memcpy_gbps, c.copy_kernel_gbps, c.ceiling_gbps"
+	"INSERT OR IGNORE INTO ceiling (run_id, dtype, rows, cols, memcpy_gbps, copy_kernel_gbps, ceiling_gbps, kind)"
+	" SELECT lr.id, c.dtype, c.rows, c.cols, c.memcpy_gbps, c.copy_kernel_gbps, c.ceiling_gbps, c.kind"
 	" FROM other.ceiling c JOIN other.run r ON r.id = c.run_id JOIN run lr ON lr.uuid = r.uuid",
 	"INSERT OR IGNORE INTO measurement (run_id, variant_id, rows, cols, status, reason, median_ms,"
 	" min_ms, max_ms, p25_ms, p75_ms, launches, gbps, fraction)"

@@ -24,6 +24,7 @@
 const char *const db_migrations[] = {
 	"db/001-initial.sql",
 	"db/002-quartiles.sql",
+	"db/003-families.sql",
 	NULL
 };
 
@@ -353,14 +354,17 @@ int64_t db_family_id(sqlite3 *db, const struct family *f)
 	for (int i = 0; i < f->nparams; i++)
 		sb_printf(&sb, "%s%s", i ? "," : "", f->params[i].name);
 	sqlite3_stmt *st = db_prepare(db,
-		"INSERT INTO family (name, params) VALUES (?1, ?2)"
-		" ON CONFLICT (name) DO UPDATE SET params = excluded.params RETURNING id");
+		"INSERT INTO family (name, params, shape, metric) VALUES (?1, ?2, ?3, ?4)"
+		" ON CONFLICT (name) DO UPDATE SET params = excluded.params, shape = excluded.shape,"
+		" metric = excluded.metric RETURNING id");
 	if (!st) {
 		sb_free(&sb);
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, f->name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, sb.buf, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, f->shape == SHAPE_1D ? "1d" : "2d", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, family_metric_unit(f), -1, SQLITE_STATIC);
 	sb_free(&sb);
 	return step_returning_id(db, st);
 }

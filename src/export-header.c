@@ -74,15 +74,6 @@ static int header_variant(const struct family *fam, struct hvariant *vs, int *nv
 	return k;
 }
 
-/* The configuration an untuned device gets: the family's classic tile
- * (its second classic point), which is valid for every element type. */
-static void default_point(const struct family *fam, int *v)
-{
-	if (family_classic_point(fam, 1, v) < 0)
-		for (int i = 0; i < fam->nparams; i++)
-			v[i] = fam->params[i].single;
-}
-
 /* The #define lines that make the template a variant, leaving out test-only
  * parameters at their default (the template defaults them too).  Caller
  * frees. */
@@ -90,6 +81,8 @@ static char *variant_defines(const struct family *fam, const struct dtype *dt, c
 {
 	struct strbuf sb = {0};
 	sb_printf(&sb, "#define GT_ELEM_BYTES %zu\n", dt->size);
+	if (fam->arithmetic)
+		sb_printf(&sb, "#define GT_ELEM_TYPE %s\n#define GT_ACC_TYPE %s\n", dt->cuda_type, dt->acc_type);
 	for (int k = 0; k < fam->nparams; k++)
 		if (!fam->params[k].hidden || v[k] != fam->params[k].single)
 			sb_printf(&sb, "#define %s %d\n", fam->params[k].macro, v[k]);
@@ -152,9 +145,15 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	}
 	/* A default kernel for every element type: f32 always, and the others
 	 * tuned here. */
-	const struct dtype *types[3] = { dtype_find("f32"), dtype_find("f64"), dtype_find("f16") };
-	int default_of[3];
-	for (int t = 0; t < 3 && rc == 0; t++) {
+	const struct dtype *types[8];
+	int ntypes = 0, default_of[8];
+	for (const struct dtype *d = dtype_table; d->name && ntypes < 8; d++)
+		if (family_dtype(fam, d->name) && !strcmp(d->name, "f32"))
+			types[ntypes++] = d;
+	for (const struct dtype *d = dtype_table; d->name && ntypes < 8; d++)
+		if (family_dtype(fam, d->name) && strcmp(d->name, "f32"))
+			types[ntypes++] = d;
+	for (int t = 0; t < ntypes && rc == 0; t++) {
 		int used = t == 0;
 		for (int i = 0; i < nv && !used; i++)
 			used = vs[i].dt == types[t];
@@ -162,7 +161,7 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		if (!used)
 			continue;
 		int v[MAX_PARAMS] = {0};
-		default_point(fam, v);
+		family_fallback_point(fam, v);
 		int k = find_variant(vs, nv, types[t], v);
 		if (k < 0) {
 			k = nv++;
@@ -193,22 +192,31 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	}
 	if (cs->ngroups == 0)
 		fputs(" *   none (only the default configuration is available)\n", f);
+	int vec = fam->shape == SHAPE_1D;
 	fprintf(f,
 		" *\n"
-		" * From C: gputune_%s_choose(device_name, cc, dtype, rows, cols) returns the\n"
+		" * From C: gputune_%s_choose(device_name, cc, dtype, %s) returns the\n"
 		" * index of the variant to use at any size (the rule is below, with the\n"
 		" * tables it reads); gputune_%s_defines[i] followed by gputune_%s_source\n"
 		" * is its CUDA program for NVRTC (entry point gputune_%s_kernel_name), and\n"
 		" * gputune_%s_geometry() its launch grid and block.  From CUDA (nvcc):\n"
-		" * gputune_%s_launch(i, in, out, rows, cols, stream) runs it.  Pointers\n"
-		" * aligned to 16 bytes take the vectorised paths.\n"
+		" * gputune_%s_launch(i, in, out, %s, stream) runs it.  Pointers\n"
+		" * aligned to 16 bytes take the vectorised paths.\n",
+		P, vec ? "n" : "rows, cols", P, P, P, P, P, vec ? "scratch, n" : "rows, cols");
+	if (fam->scratch_bytes)
+		fprintf(f, " * gputune_%s_scratch_bytes(i, n) is the scratch memory variant i needs:\n"
+			   " * zero it once before the first launch; every launch leaves it zeroed.\n", P);
+	if (fam->arithmetic)
+		fprintf(f, " * The output is one accumulator: float for f32, double for f64, and for i32\n"
+			   " * a 32-bit integer (the sum modulo 2^32).\n");
+	fprintf(f,
 		" *\n"
 		" * Choice: the group of entries of the same element type on the device of that\n"
 		" * name (any case; NULL takes GPUTUNE_DEVICE when defined), else on a device of\n"
 		" * the same compute capability (cc = 10 * major + minor); within it,\n"
 		" * gputune_choice_rule() below.  With no group: the default variant of the\n"
 		" * element type; -1 for an element type this header has no kernel for.\n"
-		" */\n", P, P, P, P, P, P);
+		" */\n");
 	char guard[80];
 	snprintf(guard, sizeof(guard), "GPUTUNE_%s_H", U);
 	fprintf(f, "#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <string.h>\n\n", guard, guard);
@@ -222,8 +230,9 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		   "\tgputune_%s_config config;\n} gputune_%s_variant;\n\n", P, P, P);
 	fprintf(f, "/* A measured size. */\ntypedef struct gputune_%s_entry {\n"
 		   "\tconst char *device; /* as the driver names it */\n"
-		   "\tint cc;\n\tconst char *dtype;\n\tlong rows, cols;\n\tdouble gbps;     /* measured */\n"
-		   "\tdouble fraction; /* of the copy ceiling measured in the same run */\n"
+		   "\tint cc;\n\tconst char *dtype;\n\tlong rows, cols; /* a vector's length is rows, cols = 1 */\n"
+		   "\tdouble gbps;     /* measured */\n"
+		   "\tdouble fraction; /* of the ceiling measured in the same run */\n"
 		   "\tint variant;\n} gputune_%s_entry;\n\n", P, P);
 	fprintf(f, "/* The measured sizes of one device and element type (entries first to\n"
 		   " * first + n - 1, with rows[], cols[] and winner[] in the same order) and the\n"
@@ -281,7 +290,8 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 			fprintf(f, "%s%d", j ? ", " : " ", gmap[k][g->cand[j]]);
 		fprintf(f, "%s };\nstatic const float gputune_%s_g%zu_share[] = {\n", g->ncand ? "" : " -1", P, k);
 		for (int i = 0; i < g->n; i++) {
-			fprintf(f, "\t/* %ldx%ld */", g->rows[i], g->cols[i]);
+			char sz[48];
+			fprintf(f, "\t/* %s */", family_size_text(fam, g->rows[i], g->cols[i], sz, sizeof(sz)));
 			for (int j = 0; j < g->ncand; j++)
 				fprintf(f, " %.3ff,", g->share[i * g->ncand + j]);
 			fputs("\n", f);
@@ -340,29 +350,35 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		P, P, U, P, P, P);
 	fprintf(f, "/* The measured entry of exactly this size, or NULL. */\n"
 		   "static inline const gputune_%s_entry *gputune_%s_lookup(const char *device, int cc,\n"
-		   "\tconst char *dtype, long rows, long cols)\n{\n"
+		   "\tconst char *dtype, %s)\n{\n%s"
 		   "\tconst gputune_%s_group *g = gputune_%s_group_for(device, cc, dtype);\n"
 		   "\tfor (int i = 0; g && i < g->n; i++)\n"
 		   "\t\tif (g->rows[i] == rows && g->cols[i] == cols)\n"
 		   "\t\t\treturn &gputune_%s_entries[g->first + i];\n"
-		   "\treturn NULL;\n}\n\n", P, P, P, P, P);
+		   "\treturn NULL;\n}\n\n", P, P, vec ? "long n" : "long rows, long cols",
+		vec ? "\tlong rows = n, cols = 1;\n" : "", P, P, P);
 	fprintf(f, "/* The variant for an untuned device: the classic kernel; -1 for an\n"
 		   " * element type without one. */\nstatic inline int gputune_%s_default_variant(const char *dtype)\n{\n", P);
-	for (int t = 0; t < 3; t++)
+	for (int t = 0; t < ntypes; t++)
 		if (default_of[t] >= 0)
 			fprintf(f, "\tif (!strcmp(dtype, \"%s\"))\n\t\treturn %d;\n", types[t]->name, default_of[t]);
 	fputs("\treturn -1;\n}\n\n", f);
 	fprintf(f, "static inline int gputune_%s_choose(const char *device, int cc, const char *dtype,\n"
-		   "\tlong rows, long cols)\n{\n"
+		   "\t%s)\n{\n%s"
 		   "\tconst gputune_%s_group *g = gputune_%s_group_for(device, cc, dtype);\n"
 		   "\tint how;\n"
 		   "\tif (!g || g->n == 0)\n\t\treturn gputune_%s_default_variant(dtype);\n"
 		   "\treturn gputune_choice_rule(g->n, g->rows, g->cols, g->winner, g->ncand, g->cand, g->share,\n"
-		   "\t\tg->esize, rows, cols, &how);\n}\n\n", P, P, P, P);
-	fprintf(f, "static inline void gputune_%s_geometry(int variant, unsigned rows, unsigned cols,\n"
+		   "\t\tg->esize, rows, cols, &how);\n}\n\n", P, vec ? "long n" : "long rows, long cols",
+		vec ? "\tlong rows = n, cols = 1;\n" : "", P, P, P);
+	fprintf(f, "static inline void gputune_%s_geometry(int variant, %s,\n"
 		   "\tunsigned grid[3], unsigned block[3])\n{\n"
 		   "\tconst gputune_%s_config *c = &gputune_%s_variants[variant].config;\n%s}\n\n",
-		P, P, P, fam->geometry_c);
+		P, vec ? "unsigned long long n" : "unsigned rows, unsigned cols", P, P, fam->geometry_c);
+	if (fam->scratch_bytes)
+		fprintf(f, "static inline size_t gputune_%s_scratch_bytes(int variant, unsigned long long n)\n{\n"
+			   "\tunsigned grid[3], block[3];\n\tgputune_%s_geometry(variant, n, grid, block);\n"
+			   "\treturn %s;\n}\n\n", P, P, fam->scratch_c);
 
 	/* nvcc: the same template text, once, and one instantiation per variant. */
 	fprintf(f, "#if defined(__CUDACC__)\n#include <cuda_runtime.h>\n\n#define GT_HEADER_KERNEL gputune_%s_kernel\n", P);
@@ -370,17 +386,31 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	fputs("#undef GT_HEADER_KERNEL\n\n", f);
 	fprintf(f, "/* Launches variant i on stream; returns the launch's error. */\n"
 		   "static inline cudaError_t gputune_%s_launch(int variant, const void *in, void *out,\n"
-		   "\tunsigned rows, unsigned cols, cudaStream_t stream)\n{\n"
+		   "\t%s, cudaStream_t stream)\n{\n"
 		   "\tif (variant < 0 || variant >= GPUTUNE_%s_NUM_VARIANTS)\n\t\treturn cudaErrorInvalidValue;\n"
-		   "\tunsigned g[3], b[3];\n\tgputune_%s_geometry(variant, rows, cols, g, b);\n"
-		   "\tdim3 grid(g[0], g[1], g[2]), block(b[0], b[1], b[2]);\n\tswitch (variant) {\n", P, U, P);
+		   "\tunsigned g[3], b[3];\n\tgputune_%s_geometry(variant, %s, g, b);\n"
+		   "\tdim3 grid(g[0], g[1], g[2]), block(b[0], b[1], b[2]);\n\tswitch (variant) {\n", P,
+		vec ? "void *scratch, unsigned long long n" : "unsigned rows, unsigned cols", U, P, vec ? "n" : "rows, cols");
 	for (int i = 0; i < nv; i++) {
-		char T[40];
-		snprintf(T, sizeof(T), "gt_uint<%zu>::type", vs[i].dt->size);
+		/* Bit-moving families take one unsigned type per element size;
+		 * arithmetic ones the element and the accumulator types. */
+		char T[40], A[40];
+		if (fam->arithmetic) {
+			snprintf(T, sizeof(T), "%s", vs[i].dt->cuda_type);
+			snprintf(A, sizeof(A), "%s", vs[i].dt->acc_type);
+		} else {
+			snprintf(T, sizeof(T), "gt_uint<%zu>::type", vs[i].dt->size);
+			snprintf(A, sizeof(A), "%s", T);
+		}
 		fprintf(f, "\tcase %d: gputune_%s_kernel<%s", i, P, T);
+		if (fam->arithmetic)
+			fprintf(f, ", %s", A);
 		for (int k = 0; k < fam->nparams; k++)
 			fprintf(f, ", %d", vs[i].v[k]);
-		fprintf(f, "><<<grid, block, 0, stream>>>((const %s *)in, (%s *)out, rows, cols); break;\n", T, T);
+		if (vec)
+			fprintf(f, "><<<grid, block, 0, stream>>>((const %s *)in, (%s *)out, scratch, n); break;\n", T, A);
+		else
+			fprintf(f, "><<<grid, block, 0, stream>>>((const %s *)in, (%s *)out, rows, cols); break;\n", T, A);
 	}
 	fputs("\t}\n\treturn cudaGetLastError();\n}\n#endif /* __CUDACC__ */\n\n", f);
 	fprintf(f, "#endif /* %s */\n", guard);

@@ -39,6 +39,7 @@ static void write_result(FILE *f, const struct result *r, int first)
 	field_s(f, ", ", "timing_mode", r->mode);
 	field_s(f, ", ", "params", r->params);
 	field_s(f, ", ", "source_hash", r->source_hash);
+	field_s(f, ", ", "ceiling_kind", r->ceiling_kind ? r->ceiling_kind : "copy");
 	fprintf(f, ",\n     \"median_ms\": %.9g, \"min_ms\": %.9g, \"max_ms\": %.9g, \"p25_ms\": %.9g,"
 		   " \"p75_ms\": %.9g, \"launches\": %d, \"gbps\": %.9g, \"fraction\": %.9g,"
 		   " \"ceiling_gbps\": %.9g, \"memcpy_gbps\": %.9g, \"copy_kernel_gbps\": %.9g,\n     \"run\": {",
@@ -70,6 +71,10 @@ int export_json(FILE *f, const struct choice_set *cs)
 		fputs(first ? "\n    {" : ",\n    {", f);
 		field_s(f, "", "name", rs->r[i].family);
 		field_s(f, ", ", "params", sb.buf ? sb.buf : "");
+		if (fam) {
+			field_s(f, ", ", "shape", fam->shape == SHAPE_1D ? "1d" : "2d");
+			field_s(f, ", ", "metric", family_metric_unit(fam));
+		}
 		fputs("}", f);
 		sb_free(&sb);
 		first = 0;

@@ -51,9 +51,14 @@ static void geometry(const int *v, const struct dtype *dt, long rows, long cols,
 	g->block[1] = g->block[2] = 1;
 }
 
-static size_t out_elems(long rows, long cols)
+static size_t in_elems(long rows, long cols)
 {
 	return (size_t)rows * (size_t)cols;
+}
+
+static size_t out_bytes(const struct dtype *dt, long rows, long cols)
+{
+	return (size_t)rows * (size_t)cols * dt->size;
 }
 
 static double bytes_moved(const struct dtype *dt, long rows, long cols)
@@ -61,8 +66,9 @@ static double bytes_moved(const struct dtype *dt, long rows, long cols)
 	return 2.0 * (double)rows * (double)cols * (double)dt->size;
 }
 
-static void reference(const void *in, void *out, long rows, long cols, size_t esize)
+static void reference(const void *in, void *out, const struct dtype *dt, long rows, long cols)
 {
+	size_t esize = dt->size;
 	memcpy(out, in, (size_t)rows * (size_t)cols * esize);
 }
 
@@ -77,6 +83,13 @@ const struct family family_copy = {
 	.summary = "device-to-device copy, the bandwidth ceiling",
 	.template_name = "templates/copy.cu",
 	.kernel_name = "gputune_copy",
+	.shape = SHAPE_2D,
+	.default_sizes = "1024-8192",
+	.dtypes = "f32,f64,f16,i32",
+	.metric = METRIC_BYTES,
+	.check = CHECK_EXACT,
+	.ceiling = CEILING_COPY,
+	.args = ARGS_MATRIX,
 	.params = params,
 	.nparams = NPARAMS,
 	.reject = reject,
@@ -89,8 +102,12 @@ const struct family family_copy = {
 		"\tgrid[1] = grid[2] = 1;\n"
 		"\tblock[0] = (unsigned)c->threads;\n"
 		"\tblock[1] = block[2] = 1;\n",
-	.out_elems = out_elems,
-	.bytes_moved = bytes_moved,
+	.in_elems = in_elems,
+	.out_bytes = out_bytes,
+	.work = bytes_moved,
 	.reference = reference,
 	.classics = classics,
+	.nreport = 2,
+	.fallback = 1,
+	.validate_sizes = "random:40:1000-8192",
 };

@@ -124,9 +124,14 @@ static void geometry(const int *v, const struct dtype *dt, long rows, long cols,
 	g->block[2] = 1;
 }
 
-static size_t out_elems(long rows, long cols)
+static size_t in_elems(long rows, long cols)
 {
 	return (size_t)rows * (size_t)cols;
+}
+
+static size_t out_bytes(const struct dtype *dt, long rows, long cols)
+{
+	return (size_t)rows * (size_t)cols * dt->size;
 }
 
 static double bytes_moved(const struct dtype *dt, long rows, long cols)
@@ -136,8 +141,9 @@ static double bytes_moved(const struct dtype *dt, long rows, long cols)
 
 /* Blocked so that both sides stay in cache: a naive loop over 8192^2
  * elements is several times slower on the host. */
-static void reference(const void *in, void *out, long rows, long cols, size_t esize)
+static void reference(const void *in, void *out, const struct dtype *dt, long rows, long cols)
 {
+	size_t esize = dt->size;
 	const char *src = in;
 	char *dst = out;
 	const long B = 64;
@@ -163,6 +169,13 @@ const struct family family_transpose = {
 	.summary = "out-of-place matrix transpose, out[c][r] = in[r][c]",
 	.template_name = "templates/transpose.cu",
 	.kernel_name = "gputune_transpose",
+	.shape = SHAPE_2D,
+	.default_sizes = "1024-8192",
+	.dtypes = "f32,f64,f16,i32",
+	.metric = METRIC_BYTES,
+	.check = CHECK_EXACT,
+	.ceiling = CEILING_COPY,
+	.args = ARGS_MATRIX,
 	.params = params,
 	.nparams = NPARAMS,
 	.reject = reject,
@@ -176,8 +189,12 @@ const struct family family_transpose = {
 		"\tblock[0] = (unsigned)(c->tile / c->vec);\n"
 		"\tblock[1] = (unsigned)c->block_rows;\n"
 		"\tblock[2] = 1;\n",
-	.out_elems = out_elems,
-	.bytes_moved = bytes_moved,
+	.in_elems = in_elems,
+	.out_bytes = out_bytes,
+	.work = bytes_moved,
 	.reference = reference,
 	.classics = classics,
+	.nreport = 2,
+	.fallback = 1,
+	.validate_sizes = "random:40:1000-8192",
 };

@@ -13,14 +13,17 @@
 const struct family *const family_table[] = {
 	&family_transpose,
 	&family_copy,
+	&family_reduce,
 	NULL
 };
 
+/* Unit roundoffs: 2^-24 and 2^-53. */
 const struct dtype dtype_table[] = {
-	{ "f32", 4, "float" },
-	{ "f64", 8, "double" },
-	{ "f16", 2, "unsigned short" },
-	{ NULL, 0, NULL }
+	{ "f32", 4, "float", "float", "float", 4, 5.9604644775390625e-08 },
+	{ "f64", 8, "double", "double", "double", 8, 1.1102230246251565e-16 },
+	{ "f16", 2, "unsigned short", "unsigned short", "float", 4, 5.9604644775390625e-08 },
+	{ "i32", 4, "int", "int", "unsigned", 4, 0 },
+	{ NULL, 0, NULL, NULL, NULL, 0, 0 }
 };
 
 const struct dtype *dtype_find(const char *name)
@@ -37,6 +40,33 @@ const struct family *family_find(const char *name)
 		if (!strcmp(family_table[i]->name, name))
 			return family_table[i];
 	return NULL;
+}
+
+const struct dtype *family_dtype(const struct family *f, const char *name)
+{
+	const struct dtype *dt = name ? dtype_find(name) : NULL;
+	if (!dt)
+		return NULL;
+	/* f->dtypes is a comma-separated list of names. */
+	size_t n = strlen(dt->name);
+	for (const char *p = f->dtypes; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ','))
+		if (strcspn(p, ",") == n && !strncmp(p, dt->name, n))
+			return dt;
+	return NULL;
+}
+
+const char *family_metric_unit(const struct family *f)
+{
+	return f->metric == METRIC_FLOPS ? "GFLOP/s" : "GB/s";
+}
+
+const char *family_size_text(const struct family *f, long rows, long cols, char *buf, size_t n)
+{
+	if (f && f->shape == SHAPE_1D && cols == 1)
+		snprintf(buf, n, "%ld", rows);
+	else
+		snprintf(buf, n, "%ldx%ld", rows, cols);
+	return buf;
 }
 
 int family_param_index(const struct family *f, const char *name)
@@ -122,6 +152,13 @@ int family_classic_point(const struct family *f, int i, int *v)
 	return spec ? family_point_parse(f, spec + 1, v) : -1;
 }
 
+void family_fallback_point(const struct family *f, int *v)
+{
+	if (family_classic_point(f, f->fallback, v) < 0)
+		for (int i = 0; i < f->nparams; i++)
+			v[i] = f->params[i].single;
+}
+
 static void print_values(const struct param_def *p, const int *v, int n, FILE *out)
 {
 	char buf[32];
@@ -131,6 +168,10 @@ static void print_values(const struct param_def *p, const int *v, int n, FILE *o
 
 void family_print_params(const struct family *f, FILE *out)
 {
+	fprintf(out, "\n%s: sizes are %s (default --sizes %s); element types %s.\n", f->name,
+		f->shape == SHAPE_1D ? "vector lengths N (N, 2^K, A-B, A-B:STEP, random:COUNT:A-B[:SEED])"
+				     : "matrices (N, RxC, 2^K, A-B, A-B:STEP, random:COUNT:A-B[:SEED])",
+		f->default_sizes, f->dtypes);
 	fprintf(out, "\nParameters of %s (--param NAME=V,...; default search values in brackets):\n", f->name);
 	for (int i = 0; i < f->nparams; i++) {
 		const struct param_def *p = &f->params[i];

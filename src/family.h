@@ -5,33 +5,34 @@
  * Adding a kernel family
  * ----------------------
  *  1. Write templates/<name>.cu: the kernel as one __device__ function
- *     template taking the element type and then the parameters in the
- *     order of the family's table; under #ifdef GT_HEADER_KERNEL a
- *     __global__ template of that name with the same arguments (exported
- *     headers instantiate it per variant for nvcc); and under #ifdef
- *     GT_ELEM_BYTES the extern "C" entry point GT_KERNEL_NAME (default:
- *     the family's kernel name) taking (const gt_elem *in, gt_elem *out,
- *     unsigned rows, unsigned cols) that instantiates the template with the
- *     GT_* macros (a rendered variant).  gt_uint, gt_vec, gt_elem and
- *     gt_pack come from templates/common.cuh.  Say at its top what it
- *     computes and what each parameter means; guard the template against a
- *     second inclusion.
+ *     template taking the element type (and, for arithmetic families, the
+ *     accumulator type) and then the parameters in the order of the
+ *     family's table; under #ifdef GT_HEADER_KERNEL a __global__ template
+ *     of that name with the same arguments (exported headers instantiate
+ *     it per variant for nvcc); and under #ifdef GT_ELEM_BYTES the extern
+ *     "C" entry point GT_KERNEL_NAME (default: the family's kernel name)
+ *     with the arguments of the family's `args` that instantiates the
+ *     template with the GT_* macros (a rendered variant).  Say at its top
+ *     what it computes and what each parameter means.
  *  2. Write src/family-<name>.c defining `const struct family family_<name>`:
- *     its parameters (every supported value, the default search values,
- *     the single default used by `gputune source`), the constraints that
- *     reject a point (each with the reason printed to the user), the
- *     launch geometry, the output size, the bytes one launch must move,
- *     and the host reference the output is checked against bit for bit.
+ *     its size shape and default sizes, element types, parameters, the
+ *     constraints that reject a point (each with the reason printed to the
+ *     user), the launch geometry, its buffers, its metric, how its output
+ *     is checked and against which ceiling it is measured, and its named
+ *     classic points.
  *  3. Add it to family_table[] in src/family.c and the template to
  *     EMBEDDED_FILES in Makefile.am.
- *  4. Add the command: src/cmd-<name>.c is three lines around tune_main().
- *  5. Tests: every default variant compiles (t1xxx), each constraint
- *     rejects what it should, and a GPU test (t5xxx) tunes a small size.
+ *  4. Add the command: src/cmd-<name>.c is a few lines around tune_main(),
+ *     listed in src/cmd.c.
+ *  5. Tests: a seeded sample of the space compiles (t1003; every variant
+ *     under `make check-full`), each constraint rejects what it should,
+ *     and a GPU test (t5xxx) tunes a small size.
  */
 #ifndef GPUTUNE_FAMILY_H
 #define GPUTUNE_FAMILY_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define MAX_PARAMS 12
@@ -41,9 +42,16 @@ struct dtype {
 	const char *name; /* "f32" */
 	size_t size;      /* bytes */
 	const char *ctype; /* the C type an exported header names */
+	/* For families that compute on elements (GT_ELEM_TYPE, GT_ACC_TYPE in
+	 * a rendered variant): the CUDA type of an element and of the
+	 * accumulator (unsigned for i32, so that a sum wraps as defined), the
+	 * accumulator's size, and its unit roundoff (0: exact). */
+	const char *cuda_type, *acc_type;
+	size_t acc_size;
+	double acc_eps;
 };
 
-/* f32, f64, f16; NULL when name is unknown. */
+/* f32, f64, f16, i32; NULL when name is unknown. */
 const struct dtype *dtype_find(const char *name);
 extern const struct dtype dtype_table[];
 
@@ -69,6 +77,23 @@ struct device_limits {
 	int max_smem_per_block;
 };
 
+/* How a family's sizes read and print: 1-D sizes are N (stored as rows =
+ * N, cols = 1), 2-D sizes rows x cols. */
+enum family_shape { SHAPE_1D = 1, SHAPE_2D = 2 };
+/* What a family's figure counts per second. */
+enum family_metric { METRIC_BYTES, METRIC_FLOPS };
+/* How a variant's output is checked: bit for bit against the host
+ * reference on the GPU, or by the family's judge on the host (a
+ * floating-point tolerance). */
+enum family_check { CHECK_EXACT, CHECK_HOST };
+/* The ceiling measured beside the variants at every size: a copy of the
+ * input (cuMemcpy and a copy kernel) or a streaming read of it. */
+enum family_ceiling { CEILING_COPY, CEILING_READ };
+/* The arguments of a kernel: (in, out, unsigned rows, unsigned cols), or
+ * (in, out, scratch, unsigned long long n). */
+enum family_args { ARGS_MATRIX, ARGS_VECTOR };
+
+
 struct launch_geometry {
 	unsigned grid[3], block[3];
 };
@@ -78,6 +103,14 @@ struct family {
 	const char *summary;
 	const char *template_name; /* "templates/transpose.cu" */
 	const char *kernel_name;   /* the extern "C" entry point */
+	int shape;                 /* enum family_shape */
+	const char *default_sizes; /* --sizes when not given */
+	const char *dtypes;        /* the element types it supports: "f32,f64,f16" */
+	int metric;                /* enum family_metric */
+	int check;                 /* enum family_check */
+	int ceiling;               /* enum family_ceiling */
+	int args;                  /* enum family_args */
+	int arithmetic;            /* renders GT_ELEM_TYPE and GT_ACC_TYPE */
 	const struct param_def *params;
 	int nparams;
 	/* NULL when point v is valid for dt on a device with lim; otherwise
@@ -87,26 +120,54 @@ struct family {
 	void (*geometry)(const int *v, const struct dtype *dt, long rows, long cols,
 			 struct launch_geometry *g);
 	/* The same geometry as C statements for exported headers: they read
-	 * the configuration through `c->PARAM`, and `rows`, `cols`, and set
-	 * `grid[3]` and `block[3]` (unsigned). */
+	 * the configuration through `c->PARAM`, and `rows`, `cols` (2-D) or
+	 * `n` (1-D), and set `grid[3]` and `block[3]` (unsigned). */
 	const char *geometry_c;
-	/* Elements of the output for a rows x cols input. */
-	size_t (*out_elems)(long rows, long cols);
-	/* Bytes one launch must move through device memory (read + write). */
-	double (*bytes_moved)(const struct dtype *dt, long rows, long cols);
-	/* The expected output of in, computed on the host. */
-	void (*reference)(const void *in, void *out, long rows, long cols, size_t esize);
+	/* Elements of the input, and bytes of the output, for a size. */
+	size_t (*in_elems)(long rows, long cols);
+	size_t (*out_bytes)(const struct dtype *dt, long rows, long cols);
+	/* Bytes of scratch memory point v needs (zeroed before its first
+	 * launch; each launch leaves it zeroed), or NULL for none; scratch_c
+	 * is the same as a C expression of `c->PARAM` and `n` for headers. */
+	size_t (*scratch_bytes)(const int *v, const struct dtype *dt, long rows, long cols);
+	const char *scratch_c;
+	/* What one launch counts for the metric: bytes moved through device
+	 * memory (read + write), or floating-point operations. */
+	double (*work)(const struct dtype *dt, long rows, long cols);
+	/* The input, or NULL for pseudo-random elements, never zero.  set 0
+	 * is timed; a family with nsets == 2 is also checked on set 1. */
+	void (*fill)(void *in, const struct dtype *dt, long rows, long cols, uint64_t seed, int set);
+	int nsets;
+	/* CHECK_EXACT: the expected output of in, bit for bit.  CHECK_HOST:
+	 * what judge needs (expected_bytes of it), computed from in. */
+	void (*reference)(const void *in, void *expected, const struct dtype *dt, long rows, long cols);
+	size_t expected_bytes;
+	/* CHECK_HOST: NULL when out (copied back) is right for point v on
+	 * input set `set`; otherwise why, with the measured error, in buf. */
+	const char *(*judge)(const void *expected, const void *out, const int *v, const struct dtype *dt,
+			     long rows, long cols, int set, char *buf, size_t n);
 	/* Named points of the space (the classic kernels), "name:p=v,p=v",
-	 * NULL-terminated; the tuner reports its winner's speed-up over the
-	 * first two. */
+	 * NULL-terminated; every run measures them and the report gives the
+	 * winner's speed-up over the first nreport of them. */
 	const char *const *classics;
+	int nreport;
+	int fallback; /* the classic an untuned device gets (exported headers) */
+	/* validate's sizes when not given */
+	const char *validate_sizes;
 };
 
 extern const struct family *const family_table[];
 extern const struct family family_transpose;
 extern const struct family family_copy;
+extern const struct family family_reduce;
 
 const struct family *family_find(const char *name);
+/* Element type name of f, or NULL when unknown or not one f supports. */
+const struct dtype *family_dtype(const struct family *f, const char *name);
+/* "GB/s" or "GFLOP/s". */
+const char *family_metric_unit(const struct family *f);
+/* The size as people write it for f: "N" or "RxC". */
+const char *family_size_text(const struct family *f, long rows, long cols, char *buf, size_t n);
 /* Index of parameter name in f, or -1. */
 int family_param_index(const struct family *f, const char *name);
 /* The value's text ("32", "diagonal") into buf. */
@@ -122,6 +183,9 @@ void family_print_params(const struct family *f, FILE *out);
 /* Classic point i of f ("name:p=v,...", see struct family) into v.
  * 0, or -1 when f has no classic i. */
 int family_classic_point(const struct family *f, int i, int *v);
+/* The point an untuned device gets: the fallback classic, else every
+ * parameter at its single default. */
+void family_fallback_point(const struct family *f, int *v);
 /* Parses a canonical name back into v (parameters not named take their
  * single default).  0, or -1 after reporting. */
 int family_point_parse(const struct family *f, const char *name, int *v);

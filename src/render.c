@@ -55,6 +55,8 @@ char *render_variant(const struct family *f, const struct dtype *dt, const int *
 	sb_printf(&sb, "/* gputune %s %s %s */\n", f->name, dt->name, name);
 	free(name);
 	sb_printf(&sb, "#define GT_ELEM_BYTES %zu\n", dt->size);
+	if (f->arithmetic)
+		sb_printf(&sb, "#define GT_ELEM_TYPE %s\n#define GT_ACC_TYPE %s\n", dt->cuda_type, dt->acc_type);
 	for (int i = 0; i < f->nparams; i++)
 		sb_printf(&sb, "#define %s %d\n", f->params[i].macro, v[i]);
 	sb_puts(&sb, "#line 1\n");

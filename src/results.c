@@ -37,7 +37,7 @@ void results_bind_filter(sqlite3_stmt *st, const struct result_filter *flt)
 	" m.rows, m.cols, v.params, v.source_hash, m.median_ms, m.min_ms, m.max_ms, m.p25_ms," \
 	" m.p75_ms, m.gbps, m.fraction, m.launches, c.ceiling_gbps, c.memcpy_gbps," \
 	" c.copy_kernel_gbps, r.uuid, r.started_at, r.gputune_version, r.nvrtc_version," \
-	" r.repetitions"
+	" r.repetitions, c.kind"
 #define RESULT_JOINS \
 	" JOIN run r ON r.id = m.run_id JOIN device d ON d.id = r.device_id" \
 	" JOIN variant v ON v.id = m.variant_id JOIN family f ON f.id = v.family_id" \
@@ -101,6 +101,7 @@ int results_read(sqlite3 *db, const struct result_filter *flt, int shipped, int 
 		r->gputune_version = col_text(st, 30);
 		r->nvrtc_version = col_text(st, 31);
 		r->repetitions = sqlite3_column_int(st, 32);
+		r->ceiling_kind = col_text(st, 33);
 		r->shipped = shipped;
 	}
 	sqlite3_finalize(st);
@@ -126,7 +127,7 @@ static void free_one(struct result *r)
 {
 	char **fields[] = { &r->uuid, &r->device, &r->family, &r->dtype, &r->mode, &r->params,
 			    &r->source_hash, &r->run_uuid, &r->started_at, &r->gputune_version,
-			    &r->nvrtc_version };
+			    &r->nvrtc_version, &r->ceiling_kind };
 	for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
 		free(*fields[i]);
 }

@@ -23,6 +23,7 @@ struct result {
 	char *params, *source_hash;
 	double median_ms, min_ms, max_ms, p25_ms, p75_ms, gbps, fraction;
 	double ceiling_gbps, memcpy_gbps, copy_kernel_gbps;
+	char *ceiling_kind; /* "copy" or "read" */
 	int launches;
 	/* Its run. */
 	char *run_uuid, *started_at, *gputune_version, *nvrtc_version;

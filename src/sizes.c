@@ -7,13 +7,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* One positive decimal dimension spanning exactly [s, e). */
-static int dim(const char *s, const char *e, long *out)
+/* One positive decimal number spanning exactly [s, e), at most max. */
+static int number(const char *s, const char *e, long max, long *out)
 {
 	if (s == e || e - s > 18)
 		return -1;
@@ -23,10 +24,30 @@ static int dim(const char *s, const char *e, long *out)
 			return -1;
 		v = v * 10 + (*p - '0');
 	}
-	if (v <= 0 || v > SIZE_MAX_DIM)
+	if (v <= 0 || v > max)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+/* The largest dimension of a size of `shape` dimensions: a 1-D size is
+ * one long vector. */
+static long max_dim(int shape)
+{
+	return shape == 1 ? SIZE_MAX_ELEMS : SIZE_MAX_DIM;
+}
+
+/* One dimension: a decimal number or 2^K. */
+static int dim(int shape, const char *s, const char *e, long *out)
+{
+	if (e - s > 2 && s[0] == '2' && s[1] == '^') {
+		long k;
+		if (number(s + 2, e, 62, &k) < 0 || (1L << k) > max_dim(shape))
+			return -1;
+		*out = 1L << k;
+		return 0;
+	}
+	return number(s, e, max_dim(shape), out);
 }
 
 static int push(struct size2 **out, size_t *n, size_t *cap, long r, long c)
@@ -49,8 +70,8 @@ static int push(struct size2 **out, size_t *n, size_t *cap, long r, long c)
 /* random:N:A-B[:SEED]: N sizes, rows and columns drawn independently and
  * uniformly from [A, B] by a generator seeded with SEED (default 1), so a
  * list of sizes nobody tuned is repeatable. */
-static int random_item(const char *s, const char *e, struct size2 **out, size_t *n, size_t *cap, char *err,
-		       size_t en)
+static int random_item(int shape, const char *s, const char *e, struct size2 **out, size_t *n, size_t *cap,
+		       char *err, size_t en)
 {
 	int len = (int)(e - s);
 	const char *p = s + 7; /* after "random:" */
@@ -58,16 +79,17 @@ static int random_item(const char *s, const char *e, struct size2 **out, size_t 
 	const char *dash = c1 ? memchr(c1, '-', (size_t)(e - c1)) : NULL;
 	const char *c2 = dash ? memchr(dash, ':', (size_t)(e - dash)) : NULL;
 	long count, a, b, seed = 1;
-	if (!c1 || !dash || dim(p, c1, &count) < 0 || dim(c1 + 1, dash, &a) < 0 ||
-	    dim(dash + 1, c2 ? c2 : e, &b) < 0 || (c2 && dim(c2 + 1, e, &seed) < 0) || count > 10000 || a > b) {
+	if (!c1 || !dash || number(p, c1, 10000, &count) < 0 || dim(shape, c1 + 1, dash, &a) < 0 ||
+	    dim(shape, dash + 1, c2 ? c2 : e, &b) < 0 || (c2 && number(c2 + 1, e, LONG_MAX / 2, &seed) < 0) ||
+	    a > b) {
 		snprintf(err, en, "bad random sizes '%.*s' (random:N:A-B or random:N:A-B:SEED, N <= 10000, "
-			 "1 <= A <= B <= %ld)", len, s, SIZE_MAX_DIM);
+			 "1 <= A <= B <= %ld)", len, s, max_dim(shape));
 		return -1;
 	}
 	uint64_t x = 0x9e3779b97f4a7c15ULL ^ (uint64_t)seed;
 	for (long i = 0; i < count; i++) {
-		long d[2];
-		for (int k = 0; k < 2; k++) {
+		long d[2] = { 1, 1 };
+		for (int k = 0; k < shape; k++) {
 			/* xorshift64*: small, and the same on every machine. */
 			x ^= x >> 12;
 			x ^= x << 25;
@@ -86,21 +108,26 @@ static int random_item(const char *s, const char *e, struct size2 **out, size_t 
 	return 0;
 }
 
-static int item(const char *s, const char *e, struct size2 **out, size_t *n, size_t *cap,
+static int item(int shape, const char *s, const char *e, struct size2 **out, size_t *n, size_t *cap,
 		char *err, size_t en)
 {
 	int len = (int)(e - s);
+	long other = shape == 1 ? 1 : 0; /* the second dimension of a range's sizes; 0: square */
 	if (len > 7 && !strncmp(s, "random:", 7))
-		return random_item(s, e, out, n, cap, err, en);
+		return random_item(shape, s, e, out, n, cap, err, en);
 	const char *x = memchr(s, 'x', (size_t)len);
 	const char *dash = memchr(s, '-', (size_t)len);
 	if (len == 0) {
 		snprintf(err, en, "empty size in the list");
 		return -1;
 	}
+	if (x && !dash && shape == 1) {
+		snprintf(err, en, "bad size '%.*s' (this family's sizes are one number N or 2^K)", len, s);
+		return -1;
+	}
 	if (x && !dash) {
 		long r, c;
-		if (dim(s, x, &r) < 0 || dim(x + 1, e, &c) < 0) {
+		if (dim(shape, s, x, &r) < 0 || dim(shape, x + 1, e, &c) < 0) {
 			snprintf(err, en, "bad size '%.*s' (RxC with 1 <= R, C <= %ld)", len, s, SIZE_MAX_DIM);
 			return -1;
 		}
@@ -114,10 +141,10 @@ static int item(const char *s, const char *e, struct size2 **out, size_t *n, siz
 		const char *colon = memchr(dash, ':', (size_t)(e - dash));
 		const char *bend = colon ? colon : e;
 		long a, b, step = 0;
-		if (x || dim(s, dash, &a) < 0 || dim(dash + 1, bend, &b) < 0 ||
-		    (colon && dim(colon + 1, e, &step) < 0)) {
-			snprintf(err, en, "bad range '%.*s' (A-B or A-B:STEP of square sizes, 1 <= A <= B <= %ld)",
-				 len, s, SIZE_MAX_DIM);
+		if (x || dim(shape, s, dash, &a) < 0 || dim(shape, dash + 1, bend, &b) < 0 ||
+		    (colon && number(colon + 1, e, max_dim(shape), &step) < 0)) {
+			snprintf(err, en, "bad range '%.*s' (A-B or A-B:STEP%s, 1 <= A <= B <= %ld)", len, s,
+				 shape == 1 ? "" : " of square sizes", max_dim(shape));
 			return -1;
 		}
 		if (a > b) {
@@ -130,30 +157,30 @@ static int item(const char *s, const char *e, struct size2 **out, size_t *n, siz
 				return -1;
 			}
 			for (long v = a; v <= b; v += step)
-				if (push(out, n, cap, v, v) < 0)
+				if (push(out, n, cap, v, other ? other : v) < 0)
 					goto too_many;
 		} else {
 			/* From a power of two, doubling walks exactly the powers
 			 * of two up to B, so one loop serves both rules. */
 			for (long v = a; v <= b; v *= 2)
-				if (push(out, n, cap, v, v) < 0)
+				if (push(out, n, cap, v, other ? other : v) < 0)
 					goto too_many;
 		}
 		return 0;
 	}
 	long v;
-	if (dim(s, e, &v) < 0) {
-		snprintf(err, en, "bad size '%.*s' (N, RxC, A-B or A-B:STEP with 1 <= N <= %ld)", len, s,
-			 SIZE_MAX_DIM);
+	if (dim(shape, s, e, &v) < 0) {
+		snprintf(err, en, "bad size '%.*s' (N, 2^K,%s A-B or A-B:STEP with 1 <= N <= %ld)", len, s,
+			 shape == 1 ? "" : " RxC,", max_dim(shape));
 		return -1;
 	}
-	return push(out, n, cap, v, v);
+	return push(out, n, cap, v, other ? other : v);
 too_many:
 	snprintf(err, en, "too many sizes in '%.*s'", len, s);
 	return -1;
 }
 
-int sizes_parse(const char *text, struct size2 **out, size_t *n, char *err, size_t en)
+int sizes_parse(int shape, const char *text, struct size2 **out, size_t *n, char *err, size_t en)
 {
 	*out = NULL;
 	*n = 0;
@@ -167,7 +194,7 @@ int sizes_parse(const char *text, struct size2 **out, size_t *n, char *err, size
 		const char *e = strchr(s, ',');
 		if (!e)
 			e = s + strlen(s);
-		if (item(s, e, out, n, &cap, err, en) < 0) {
+		if (item(shape, s, e, out, n, &cap, err, en) < 0) {
 			free(*out);
 			*out = NULL;
 			*n = 0;

@@ -1,6 +1,6 @@
 /*
- * sizes.h - the --sizes language:
- *   N        an N x N matrix
+ * sizes.h - the --sizes language of 2-D families (matrices):
+ *   N        an N x N matrix (N may be written 2^K)
  *   RxC      R rows, C columns
  *   A-B      powers of two from A to B when both are powers of two;
  *            otherwise A, 2A, 4A, ... while not above B
@@ -8,7 +8,9 @@
  *   random:N:A-B[:SEED]  N sizes, rows and columns drawn independently
  *            from [A, B] by a generator seeded with SEED (default 1)
  * and comma-separated lists of these.  Ranges are of square sizes.
- * Duplicates are dropped; order is kept.
+ * Duplicates are dropped; order is kept.  1-D families (vectors) read the
+ * same language without RxC: N, 2^K, ranges and random draws of N (stored
+ * as rows = N, cols = 1).
  */
 #ifndef GPUTUNE_SIZES_H
 #define GPUTUNE_SIZES_H
@@ -24,9 +26,10 @@ struct size2 {
 };
 
 /*
- * Parses text into a new array (*out, caller frees) of *n sizes.  Returns
- * 0, or -1 with a message quoting the offending part in err (size en).
+ * Parses text, for a family of `shape` dimensions (1 or 2), into a new
+ * array (*out, caller frees) of *n sizes.  Returns 0, or -1 with a message
+ * quoting the offending part in err (size en).
  */
-int sizes_parse(const char *text, struct size2 **out, size_t *n, char *err, size_t en);
+int sizes_parse(int shape, const char *text, struct size2 **out, size_t *n, char *err, size_t en);
 
 #endif

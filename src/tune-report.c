@@ -2,8 +2,9 @@
  * tune-report.c - the table a tuning run ends with, read back from the
  * database so that it shows what is stored (also for sizes a resumed run
  * skipped): per size, the winner, its time and bandwidth, its share of the
- * ceiling, its speed-up over the family's two classic kernels, and how
- * many variants were right, wrong or failed.
+ * ceiling, its speed-up over the family's classic kernels (the first
+ * nreport of them, one column each, named after them), and how many
+ * variants were right, wrong or failed.
  */
 #include "tune.h"
 #include "db.h"
@@ -77,17 +78,35 @@ static void status_counts(sqlite3 *db, const struct tune_report_key *k, long row
 	sqlite3_finalize(st);
 }
 
-static const struct table_col cols_def[] = {
+#define MAX_REPORTED 8
+static const struct table_col head_cols[] = {
 	{ "size", 0 }, { "dtype", 0 }, { "winner", 0 }, { "median_us", 1 }, { "gbps", 1 },
-	{ "pct_ceiling", 1 }, { "ceiling_gbps", 1 }, { "vs_naive", 1 }, { "vs_classic", 1 },
-	{ "ok", 1 }, { "wrong", 1 }, { "failed", 1 },
+	{ "pct_ceiling", 1 }, { "ceiling_gbps", 1 },
 };
+static const struct table_col tail_cols[] = { { "ok", 1 }, { "wrong", 1 }, { "failed", 1 } };
 
 int tune_report(sqlite3 *db, const struct family *f, const struct tune_report_key *k,
 		const struct size2 *sizes, size_t nsizes, int format)
 {
+	/* Columns: the head, "vs_NAME" per reported classic, the tail. */
+	int nc = f->nreport < MAX_REPORTED ? f->nreport : MAX_REPORTED;
+	for (int i = 0; i < nc; i++)
+		if (!f->classics || !f->classics[i])
+			nc = i;
+	struct table_col cols_def[ARRAY_SIZE(head_cols) + MAX_REPORTED + ARRAY_SIZE(tail_cols)];
+	char names[MAX_REPORTED][48];
+	size_t ncols = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(head_cols); i++)
+		cols_def[ncols++] = head_cols[i];
+	for (int i = 0; i < nc; i++) {
+		snprintf(names[i], sizeof(names[i]), "vs_%.*s", (int)strcspn(f->classics[i], ":"), f->classics[i]);
+		cols_def[ncols].name = names[i];
+		cols_def[ncols++].numeric = 1;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(tail_cols); i++)
+		cols_def[ncols++] = tail_cols[i];
 	struct table t;
-	table_init(&t, cols_def, (int)ARRAY_SIZE(cols_def));
+	table_init(&t, cols_def, (int)ncols);
 	sqlite3_stmt *st = db_prepare(db,
 		"SELECT v.params, m.median_ms, m.gbps, m.fraction FROM winner w"
 		" JOIN measurement m ON m.id = w.measurement_id JOIN variant v ON v.id = m.variant_id"
@@ -106,10 +125,11 @@ int tune_report(sqlite3 *db, const struct family *f, const struct tune_report_ke
 		sqlite3_bind_int64(st, 4, rows);
 		sqlite3_bind_int64(st, 5, cols);
 		sqlite3_bind_text(st, 6, k->mode, -1, SQLITE_STATIC);
-		char size[48], med[32] = "", gbps[32] = "", pct[32] = "", ceil[32] = "", vn[32] = "",
-		     vc[32] = "", ok[16], wrong[16], failed[16];
+		char size[48], med[32] = "", gbps[32] = "", pct[32] = "", ceil[32] = "", vs[MAX_REPORTED][32],
+		     ok[16], wrong[16], failed[16];
 		char *params = NULL;
-		snprintf(size, sizeof(size), "%ldx%ld", rows, cols);
+		memset(vs, 0, sizeof(vs));
+		family_size_text(f, rows, cols, size, sizeof(size));
 		if (sqlite3_step(st) == SQLITE_ROW) {
 			params = xstrdup((const char *)sqlite3_column_text(st, 0));
 			double ms = sqlite3_column_double(st, 1), g = sqlite3_column_double(st, 2);
@@ -119,19 +139,25 @@ int tune_report(sqlite3 *db, const struct family *f, const struct tune_report_ke
 			snprintf(pct, sizeof(pct), "%.1f", fr * 100);
 			if (fr > 0)
 				snprintf(ceil, sizeof(ceil), "%.0f", g / fr);
-			double n0 = classic_ms(db, f, k, rows, cols, 0), n1 = classic_ms(db, f, k, rows, cols, 1);
-			if (n0 > 0)
-				snprintf(vn, sizeof(vn), "%.2f", n0 / ms);
-			if (n1 > 0)
-				snprintf(vc, sizeof(vc), "%.2f", n1 / ms);
+			for (int c = 0; c < nc; c++) {
+				double cm = classic_ms(db, f, k, rows, cols, c);
+				if (cm > 0)
+					snprintf(vs[c], sizeof(vs[c]), "%.2f", cm / ms);
+			}
 		}
 		long nok, nwrong, nfailed;
 		status_counts(db, k, rows, cols, &nok, &nwrong, &nfailed);
 		snprintf(ok, sizeof(ok), "%ld", nok);
 		snprintf(wrong, sizeof(wrong), "%ld", nwrong);
 		snprintf(failed, sizeof(failed), "%ld", nfailed);
-		const char *cells[] = { size, k->dtype, params ? params : "(none correct)", med, gbps, pct,
-					ceil, vn, vc, ok, wrong, failed };
+		const char *cells[ARRAY_SIZE(head_cols) + MAX_REPORTED + ARRAY_SIZE(tail_cols)] = {
+			size, k->dtype, params ? params : "(none correct)", med, gbps, pct, ceil };
+		size_t n = ARRAY_SIZE(head_cols);
+		for (int c = 0; c < nc; c++)
+			cells[n++] = vs[c];
+		cells[n++] = ok;
+		cells[n++] = wrong;
+		cells[n++] = failed;
 		table_add(&t, cells);
 		free(params);
 	}

@@ -34,11 +34,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#define DEFAULT_SIZES "1024-8192"
 #define DEFAULT_REPS 30
 
 const struct cmd_option tune_options[] = {
-	{ "sizes", "LIST", "sizes to tune: N, RxC, A-B, A-B:STEP, comma-separated (default " DEFAULT_SIZES ")", 0, 0 },
+	{ "sizes", "LIST", "sizes to tune: N, 2^K, RxC (matrices), A-B, A-B:STEP, random:N:A-B[:SEED], comma-separated (default: the family's, see below)", 0, 0 },
 	TUNE_OPT_DTYPE,
 	{ "param", "NAME=V,...", "candidate values of one parameter, or NAME=all (replaces its defaults)", 1, 0 },
 	{ "dry-run", NULL, "enumerate and compile every variant, time nothing", 0, 0 },
@@ -61,8 +60,9 @@ const struct cmd_option tune_options[] = {
 const char tune_description[] =
 	"Generates every variant of the family's parameter space (narrowed or widened\n"
 	"with --param), compiles each with NVRTC in worker processes (cached), then on\n"
-	"the GPU, at each size: measures the copy ceiling, checks every variant's\n"
-	"output bit for bit against a host reference (with guard bytes around it),\n"
+	"the GPU, at each size: measures the family's ceiling (a copy, or a streaming\n"
+	"read), checks every variant's output against a host reference (bit for bit,\n"
+	"or within the family's error bound; with guard bytes around it),\n"
 	"times the correct ones (L2 flushed before each of at least 30 launches;\n"
 	"median and quartiles), and stores every result and the winner in the\n"
 	"database.  A variant that fails to compile, to launch, is wrong or faults is\n"
@@ -148,7 +148,7 @@ static size_t add_point(struct run_state *s, const int *v)
  * always give the winner's speed-up over them. */
 static void add_classics(struct run_state *s, const struct device_limits *lim)
 {
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; s->f->classics && s->f->classics[i]; i++) {
 		int v[MAX_PARAMS] = {0};
 		char buf[160];
 		if (family_classic_point(s->f, i, v) < 0)
@@ -278,7 +278,7 @@ static int store_ceiling(struct run_state *s, long rows, long cols, double mc, d
 		return -1;
 	sqlite3_stmt *st = db_prepare(s->db,
 		"INSERT OR REPLACE INTO ceiling (run_id, dtype, rows, cols, memcpy_gbps, copy_kernel_gbps,"
-		" ceiling_gbps) VALUES (?1,?2,?3,?4,?5,?6,?7)");
+		" ceiling_gbps, kind) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)");
 	if (!st) {
 		db_rollback(s->db);
 		return -1;
@@ -290,6 +290,7 @@ static int store_ceiling(struct run_state *s, long rows, long cols, double mc, d
 	sqlite3_bind_double(st, 5, mc);
 	sqlite3_bind_double(st, 6, kern);
 	sqlite3_bind_double(st, 7, mc > kern ? mc : kern);
+	sqlite3_bind_text(st, 8, s->f->ceiling == CEILING_READ ? "read" : "copy", -1, SQLITE_STATIC);
 	if (db_step_done(s->db, st) < 0) {
 		db_rollback(s->db);
 		return -1;
@@ -407,9 +408,10 @@ static void progress(struct run_state *s, size_t k, size_t done, size_t total, d
 		return;
 	double el = now_seconds() - s->t_start;
 	double per = done ? el / (double)done : 0;
-	fprintf(stderr, "\r\033[K%ldx%ld %s: %zu/%zu variants, %.1f s, ~%.0f s left, best %.0f GB/s (%.1f%%)",
-		s->sizes[k].rows, s->sizes[k].cols, s->dt->name, done, total, el,
-		per * (double)(total - done), best, ceil > 0 ? 100.0 * best / ceil : 0.0);
+	char size[48];
+	fprintf(stderr, "\r\033[K%s %s: %zu/%zu variants, %.1f s, ~%.0f s left, best %.0f %s (%.1f%%)",
+		family_size_text(s->f, s->sizes[k].rows, s->sizes[k].cols, size, sizeof(size)), s->dt->name, done,
+		total, el, per * (double)(total - done), best, family_metric_unit(s->f), ceil > 0 ? 100.0 * best / ceil : 0.0);
 	fflush(stderr);
 }
 
@@ -444,7 +446,7 @@ static int measure_point(struct run_state *s, struct bench *b, struct compile_po
 	}
 	struct launch_geometry geo;
 	s->f->geometry(p->v, s->dt, rows, cols, &geo);
-	int lost = bench_variant(b, cubin, s->f->kernel_name, &geo, r) < 0;
+	int lost = bench_variant(b, cubin, s->f->kernel_name, p->v, &geo, r) < 0;
 	s->t_verify += r->verify_s;
 	s->t_timing += r->timing_s;
 	free(cubin);
@@ -453,10 +455,12 @@ static int measure_point(struct run_state *s, struct bench *b, struct compile_po
 	if (lost) {
 		/* Nothing more can run in this process: the fault is stored;
 		 * carry on in a fresh one. */
+		char size[48];
 		if (!s->quiet)
-			fprintf(stderr, "%sgputune: %s %s faulted at %ldx%ld (%s); restarting "
+			fprintf(stderr, "%sgputune: %s %s faulted at %s (%s); restarting "
 				"to continue with a fresh CUDA context\n",
-				isatty(2) ? "\r\033[K" : "", s->f->name, p->name, rows, cols, r->reason);
+				isatty(2) ? "\r\033[K" : "", s->f->name, p->name,
+				family_size_text(s->f, rows, cols, size, sizeof(size)), r->reason);
 		db_close(s->db);
 		s->db = NULL;
 		restart_self(s->run_id);
@@ -488,7 +492,7 @@ static int run_size(struct run_state *s, struct bench *b, struct compile_pool *p
 	double ceiling = mc > kern ? mc : kern;
 	if (store_ceiling(s, rows, cols, mc, kern) < 0)
 		return -1;
-	double bytes = bench_bytes(b), best_ms = 0;
+	double bytes = bench_work(b), best_ms = 0;
 	/* This process's median for each point at this size (0: none), and
 	 * whether it comes from the confirmation round. */
 	double *ms_of = xcalloc(s->npts, sizeof(double));
@@ -604,10 +608,11 @@ static int gpu_run(struct run_state *s, const char *arch, const char *cache_dir,
 	/* Every size must fit before any work starts. */
 	for (size_t k = 0; k < s->nsizes; k++) {
 		size_t need = bench_bytes_needed(&s->g, s->f, s->dt, s->sizes[k].rows, s->sizes[k].cols);
+		char size[48];
 		if (need > s->g.mem_bytes / 10 * 9)
-			return error("%s: size %ldx%ld %s needs %.1f GiB of GPU memory; GPU %d (%s) has %.1f GiB",
-				     s->f->name, s->sizes[k].rows, s->sizes[k].cols, s->dt->name,
-				     (double)need / (1 << 30), s->g.index, s->g.name,
+			return error("%s: size %s %s needs %.1f GiB of GPU memory; GPU %d (%s) has %.1f GiB",
+				     s->f->name, family_size_text(s->f, s->sizes[k].rows, s->sizes[k].cols, size, sizeof(size)),
+				     s->dt->name, (double)need / (1 << 30), s->g.index, s->g.name,
 				     (double)s->g.mem_bytes / (1 << 30));
 	}
 	char *path = db_path_from(args_get(s->a, "db"));
@@ -728,7 +733,7 @@ static void add_probes(struct run_state *s, int on)
 {
 	struct size2 probes[64];
 	int anchor[64];
-	size_t np = on ? choice_probe_sizes(s->sizes, s->nreq, s->dt->size, probes, anchor, 64) : 0;
+	size_t np = on ? choice_probe_sizes(s->f->shape, s->sizes, s->nreq, s->dt->size, probes, anchor, 64) : 0;
 	s->sizes = xrealloc(s->sizes, (s->nreq + np + 1) * sizeof(*s->sizes));
 	s->anchor = xcalloc(s->nreq + np + 1, sizeof(int));
 	for (size_t i = 0; i < np; i++) {
@@ -758,9 +763,9 @@ int tune_run(const struct family *f, struct args *a, struct tune_extra *x)
 	if ((s.format = args_format(a)) < 0)
 		return EXIT_USAGE;
 	const char *dtn = args_get(a, "dtype");
-	s.dt = dtype_find(dtn ? dtn : "f32");
+	s.dt = family_dtype(f, dtn ? dtn : "f32");
 	if (!s.dt)
-		return cmd_usage_error(a->cmd, "%s: unknown --dtype '%s' (f32, f64 or f16)", name, dtn);
+		return cmd_usage_error(a->cmd, "%s: unknown --dtype '%s' for %s (%s)", name, dtn, f->name, f->dtypes);
 	long n = DEFAULT_REPS;
 	if (args_get(a, "reps") && parse_long(args_get(a, "reps"), 30, 100000, &n) < 0)
 		return cmd_usage_error(a->cmd, "%s: bad --reps '%s' (an integer, at least 30)", name,
@@ -784,7 +789,7 @@ int tune_run(const struct family *f, struct args *a, struct tune_extra *x)
 		s.sizes = xcalloc(x->nsizes + 1, sizeof(*s.sizes));
 		memcpy(s.sizes, x->sizes, x->nsizes * sizeof(*s.sizes));
 		s.nsizes = x->nsizes;
-	} else if (sizes_parse(sizes ? sizes : DEFAULT_SIZES, &s.sizes, &s.nsizes, err, sizeof(err)) < 0) {
+	} else if (sizes_parse(f->shape, sizes ? sizes : f->default_sizes, &s.sizes, &s.nsizes, err, sizeof(err)) < 0) {
 		return cmd_usage_error(a->cmd, "%s: %s", name, err);
 	}
 	s.nreq = s.nsizes;

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 /* Options the family commands share with commands built on the tuner. */
-#define TUNE_OPT_DTYPE { "dtype", "TYPE", "element type: f32 (default), f64 or f16", 0, 0 }
+#define TUNE_OPT_DTYPE { "dtype", "TYPE", "element type: f32 (default), or another of the family's (listed below)", 0, 0 }
 #define TUNE_OPT_REPS { "reps", "N", "timed launches per measurement, at least 30 (default 30)", 0, 0 }
 #define TUNE_OPT_JOBS { "jobs", "N", "compile worker processes (default: one per CPU)", 0, 0 }
 #define TUNE_OPT_CACHE_DIR \

@@ -2,7 +2,8 @@
  * unit-sizes.c - checks the --sizes parser against tests/sizes.data, one
  * case a line: "TEXT => RxC RxC ..." for accepted text (the sizes in
  * order), "TEXT !> MESSAGE" for rejected text (a fixed string the error
- * must contain).  Prints TAP-like lines; exits 1 on any failure.
+ * must contain); a line starting "1d: " is parsed as a 1-D family's sizes
+ * (printed as N).  Prints TAP-like lines; exits 1 on any failure.
  */
 #include "sizes.h"
 #include "util.h"
@@ -35,15 +36,20 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		*sep = '\0';
-		const char *text = strcmp(line, "''") ? line : "";
+		int shape = strncmp(line, "1d: ", 4) ? 2 : 1;
+		const char *text = line + (shape == 1 ? 4 : 0);
+		if (!strcmp(text, "''"))
+			text = "";
 		const char *want = sep + 4;
 		struct size2 *s = NULL;
 		size_t k = 0;
 		char err[256] = "";
-		int r = sizes_parse(text, &s, &k, err, sizeof(err));
+		int r = sizes_parse(shape, text, &s, &k, err, sizeof(err));
 		struct strbuf got = {0};
-		if (r == 0)
-			for (size_t i = 0; i < k; i++)
+		for (size_t i = 0; r == 0 && i < k; i++)
+			if (shape == 1)
+				sb_printf(&got, "%s%ld%s", i ? " " : "", s[i].rows, s[i].cols == 1 ? "" : "(cols!)");
+			else
 				sb_printf(&got, "%s%ldx%ld", i ? " " : "", s[i].rows, s[i].cols);
 		int pass = ok ? r == 0 && !strcmp(got.buf ? got.buf : "", want)
 			      : r < 0 && strstr(err, want) != NULL;

@@ -1,0 +1,332 @@
+/*
+ * family-reduce.c - the parallel sum of N elements into one, as a point in
+ * a space of block sizes, loads, grid shapes and the two stages that
+ * combine partial sums (templates/reduce.cu says what each parameter
+ * does).  The classic ladder of optimisations is a list of named points:
+ * interleaved addressing with divergent branches, interleaved addressing,
+ * sequential addressing, the first add during load, the unrolled last
+ * warp (completely unrolled too, as the block size is a template
+ * constant) and several elements per thread.
+ *
+ * The check: an integer sum is exact (modulo 2^32).  A floating-point sum
+ * depends on the order of the additions, so the result is compared with a
+ * compensated sum in long double on the host, and may differ from it by
+ * at most gamma(h) * sum |x_i|, gamma(h) = h u / (1 - h u), u the unit
+ * roundoff of the accumulator and h the longest chain of additions any
+ * element goes through in this variant at this N (its elements per
+ * thread, the block's tree, and the final stage: see chain_length).  That
+ * bound holds for every order of summation with that depth.  Because a
+ * bound loose enough for every order could hide a missing element, each
+ * variant is also run on a second input of small positive integers whose
+ * sum stays below 2^24 (f32) or 2^53 (f64): every partial sum is then
+ * exact whatever the order, so the result must equal the exact sum, and a
+ * missing or doubled element always changes it.
+ */
+#include "family.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { P_THREADS, P_VEC, P_UNROLL, P_GRID, P_BLOCK, P_FINAL, P_INJECT, NPARAMS };
+
+static const char *const block_names[] = { "interleaved_divergent", "interleaved", "sequential",
+					   "sequential_warp", "shuffle", NULL };
+static const char *const final_names[] = { "lastblock", "atomic", NULL };
+static const char *const inject_names[] = { "none", "wrong", "fault", "overrun", NULL };
+
+static const struct param_def params[NPARAMS] = {
+	[P_THREADS] = { "threads", "GT_THREADS", "threads per block",
+			NULL, { 32, 64, 128, 256, 512, 1024 }, 6, { 128, 256, 512, 1024 }, 4, 256, 0 },
+	[P_VEC] = { "vec", "GT_VEC", "elements per load (one aligned access)",
+		    NULL, { 1, 2, 4 }, 3, { 1, 2, 4 }, 3, 4, 0 },
+	[P_UNROLL] = { "unroll", "GT_UNROLL", "loads in flight per thread and step, issued before the adds",
+		       NULL, { 1, 2, 4, 8, 16 }, 5, { 1, 2, 4, 8 }, 4, 4, 0 },
+	[P_GRID] = { "grid", "GT_GRID", "0: one step per thread (blocks sized to N); else at most this many blocks in a grid-stride loop",
+		     NULL, { 0, 256, 512, 1024, 2048, 4096, 8192 }, 7, { 0, 1024, 2048, 4096 }, 4, 2048, 0 },
+	[P_BLOCK] = { "block", "GT_BLOCK", "how a block sums its threads: shared-memory trees or warp shuffles",
+		      block_names, { 0, 1, 2, 3, 4 }, 5, { 3, 4 }, 2, 4, 0 },
+	[P_FINAL] = { "final", "GT_FINAL", "how blocks' sums meet: the last block sums them, or atomics",
+		      final_names, { 0, 1 }, 2, { 0, 1 }, 2, 0, 0 },
+	[P_INJECT] = { "inject", "GT_INJECT", "test-only fault injection: none, wrong (drops the last element), fault or overrun",
+		       inject_names, { 0, 1, 2, 3 }, 4, { 0 }, 1, 0, 1 },
+};
+
+static const char *reject(const int *v, const struct dtype *dt, const struct device_limits *lim,
+			  char *buf, size_t n)
+{
+	if ((size_t)v[P_VEC] * dt->size > 16) {
+		snprintf(buf, n, "vec x element size exceeds the 16-byte access limit (%zu bytes)",
+			 (size_t)v[P_VEC] * dt->size);
+		return buf;
+	}
+	if (v[P_THREADS] > lim->max_threads_per_block) {
+		snprintf(buf, n, "threads per block exceed the device limit (%d > %d)", v[P_THREADS],
+			 lim->max_threads_per_block);
+		return buf;
+	}
+	if (v[P_BLOCK] != 4 && v[P_THREADS] < 64)
+		return "the shared-memory trees need at least 64 threads (block=shuffle works with 32)";
+	if (v[P_UNROLL] * v[P_VEC] > 32) {
+		snprintf(buf, n, "more than 32 elements in flight per thread (%d)", v[P_UNROLL] * v[P_VEC]);
+		return buf;
+	}
+	return NULL;
+}
+
+/* Blocks of a launch: one step per thread, or at most GRID, and never
+ * more than there is work for. */
+static unsigned long long blocks(const int *v, long n)
+{
+	unsigned long long nvec = (unsigned long long)n / (unsigned)v[P_VEC];
+	unsigned long long chunk = (unsigned long long)v[P_THREADS] * (unsigned)v[P_UNROLL];
+	unsigned long long need = (nvec + chunk - 1) / chunk;
+	if (need == 0)
+		need = 1;
+	return v[P_GRID] && (unsigned long long)v[P_GRID] < need ? (unsigned long long)v[P_GRID] : need;
+}
+
+static void geometry(const int *v, const struct dtype *dt, long rows, long cols, struct launch_geometry *g)
+{
+	(void)dt;
+	(void)cols;
+	g->grid[0] = (unsigned)blocks(v, rows);
+	g->grid[1] = g->grid[2] = 1;
+	g->block[0] = (unsigned)v[P_THREADS];
+	g->block[1] = g->block[2] = 1;
+}
+
+static size_t in_elems(long rows, long cols)
+{
+	return (size_t)rows * (size_t)cols;
+}
+
+static size_t out_bytes(const struct dtype *dt, long rows, long cols)
+{
+	(void)rows;
+	(void)cols;
+	return dt->acc_size;
+}
+
+/* Counter, slot and one partial sum per block (8 bytes each, the largest
+ * accumulator); the header's scratch_c says the same. */
+static size_t scratch_bytes(const int *v, const struct dtype *dt, long rows, long cols)
+{
+	(void)dt;
+	(void)cols;
+	return 256 + 8 * (size_t)blocks(v, rows);
+}
+
+static double bytes_read(const struct dtype *dt, long rows, long cols)
+{
+	return (double)rows * (double)cols * (double)dt->size;
+}
+
+/* xorshift64*, as the tuner's other inputs. */
+static uint64_t next(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545F4914F6CDD1DULL;
+}
+
+/* Set 0: values of both signs over 25 binades (2^-20 to 2^5), every
+ * fourth the negation of the one before (sums that cancel); i32: any
+ * value.  Set 1: small positive integers whose sum stays below the
+ * accumulator's exact range (see the top of this file), the first and
+ * last 64 never zero. */
+static void fill(void *in, const struct dtype *dt, long rows, long cols, uint64_t seed, int set)
+{
+	size_t n = (size_t)rows * (size_t)cols;
+	uint64_t s = seed | 1;
+	if (set == 1) {
+		double limit = dt->acc_eps > 0 ? 1.0 / dt->acc_eps / 2 : 1e18; /* 2^23, 2^52 */
+		/* Values 1..4 (mean 2.5) where they all fit, else ones at a
+		 * density that keeps the expected sum at a quarter of the limit. */
+		int dense = 4.0 * (double)n < limit;
+		uint64_t keep = dense ? ~0ULL : (uint64_t)(limit / 4 / (double)n * 18446744073709551615.0);
+		double total = 0;
+		for (size_t i = 0; i < n; i++) {
+			uint64_t r = next(&s);
+			int x = dense ? 1 + (int)(r >> 62) : (i < 64 || i + 64 >= n || r < keep);
+			if (total + x >= limit)
+				x = 0;
+			total += x;
+			if (dt->size == 8)
+				((double *)in)[i] = x;
+			else if (!strcmp(dt->name, "i32"))
+				((int32_t *)in)[i] = x;
+			else
+				((float *)in)[i] = (float)x;
+		}
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t r = next(&s);
+		if (!strcmp(dt->name, "i32")) {
+			((int32_t *)in)[i] = (int32_t)(uint32_t)(r >> 32);
+			continue;
+		}
+		double x = ldexp(1.0 + (double)(r >> 11 & 0xfffff) / 1048576.0, (int)(r >> 40 & 0xff) % 26 - 20);
+		if (r >> 63)
+			x = -x;
+		if (i % 4 == 3)
+			x = dt->size == 8 ? -((double *)in)[i - 1] : -(double)((float *)in)[i - 1];
+		if (dt->size == 8)
+			((double *)in)[i] = x;
+		else
+			((float *)in)[i] = (float)x;
+	}
+}
+
+/* What the judge compares with. */
+struct reduce_expected {
+	long double sum, abs_sum;
+	uint32_t wrapped; /* i32: the sum modulo 2^32 */
+};
+
+/* Compensated (Neumaier) summation in long double: its error is a few
+ * units of long double's roundoff, far below any bound the judge uses. */
+static void reference(const void *in, void *expected, const struct dtype *dt, long rows, long cols)
+{
+	size_t n = (size_t)rows * (size_t)cols;
+	struct reduce_expected *e = expected;
+	long double s = 0, c = 0, a = 0;
+	uint32_t w = 0;
+	for (size_t i = 0; i < n; i++) {
+		long double x;
+		if (!strcmp(dt->name, "i32")) {
+			w += (uint32_t)((const int32_t *)in)[i];
+			x = ((const int32_t *)in)[i];
+		} else {
+			x = dt->size == 8 ? ((const double *)in)[i] : ((const float *)in)[i];
+		}
+		long double t = s + x;
+		c += fabsl(s) >= fabsl(x) ? (s - t) + x : (x - t) + s;
+		s = t;
+		a += fabsl(x);
+	}
+	e->sum = s + c;
+	e->abs_sum = a;
+	e->wrapped = w;
+}
+
+static int log2_ceil(unsigned long long x)
+{
+	int k = 0;
+	while ((1ULL << k) < x)
+		k++;
+	return k;
+}
+
+/* The longest chain of additions an element goes through: the elements a
+ * thread adds in turn (plus one for the tail), the block's tree, and the
+ * final stage (the last block's turns over the partial sums and its tree,
+ * or one atomic per block in the worst order). */
+static double chain_length(const int *v, long n)
+{
+	unsigned long long g = blocks(v, n);
+	unsigned long long nvec = (unsigned long long)n / (unsigned)v[P_VEC];
+	unsigned long long stride = g * (unsigned long long)v[P_THREADS] * (unsigned)v[P_UNROLL];
+	unsigned long long steps = (nvec + stride - 1) / stride;
+	double h = (double)(steps ? steps : 1) * v[P_UNROLL] * v[P_VEC] + 1 + log2_ceil((unsigned)v[P_THREADS]);
+	if (g > 1)
+		h += v[P_FINAL] == 1 ? (double)g
+				     : (double)((g + (unsigned)v[P_THREADS] - 1) / (unsigned)v[P_THREADS]) +
+					       log2_ceil((unsigned)v[P_THREADS]);
+	return h;
+}
+
+static const char *judge(const void *expected, const void *out, const int *v, const struct dtype *dt, long rows,
+			 long cols, int set, char *buf, size_t n)
+{
+	const struct reduce_expected *e = expected;
+	long len = rows * cols;
+	if (!strcmp(dt->name, "i32")) {
+		uint32_t got;
+		memcpy(&got, out, sizeof(got));
+		if (got == e->wrapped)
+			return NULL;
+		snprintf(buf, n, "integer sum %d, expected %d (N=%ld, input set %d)", (int32_t)got, (int32_t)e->wrapped,
+			 len, set);
+		return buf;
+	}
+	long double got;
+	if (dt->acc_size == 8) {
+		double d;
+		memcpy(&d, out, sizeof(d));
+		got = d;
+	} else {
+		float f;
+		memcpy(&f, out, sizeof(f));
+		got = f;
+	}
+	long double err = fabsl(got - e->sum);
+	if (set == 1) {
+		if (err == 0)
+			return NULL;
+		snprintf(buf, n, "sum %.17Lg of the exact-sum input, expected exactly %.17Lg (N=%ld)", got, e->sum, len);
+		return buf;
+	}
+	double h = chain_length(v, len), u = dt->acc_eps;
+	long double bound = (long double)(h * u / (1 - h * u)) * e->abs_sum + e->abs_sum * 0x1p-60L;
+	if (err <= bound && got == got)
+		return NULL;
+	snprintf(buf, n, "sum %.9Lg, reference %.9Lg: error %.3Lg exceeds the bound %.3Lg (N=%ld, chain %.0f, "
+		 "sum of |x| %.4Lg)", got, e->sum, err, bound, len, h, e->abs_sum);
+	return buf;
+}
+
+static const char *const classics[] = {
+	"interleaved-divergent:threads=128,vec=1,unroll=1,grid=0,block=interleaved_divergent,final=lastblock",
+	"interleaved:threads=128,vec=1,unroll=1,grid=0,block=interleaved,final=lastblock",
+	"sequential:threads=128,vec=1,unroll=1,grid=0,block=sequential,final=lastblock",
+	"first-add:threads=128,vec=1,unroll=2,grid=0,block=sequential,final=lastblock",
+	"unrolled-warp:threads=128,vec=1,unroll=2,grid=0,block=sequential_warp,final=lastblock",
+	"per-thread:threads=128,vec=1,unroll=2,grid=1024,block=sequential_warp,final=lastblock",
+	NULL
+};
+
+const struct family family_reduce = {
+	.name = "reduce",
+	.summary = "parallel sum of N elements into one value",
+	.template_name = "templates/reduce.cu",
+	.kernel_name = "gputune_reduce",
+	.shape = SHAPE_1D,
+	.default_sizes = "2^16-2^28",
+	.dtypes = "f32,f64,i32",
+	.metric = METRIC_BYTES,
+	.check = CHECK_HOST,
+	.ceiling = CEILING_READ,
+	.args = ARGS_VECTOR,
+	.arithmetic = 1,
+	.params = params,
+	.nparams = NPARAMS,
+	.reject = reject,
+	.geometry = geometry,
+	.geometry_c =
+		"\tunsigned long long nvec = n / (unsigned)c->vec;\n"
+		"\tunsigned long long chunk = (unsigned long long)c->threads * (unsigned)c->unroll;\n"
+		"\tunsigned long long need = (nvec + chunk - 1) / chunk;\n"
+		"\tif (need == 0)\n\t\tneed = 1;\n"
+		"\tgrid[0] = (unsigned)(c->grid && (unsigned long long)c->grid < need ? (unsigned long long)c->grid : need);\n"
+		"\tgrid[1] = grid[2] = 1;\n"
+		"\tblock[0] = (unsigned)c->threads;\n"
+		"\tblock[1] = block[2] = 1;\n",
+	.in_elems = in_elems,
+	.out_bytes = out_bytes,
+	.scratch_bytes = scratch_bytes,
+	.scratch_c = "256 + 8 * (size_t)grid[0]",
+	.work = bytes_read,
+	.fill = fill,
+	.nsets = 2,
+	.reference = reference,
+	.expected_bytes = sizeof(struct reduce_expected),
+	.judge = judge,
+	.classics = classics,
+	.nreport = 6,
+	.fallback = 5,
+	.validate_sizes = "random:20:65536-268435456",
+};
