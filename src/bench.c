@@ -299,10 +299,10 @@ static CUresult do_launch(struct bench *b, const struct launch *l)
 	CUdeviceptr in = b->in[b->set];
 	unsigned rows = (unsigned)b->rows, cols = (unsigned)b->cols;
 	unsigned long long n = (unsigned long long)b->f->in_elems(b->rows, b->cols);
-	unsigned long long words = b->in_bytes / 16;
+	unsigned long long in_bytes = b->in_bytes;
 	void *matrix[] = { &in, &b->out, &rows, &cols };
 	void *vector[] = { &in, &b->out, &b->scratch, &n };
-	void *read[] = { &in, &words, &b->result };
+	void *read[] = { &in, &in_bytes, &b->result };
 	void **params = matrix;
 	switch (l->kind) {
 	case LAUNCH_MEMCPY:
@@ -367,7 +367,7 @@ static int read_ceiling(struct bench *b, double *gbps)
 		struct timing t;
 		if (CU(time_launches(b, &l, &t)))
 			return -1;
-		double g = bench_gbps((double)(b->in_bytes / 16 * 16), t.median_ms);
+		double g = bench_gbps((double)b->in_bytes, t.median_ms);
 		*gbps = g > *gbps ? g : *gbps;
 	}
 	return 0;

@@ -152,6 +152,7 @@ void space_enumerate(struct space *s, const struct device_limits *lim)
 		if (i < 0)
 			break;
 	}
+	s->nvalid = s->npoints;
 }
 
 void space_free(struct space *s)
@@ -179,4 +180,23 @@ int space_single_point(const struct family *f, const struct args *a, int *v)
 		v[k] = vals[0];
 	}
 	return 0;
+}
+
+void space_sample(struct space *s, size_t count, uint64_t seed)
+{
+	if (count >= s->npoints)
+		return;
+	/* Selection sampling (Knuth's algorithm S): each point is kept with
+	 * the probability still needed / still left, so exactly count stay. */
+	uint64_t x = 0x9e3779b97f4a7c15ULL ^ seed;
+	size_t kept = 0;
+	for (size_t i = 0; i < s->npoints && kept < count; i++) {
+		x ^= x >> 12;
+		x ^= x << 25;
+		x ^= x >> 27;
+		uint64_t r = (x * 0x2545f4914f6cdd1dULL) >> 11;
+		if ((double)r / 9007199254740992.0 * (double)(s->npoints - i) < (double)(count - kept))
+			memmove(s->points[kept++], s->points[i], sizeof(s->points[0]));
+	}
+	s->npoints = kept;
 }

@@ -23,7 +23,8 @@ struct space {
 	/* Filled by space_enumerate. */
 	int (*points)[MAX_PARAMS];
 	size_t npoints;
-	size_t total; /* valid + rejected */
+	size_t nvalid; /* valid points before any sample */
+	size_t total;  /* valid + rejected */
 	struct reject_count *rejects;
 	size_t nrejects;
 };
@@ -39,6 +40,10 @@ int space_init(struct space *s, const struct family *f, const struct dtype *dt,
 void device_limits_default(struct device_limits *lim);
 /* Enumerates every combination, keeping the valid ones in order. */
 void space_enumerate(struct space *s, const struct device_limits *lim);
+/* Keeps a sample of count valid points, drawn without replacement by a
+ * generator seeded with seed (the same on every machine), in enumeration
+ * order; all of them when count is not smaller. */
+void space_sample(struct space *s, size_t count, uint64_t seed);
 void space_free(struct space *s);
 
 /*

@@ -28,6 +28,7 @@
 #include "space.h"
 #include "util.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,7 @@ const struct cmd_option tune_options[] = {
 	TUNE_OPT_DTYPE,
 	{ "param", "NAME=V,...", "candidate values of one parameter, or NAME=all (replaces its defaults)", 1, 0 },
 	{ "dry-run", NULL, "enumerate and compile every variant, time nothing", 0, 0 },
+	{ "sample", "N[:SEED]", "only a seeded random sample of N valid variants (default seed 1), besides the classics", 0, 0 },
 	{ "arch", "sm_XX", "target architecture (default: the GPU's; needed for --dry-run without a GPU)", 0, 0 },
 	TUNE_OPT_JOBS,
 	TUNE_OPT_CACHE_DIR,
@@ -227,7 +229,7 @@ static int dry_run(struct run_state *s, const struct space *sp, const char *arch
 		return EXIT_INTERRUPTED;
 	}
 	printf("%s %s for %s: %zu points, %zu valid, %zu rejected\n", s->f->name, s->dt->name, arch,
-	       sp->total, sp->npoints, sp->total - sp->npoints);
+	       sp->total, sp->nvalid, sp->total - sp->nvalid);
 	print_rejects(sp, stdout);
 	printf("compiled %zu, cached %zu, failed %zu (%zu jobs with the tuner's own kernels) in %.2f s\n",
 	       compiled, cached, failed, s->njobs, dt);
@@ -782,6 +784,17 @@ int tune_run(const struct family *f, struct args *a, struct tune_extra *x)
 	s.hot = args_has(a, "hot");
 	s.mode = s.hot ? "hot" : "flushed";
 	s.force = args_has(a, "force");
+	long sample_count = 0, sample_seed = 1;
+	if (args_get(a, "sample")) {
+		const char *t = args_get(a, "sample");
+		const char *colon = strchr(t, ':');
+		char *head = xasprintf("%.*s", (int)(colon ? colon - t : (long)strlen(t)), t);
+		int bad = parse_long(head, 1, 100000000, &sample_count) < 0 ||
+			  (colon && parse_long(colon + 1, 0, LONG_MAX, &sample_seed) < 0);
+		free(head);
+		if (bad)
+			return cmd_usage_error(a->cmd, "%s: bad --sample '%s' (N or N:SEED, N >= 1)", name, t);
+	}
 	s.resumed_run = restart_resumed_run();
 	char err[256];
 	const char *sizes = args_get(a, "sizes");
@@ -847,6 +860,8 @@ int tune_run(const struct family *f, struct args *a, struct tune_extra *x)
 		lim.max_smem_per_block = s.g.max_smem_per_block;
 	}
 	space_enumerate(&sp, &lim);
+	if (sample_count)
+		space_sample(&sp, (size_t)sample_count, (uint64_t)sample_seed);
 	if (sp.npoints == 0) {
 		error("%s: no valid variant in the space (%zu points, all rejected):", name, sp.total);
 		print_rejects(&sp, stderr);
@@ -897,6 +912,8 @@ int tune_run(const struct family *f, struct args *a, struct tune_extra *x)
 		for (size_t i = 0; i < s.npts; i++)
 			s.pts[i].job = (int)s.njobs++;
 		make_jobs(&s);
+		if (sp.npoints < sp.nvalid)
+			printf("a sample of %zu of the %zu valid variants (--sample)\n", sp.npoints, sp.nvalid);
 		rc = dry_run(&s, &sp, arch, cache_dir, (int)workers);
 	} else {
 		rc = gpu_run(&s, arch, cache_dir, (int)workers);

@@ -4,14 +4,15 @@
 . "$(dirname "$0")/setup"
 
 # source --check exits 1 with the reason for a rejected point.
+family=transpose
 reject() {
 	want=$1
 	shift
-	run_gt 1 source transpose --check "$@"
+	run_gt 1 source $family --check "$@"
 	grep_in "$T/err" "$want"
 }
 accept() {
-	run_gt 0 source transpose --check "$@"
+	run_gt 0 source $family --check "$@"
 }
 
 reject "tile is not a multiple of block_rows" --param tile=16 --param block_rows=32
@@ -48,4 +49,21 @@ run_gt 0 transpose --dry-run --arch sm_90 --param tile=all --param block_rows=8 
 	--param unroll=1 --param mapping=cartesian --param vec=1 --param shared=on --param sector=off --param wide=1 --dtype f64
 grep_in "$T/out" "5 points, 4 valid, 1 rejected"
 grep_in "$T/out" "shared memory per block exceeds the device limit (131072 > 49152 bytes)"
+
+# The reduction's constraints, and its classic ladder as points.
+family=reduce
+reject "vec x element size exceeds the 16-byte access limit (32 bytes)" --param vec=4 --dtype f64
+reject "the shared-memory trees need at least 64 threads" --param threads=32 --param block=sequential
+accept --param threads=32 --param block=shuffle
+reject "more than 32 elements in flight per thread (64)" --param vec=4 --param unroll=16
+accept --param vec=2 --param unroll=16
+accept --dtype i32 --param vec=4
+accept --dtype f64 --param vec=2 --param final=atomic
+accept --param threads=128 --param vec=1 --param unroll=1 --param grid=0 --param block=interleaved_divergent
+accept --param threads=128 --param vec=1 --param unroll=2 --param grid=1024 --param block=sequential_warp
+run_gt 0 reduce --dry-run --arch sm_90 --sizes 2^20 --dtype f64 --param threads=32,64 --param vec=1,4 --param unroll=1 \
+	--param grid=0 --param block=sequential,shuffle --param final=lastblock
+grep_in "$T/out" "8 points, 3 valid, 5 rejected"
+grep_in "$T/out" "rejected     4  vec x element size exceeds the 16-byte access limit (32 bytes)"
+grep_in "$T/out" "rejected     1  the shared-memory trees need at least 64 threads"
 done_testing

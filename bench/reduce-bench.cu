@@ -1,0 +1,187 @@
+/*
+ * reduce-bench.cu - one process that times, at each length and under the
+ * same protocol as transpose-bench (L2 flushed before each launch, 30
+ * timed launches after warm-up, median), the read ceiling and the sums a
+ * user could pick:
+ *   read     a streaming read of the input (16-byte loads, grid-stride),
+ *            the best of three block shapes: the ceiling
+ *   cub      cub::DeviceReduce::Sum, its temporary storage allocated once
+ *   gputune  the variant gputune_reduce_choose() picks from a header
+ *            gputune exported (built by nvcc with this program), with its
+ *            figure over the one the database recorded for it at a tuned
+ *            length
+ * Every sum is checked against the host's first (exact for i32; within
+ * 1e-5 relative to the sum of magnitudes for floats).  Prints one Markdown
+ * table row per length and type; figures are GB/s of input read.
+ *
+ * Usage: reduce-bench TYPE:N...   (TYPE f32, f64 or i32)
+ */
+#include "gputune_reduce.h"
+
+#include <cub/device/device_reduce.cuh>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+#define CHECK(call)                                                                           \
+	do {                                                                                  \
+		cudaError_t e_ = (call);                                                      \
+		if (e_ != cudaSuccess) {                                                      \
+			std::fprintf(stderr, "%s failed: %s\n", #call, cudaGetErrorString(e_)); \
+			std::exit(2);                                                         \
+		}                                                                             \
+	} while (0)
+
+__global__ void read16(const uint4 *in, size_t words, unsigned *sink)
+{
+	size_t stride = (size_t)gridDim.x * blockDim.x;
+	unsigned x = 0;
+	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < words; i += stride) {
+		uint4 a = in[i];
+		x ^= a.x ^ a.y ^ a.z ^ a.w;
+	}
+	if (x == 0x9e3779b9u)
+		*sink = x;
+}
+
+struct bench {
+	cudaDeviceProp prop;
+	int *flush;
+	size_t flush_bytes;
+	cudaEvent_t a[30], b[30];
+};
+
+static double time_ms(bench &B, const std::function<void()> &launch)
+{
+	for (int i = 0; i < 3; i++)
+		launch();
+	for (int i = 0; i < 30; i++) {
+		CHECK(cudaMemsetAsync(B.flush, i, B.flush_bytes, 0));
+		CHECK(cudaEventRecord(B.a[i], 0));
+		launch();
+		CHECK(cudaEventRecord(B.b[i], 0));
+	}
+	CHECK(cudaDeviceSynchronize());
+	CHECK(cudaGetLastError());
+	std::vector<float> ms(30);
+	for (int i = 0; i < 30; i++)
+		CHECK(cudaEventElapsedTime(&ms[i], B.a[i], B.b[i]));
+	std::sort(ms.begin(), ms.end());
+	return (ms[14] + ms[15]) / 2;
+}
+
+template <typename T, typename A> static void run(bench &B, const char *dtype, size_t n)
+{
+	std::vector<T> h(n);
+	double ref = 0, mag = 0;
+	unsigned wrapped = 0;
+	unsigned long long s = 0x9e3779b97f4a7c15ULL ^ n;
+	for (size_t i = 0; i < n; i++) {
+		s ^= s >> 12;
+		s ^= s << 25;
+		s ^= s >> 27;
+		unsigned long long r = s * 0x2545F4914F6CDD1DULL;
+		if (sizeof(T) == 4 && (T)0.5 == 0) /* i32 */
+			h[i] = (T)(int)(r >> 32);
+		else
+			h[i] = (T)((double)(long long)(r >> 11) / 9007199254740992.0 * 2 - 1 + ((r & 7) == 0 ? 100 : 0));
+		ref += (double)h[i];
+		mag += std::fabs((double)h[i]);
+		wrapped += (unsigned)(long long)h[i];
+	}
+	void *in, *out, *scratch, *tmp = NULL;
+	unsigned *sink;
+	size_t tmp_bytes = 0;
+	CHECK(cudaMalloc(&in, n * sizeof(T)));
+	CHECK(cudaMalloc(&out, 16));
+	CHECK(cudaMalloc(&sink, 16));
+	CHECK(cudaMemcpy(in, h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+	cub::DeviceReduce::Sum(tmp, tmp_bytes, (const T *)in, (T *)out, (int)n);
+	CHECK(cudaMalloc(&tmp, tmp_bytes));
+	int cc = B.prop.major * 10 + B.prop.minor;
+	int v = gputune_reduce_choose(B.prop.name, cc, dtype, (long)n);
+	size_t sb = v >= 0 ? gputune_reduce_scratch_bytes(v, n) : 0;
+	CHECK(cudaMalloc(&scratch, sb ? sb : 16));
+	CHECK(cudaMemset(scratch, 0, sb ? sb : 16));
+	const gputune_reduce_entry *e = gputune_reduce_lookup(B.prop.name, cc, dtype, (long)n);
+
+	auto good = [&](const char *who) {
+		A got;
+		CHECK(cudaMemcpy(&got, out, sizeof(A), cudaMemcpyDeviceToHost));
+		bool ok = sizeof(T) == 4 && (T)0.5 == 0 ? (unsigned)got == wrapped
+							: std::fabs((double)got - ref) <= 1e-5 * mag;
+		if (!ok)
+			std::fprintf(stderr, "%s %s n=%zu: wrong sum %.17g, expected %.17g\n", who, dtype, n, (double)got,
+				     ref);
+		return ok;
+	};
+	double bytes = (double)n * sizeof(T);
+	auto gbps = [&](double ms) { return bytes / (ms * 1e-3) / 1e9; };
+	double best_read = 0;
+	const int shapes[3][2] = { { 256, 8 }, { 512, 4 }, { 1024, 2 } };
+	for (auto &sh : shapes) {
+		double ms = time_ms(B, [&] {
+			read16<<<sh[1] * B.prop.multiProcessorCount, sh[0]>>>((const uint4 *)in, n * sizeof(T) / 16, sink);
+		});
+		best_read = std::max(best_read, gbps(ms));
+	}
+	auto cub_sum = [&] { cub::DeviceReduce::Sum(tmp, tmp_bytes, (const T *)in, (T *)out, (int)n); };
+	CHECK(cudaMemset(out, 0x5a, 16));
+	cub_sum();
+	bool cub_ok = good("cub");
+	double cub = cub_ok ? gbps(time_ms(B, cub_sum)) : 0;
+	auto ours = [&] { CHECK(gputune_reduce_launch(v, in, out, scratch, n, 0)); };
+	double mine = 0;
+	if (v >= 0) {
+		CHECK(cudaMemset(out, 0x5a, 16));
+		ours();
+		if (good("gputune"))
+			mine = gbps(time_ms(B, ours));
+	}
+	char over[32] = "";
+	if (e && mine > 0)
+		std::snprintf(over, sizeof(over), "%.3f", mine / e->gbps);
+	std::printf("| %s | %zu | %s | %.0f | %.0f | %.0f | %.2fx | %.1f%% | %s | `%s` |\n", dtype, n,
+		    e ? "tuned" : "held out", best_read, cub, mine, cub > 0 ? mine / cub : 0.0,
+		    100 * mine / best_read, over, v >= 0 ? gputune_reduce_variants[v].params : "none");
+	std::fflush(stdout);
+	cudaFree(in);
+	cudaFree(out);
+	cudaFree(sink);
+	cudaFree(tmp);
+	cudaFree(scratch);
+}
+
+int main(int argc, char **argv)
+{
+	bench B;
+	CHECK(cudaGetDeviceProperties(&B.prop, 0));
+	B.flush_bytes = (size_t)B.prop.l2CacheSize * 2;
+	CHECK(cudaMalloc(&B.flush, B.flush_bytes));
+	for (int i = 0; i < 30; i++) {
+		CHECK(cudaEventCreate(&B.a[i]));
+		CHECK(cudaEventCreate(&B.b[i]));
+	}
+	std::printf("| type | N | size | read GB/s | CUB GB/s | gputune GB/s | over CUB | of ceiling | over database | variant |\n");
+	std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
+	for (int i = 1; i < argc; i++) {
+		const char *colon = std::strchr(argv[i], ':');
+		if (!colon) {
+			std::fprintf(stderr, "usage: reduce-bench TYPE:N...\n");
+			return 2;
+		}
+		size_t n = std::strtoull(colon + 1, NULL, 10);
+		if (!std::strncmp(argv[i], "f32", 3))
+			run<float, float>(B, "f32", n);
+		else if (!std::strncmp(argv[i], "f64", 3))
+			run<double, double>(B, "f64", n);
+		else if (!std::strncmp(argv[i], "i32", 3))
+			run<int, unsigned>(B, "i32", n);
+	}
+	return 0;
+}

@@ -1,0 +1,92 @@
+#!/bin/sh
+# reduce-run.sh - the reduction's benchmark, on a machine with a GPU, in
+# stages that can run in one go or in separate calls sharing OUTDIR:
+#   tune     from an empty database, `gputune reduce` (its default lengths
+#            2^16 to 2^28, with the extra lengths) for f32 (timed), f64 and
+#            i32.  Keeps OUTDIR/reduce.db.
+#   validate exports the header from that database alone and validates its
+#            choice at 20 held-out random lengths (f32).
+#   measure  times the header's kernels beside the read ceiling and CUB at
+#            the tuned lengths, the held-out ones and a few odd ones, and
+#            writes the Markdown report.
+# Usage: bench/reduce-run.sh OUTDIR [tune|validate|measure|all]   (from the
+# source tree, gputune built).  The commit is read from $BENCH_COMMIT, else
+# from git; the compile cache is $GPUTUNE_CACHE_DIR when set.
+set -eu
+out=${1:?usage: bench/reduce-run.sh OUTDIR [tune|validate|measure|all]}
+stage=${2:-all}
+mkdir -p "$out"
+GPUTUNE=${GPUTUNE:-./gputune}
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export GPUTUNE_DB="$out/reduce.db" GPUTUNE_CACHE_DIR="${GPUTUNE_CACHE_DIR:-$work/cache}"
+commit=${BENCH_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
+HELD="random:20:65536-268435456:4"
+ODD="1000,99999,1234567,77777777"
+seconds() {
+	awk -v s="$1" -v e="$2" 'BEGIN { printf "%.1f", e - s }'
+}
+
+if [ "$stage" = tune ] || [ "$stage" = all ]; then
+	rm -f "$GPUTUNE_DB"
+	s=$(date +%s.%N)
+	"$GPUTUNE" reduce > "$out/tune-f32.txt" 2> "$out/tune-f32.err"
+	echo "$(seconds "$s" "$(date +%s.%N)")" > "$out/tune-seconds"
+	for t in f64 i32; do
+		"$GPUTUNE" reduce --dtype $t > "$out/tune-$t.txt" 2> "$out/tune-$t.err"
+	done
+	cat "$out/tune-f32.txt" "$out/tune-f64.txt" "$out/tune-i32.txt"
+	"$GPUTUNE" export --kernel reduce --no-shipped -o "$out/gputune_reduce.h"
+fi
+[ "$stage" = tune ] && exit 0
+if [ "$stage" = validate ] || [ "$stage" = all ]; then
+	s=$(date +%s.%N)
+	"$GPUTUNE" validate reduce --sizes "$HELD" --no-shipped --quiet > "$out/validate-f32.txt"
+	echo "$(seconds "$s" "$(date +%s.%N)")" > "$out/validate.seconds"
+	cat "$out/validate-f32.txt"
+fi
+[ "$stage" = validate ] && exit 0
+
+cp "$out/gputune_reduce.h" "$work/"
+"$NVCC" -arch=sm_90 -O2 -std=c++17 -I"$work" bench/reduce-bench.cu -o "$work/reduce-bench"
+args=""
+k=16
+while [ $k -le 28 ]; do
+	n=$((1 << k))
+	args="$args f32:$n f64:$n i32:$n"
+	k=$((k + 2))
+done
+for n in $(echo "$ODD" | tr , ' ') $(awk '$1 ~ /^[0-9]+$/ { print $1 }' "$out/validate-f32.txt" 2>/dev/null); do
+	args="$args f32:$n"
+done
+# shellcheck disable=SC2086
+"$work/reduce-bench" $args > "$out/reduce-table.md"
+device=$("$GPUTUNE" devices --format csv | awk -F, 'NR == 2 { print $2 " (" $8 ")" }')
+{
+	echo "## Reduction: run of $(date -u +%Y-%m-%d) on $device, commit $commit"
+	echo
+	echo "GB/s of input read; L2 flushed before each of 30 timed launches; median."
+	echo "'of ceiling' is the share of the best streaming read measured in the same"
+	echo "process at the same length.  The header is the one exported after"
+	echo "\`gputune reduce\` (2^16 to 2^28 and its extra lengths) for f32, f64 and i32."
+	echo "'over database' is the nvcc-built header kernel's GB/s over the figure the"
+	echo "database holds for it (tuned lengths only)."
+	echo
+	cat "$out/reduce-table.md"
+	echo
+	echo "### Held-out validation (\`gputune validate reduce --sizes $HELD\`), $(cat "$out/validate.seconds") s"
+	echo
+	echo "    $(grep '^held-out' "$out/validate-f32.txt")"
+	echo
+	echo "### Tuning"
+	echo
+	echo "\`gputune reduce\` (f32) took $(cat "$out/tune-seconds") s from an empty database.  The runs' own accounts:"
+	echo
+	grep -h '^reduce on' "$out/tune-f32.txt" "$out/tune-f64.txt" "$out/tune-i32.txt" | sed 's/^/    /'
+	echo
+	echo "The f32 run's table (speed-up over each step of the classic ladder):"
+	echo
+	sed 's/^/    /' "$out/tune-f32.txt" | grep -v '^    reduce on'
+} > "$out/benchmarks-reduce.md"
+cat "$out/benchmarks-reduce.md"
