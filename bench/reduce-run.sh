@@ -2,18 +2,19 @@
 # reduce-run.sh - the reduction's benchmark, on a machine with a GPU, in
 # stages that can run in one go or in separate calls sharing OUTDIR:
 #   tune     from an empty database, `gputune reduce` (its default lengths
-#            2^16 to 2^28, with the extra lengths) for f32 (timed), f64 and
-#            i32.  Keeps OUTDIR/reduce.db.
+#            2^16 to 2^28, with the extra lengths) for f32 (timed).  Keeps
+#            OUTDIR/reduce.db.
+#   types    the same for f64 and i32 (or the types in $BENCH_TYPES).
 #   validate exports the header from that database alone and validates its
-#            choice at 20 held-out random lengths (f32).
+#            choice at 12 held-out random lengths (f32).
 #   measure  times the header's kernels beside the read ceiling and CUB at
 #            the tuned lengths, the held-out ones and a few odd ones, and
 #            writes the Markdown report.
-# Usage: bench/reduce-run.sh OUTDIR [tune|validate|measure|all]   (from the
+# Usage: bench/reduce-run.sh OUTDIR [tune|types|validate|measure|all]   (from the
 # source tree, gputune built).  The commit is read from $BENCH_COMMIT, else
 # from git; the compile cache is $GPUTUNE_CACHE_DIR when set.
 set -eu
-out=${1:?usage: bench/reduce-run.sh OUTDIR [tune|validate|measure|all]}
+out=${1:?usage: bench/reduce-run.sh OUTDIR [tune|types|validate|measure|all]}
 stage=${2:-all}
 mkdir -p "$out"
 GPUTUNE=${GPUTUNE:-./gputune}
@@ -22,7 +23,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export GPUTUNE_DB="$out/reduce.db" GPUTUNE_CACHE_DIR="${GPUTUNE_CACHE_DIR:-$work/cache}"
 commit=${BENCH_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
-HELD="random:20:65536-268435456:4"
+HELD="random:12:65536-268435456:4"
 ODD="1000,99999,1234567,77777777"
 seconds() {
 	awk -v s="$1" -v e="$2" 'BEGIN { printf "%.1f", e - s }'
@@ -33,14 +34,18 @@ if [ "$stage" = tune ] || [ "$stage" = all ]; then
 	s=$(date +%s.%N)
 	"$GPUTUNE" reduce > "$out/tune-f32.txt" 2> "$out/tune-f32.err"
 	echo "$(seconds "$s" "$(date +%s.%N)")" > "$out/tune-seconds"
-	for t in f64 i32; do
-		"$GPUTUNE" reduce --dtype $t > "$out/tune-$t.txt" 2> "$out/tune-$t.err"
-	done
-	cat "$out/tune-f32.txt" "$out/tune-f64.txt" "$out/tune-i32.txt"
-	"$GPUTUNE" export --kernel reduce --no-shipped -o "$out/gputune_reduce.h"
+	cat "$out/tune-f32.txt"
 fi
-[ "$stage" = tune ] && exit 0
+if [ "$stage" = types ] || [ "$stage" = all ]; then
+	for t in ${BENCH_TYPES:-f64 i32}; do
+		"$GPUTUNE" reduce --dtype $t > "$out/tune-$t.txt" 2> "$out/tune-$t.err"
+		cat "$out/tune-$t.txt"
+	done
+fi
+[ "$stage" = tune ] || [ "$stage" = types ] && exit 0
 if [ "$stage" = validate ] || [ "$stage" = all ]; then
+	# The header of the tuning runs alone, before validation adds lengths.
+	"$GPUTUNE" export --kernel reduce --no-shipped -o "$out/gputune_reduce.h"
 	s=$(date +%s.%N)
 	"$GPUTUNE" validate reduce --sizes "$HELD" --no-shipped --quiet > "$out/validate-f32.txt"
 	echo "$(seconds "$s" "$(date +%s.%N)")" > "$out/validate.seconds"
