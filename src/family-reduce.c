@@ -145,7 +145,7 @@ static void fill(void *in, const struct dtype *dt, long rows, long cols, uint64_
 		double limit = dt->acc_eps > 0 ? 1.0 / dt->acc_eps / 2 : 1e18; /* 2^23, 2^52 */
 		/* Values 1..4 (mean 2.5) where they all fit, else ones at a
 		 * density that keeps the expected sum at a quarter of the limit. */
-		int dense = 4.0 * (double)n < limit;
+		int dense = 4.0 * (double)n < limit, is_int = !strcmp(dt->name, "i32");
 		uint64_t keep = dense ? ~0ULL : (uint64_t)(limit / 4 / (double)n * 18446744073709551615.0);
 		double total = 0;
 		for (size_t i = 0; i < n; i++) {
@@ -156,20 +156,24 @@ static void fill(void *in, const struct dtype *dt, long rows, long cols, uint64_
 			total += x;
 			if (dt->size == 8)
 				((double *)in)[i] = x;
-			else if (!strcmp(dt->name, "i32"))
+			else if (is_int)
 				((int32_t *)in)[i] = x;
 			else
 				((float *)in)[i] = (float)x;
 		}
 		return;
 	}
+	int is_int = !strcmp(dt->name, "i32");
+	double scale[26]; /* 2^-20 .. 2^5 */
+	for (int k = 0; k < 26; k++)
+		scale[k] = ldexp(1.0, k - 20);
 	for (size_t i = 0; i < n; i++) {
 		uint64_t r = next(&s);
-		if (!strcmp(dt->name, "i32")) {
+		if (is_int) {
 			((int32_t *)in)[i] = (int32_t)(uint32_t)(r >> 32);
 			continue;
 		}
-		double x = ldexp(1.0 + (double)(r >> 11 & 0xfffff) / 1048576.0, (int)(r >> 40 & 0xff) % 26 - 20);
+		double x = (1.0 + (double)(r >> 11 & 0xfffff) / 1048576.0) * scale[(r >> 40 & 0xff) % 26];
 		if (r >> 63)
 			x = -x;
 		if (i % 4 == 3)
@@ -195,9 +199,10 @@ static void reference(const void *in, void *expected, const struct dtype *dt, lo
 	struct reduce_expected *e = expected;
 	long double s = 0, c = 0, a = 0;
 	uint32_t w = 0;
+	int is_int = !strcmp(dt->name, "i32");
 	for (size_t i = 0; i < n; i++) {
 		long double x;
-		if (!strcmp(dt->name, "i32")) {
+		if (is_int) {
 			w += (uint32_t)((const int32_t *)in)[i];
 			x = ((const int32_t *)in)[i];
 		} else {
