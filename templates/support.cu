@@ -57,13 +57,15 @@ extern "C" __global__ void gt_check_fill(const unsigned char *__restrict__ p,
 
 /*
  * The read ceiling: every 16-byte word of the input read once, four loads
- * in flight per thread, over a grid-stride loop.  The words are folded
+ * in flight per thread, over a grid-stride loop (and the bytes past the
+ * last whole word one by one).  The words are folded
  * into one value that is stored only when it equals a key it practically
  * never equals, so the compiler must keep every load.
  */
-extern "C" __global__ void gt_read(const uint4 *__restrict__ in, unsigned long long words,
+extern "C" __global__ void gt_read(const uint4 *__restrict__ in, unsigned long long bytes,
 				   unsigned long long *sink)
 {
+	const unsigned long long words = bytes / 16;
 	const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
 	unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
 	unsigned x = 0;
@@ -75,6 +77,9 @@ extern "C" __global__ void gt_read(const uint4 *__restrict__ in, unsigned long l
 		uint4 a = in[i];
 		x ^= a.x ^ a.y ^ a.z ^ a.w;
 	}
+	/* The bytes past the last whole word. */
+	if (blockIdx.x == 0 && threadIdx.x < bytes % 16)
+		x ^= ((const unsigned char *)in)[words * 16 + threadIdx.x];
 	if (x == 0x9e3779b9u)
 		sink[3] = x;
 }
