@@ -68,8 +68,9 @@ static int push(struct size2 **out, size_t *n, size_t *cap, long r, long c)
 }
 
 /* random:N:A-B[:SEED]: N sizes, rows and columns drawn independently and
- * uniformly from [A, B] by a generator seeded with SEED (default 1), so a
- * list of sizes nobody tuned is repeatable. */
+ * uniformly from [A, B] (vector lengths: uniformly over the octaves of the
+ * range, then within one) by a generator seeded with SEED (default 1), so
+ * a list of sizes nobody tuned is repeatable. */
 static int random_item(int shape, const char *s, const char *e, struct size2 **out, size_t *n, size_t *cap,
 		       char *err, size_t en)
 {
@@ -94,7 +95,23 @@ static int random_item(int shape, const char *s, const char *e, struct size2 **o
 			x ^= x >> 12;
 			x ^= x << 25;
 			x ^= x >> 27;
-			d[k] = a + (long)(((x * 0x2545f4914f6cdd1dULL) >> 11) % (uint64_t)(b - a + 1));
+			uint64_t r = (x * 0x2545f4914f6cdd1dULL) >> 11;
+			long lo = a, hi = b;
+			if (shape == 1) {
+				/* Vector lengths span decades: an octave [2^o, 2^(o+1))
+				 * of the range first, each equally likely, then a length
+				 * in it, so short lengths are drawn as often as long. */
+				int o0 = 0, o1 = 0;
+				while ((a >> o0) > 1)
+					o0++;
+				while ((b >> o1) > 1)
+					o1++;
+				int o = o0 + (int)(r % (uint64_t)(o1 - o0 + 1));
+				r /= (uint64_t)(o1 - o0 + 1);
+				lo = (1L << o) > a ? 1L << o : a;
+				hi = (1L << o) * 2 - 1 < b ? (1L << o) * 2 - 1 : b;
+			}
+			d[k] = lo + (long)(r % (uint64_t)(hi - lo + 1));
 		}
 		if (d[0] * d[1] > SIZE_MAX_ELEMS) {
 			snprintf(err, en, "size %ldx%ld from '%.*s' is too large", d[0], d[1], len, s);

@@ -9,8 +9,8 @@
  *            from [A, B] by a generator seeded with SEED (default 1)
  * and comma-separated lists of these.  Ranges are of square sizes.
  * Duplicates are dropped; order is kept.  1-D families (vectors) read the
- * same language without RxC: N, 2^K, ranges and random draws of N (stored
- * as rows = N, cols = 1).
+ * same language without RxC: N, 2^K, ranges and random draws of N (each
+ * octave of the range equally likely; stored as rows = N, cols = 1).
  */
 #ifndef GPUTUNE_SIZES_H
 #define GPUTUNE_SIZES_H
