@@ -35,6 +35,7 @@
 #ifndef GT_REDUCE_TEMPLATE
 #define GT_REDUCE_TEMPLATE
 
+/* The block's sum of v, valid in thread 0. */
 template <typename A, int THREADS, int BLOCK>
 __device__ __forceinline__ A gt_block_sum(A v, A *sm)
 {
@@ -98,6 +99,8 @@ __device__ __forceinline__ A gt_block_sum(A v, A *sm)
 			}
 			return x;
 		}
+		/* The other warps must not read sm[0] while warp 0 writes it. */
+		return A(0);
 	}
 	return sm[0];
 }
