@@ -5,6 +5,11 @@
  * job i tends to finish before job i + W and the tuner, which walks the
  * jobs in order, rarely waits.  A worker that dies leaves its remaining
  * jobs failed with COMPILE_INTERNAL rather than hanging the run.
+ *
+ * A cached image ends with a trailer: a hash of the image and a magic
+ * word.  An entry whose trailer does not match (cut short by a full disk,
+ * scribbled on, or written by an older gputune) is not used: the job is
+ * compiled again and the entry replaced.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "compile-pool.h"
@@ -64,6 +69,32 @@ static int file_exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
+#define TRAILER_MAGIC 0x316e6962756374ULL /* "tcubin1" */
+
+/* The image in a cache file's bytes (*len set), or NULL when the trailer
+ * is missing or does not match. */
+static char *checked_image(char *data, size_t *len)
+{
+	uint64_t t[2];
+	if (!data || *len < sizeof(t))
+		return NULL;
+	memcpy(t, data + *len - sizeof(t), sizeof(t));
+	if (t[1] != TRAILER_MAGIC || t[0] != hash64(data, *len - sizeof(t), HASH64_SEED))
+		return NULL;
+	*len -= sizeof(t);
+	return data;
+}
+
+/* Whether path holds a cached image with a good trailer. */
+static int image_ok(const char *path)
+{
+	size_t len = 0;
+	char *data = read_file(path, &len);
+	int ok = checked_image(data, &len) != NULL;
+	free(data);
+	return ok;
+}
+
 static void worker(struct compile_pool *p, const char *arch, int w, int wfd,
 		   const size_t *todo, size_t ntodo)
 {
@@ -74,7 +105,10 @@ static void worker(struct compile_pool *p, const char *arch, int w, int wfd,
 		int st = nvrtc_compile(p->jobs[i].source, p->jobs[i].name, arch, &cubin, &len, &log);
 		if (st == COMPILE_OK) {
 			char *path = job_path(p, i, "cubin");
-			if (write_file_atomic(path, cubin, len) < 0)
+			uint64_t trailer[2] = { hash64(cubin, len, HASH64_SEED), TRAILER_MAGIC };
+			cubin = xrealloc(cubin, len + sizeof(trailer));
+			memcpy(cubin + len, trailer, sizeof(trailer));
+			if (write_file_atomic(path, cubin, len + sizeof(trailer)) < 0)
 				st = COMPILE_INTERNAL;
 			free(path);
 		} else {
@@ -116,9 +150,10 @@ struct compile_pool *compile_pool_start(struct compile_job *jobs, size_t n, cons
 		hash64_hex(hash64(jobs[i].source, strlen(jobs[i].source), salt), jobs[i].key);
 		jobs[i].done = jobs[i].cached = 0;
 		char *ok = job_path(p, i, "cubin"), *bad = job_path(p, i, "err");
-		if (file_exists(ok) || file_exists(bad)) {
+		int good = image_ok(ok);
+		if (good || (!file_exists(ok) && file_exists(bad))) {
 			jobs[i].done = jobs[i].cached = 1;
-			jobs[i].status = file_exists(ok) ? COMPILE_OK : COMPILE_ERROR;
+			jobs[i].status = good ? COMPILE_OK : COMPILE_ERROR;
 		} else {
 			todo[ntodo++] = i;
 		}
@@ -244,6 +279,10 @@ char *compile_pool_cubin(struct compile_pool *p, size_t i, size_t *len)
 	char *path = job_path(p, i, "cubin");
 	char *data = read_file(path, len);
 	free(path);
+	if (!checked_image(data, len)) {
+		free(data);
+		return NULL;
+	}
 	return data;
 }
 
