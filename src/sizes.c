@@ -152,7 +152,9 @@ static int item(int shape, const char *s, const char *e, struct size2 **out, siz
 			snprintf(err, en, "size '%.*s' is too large", len, s);
 			return -1;
 		}
-		return push(out, n, cap, r, c);
+		if (push(out, n, cap, r, c) < 0)
+			goto too_many;
+		return 0;
 	}
 	if (dash) {
 		const char *colon = memchr(dash, ':', (size_t)(e - dash));
@@ -173,15 +175,21 @@ static int item(int shape, const char *s, const char *e, struct size2 **out, siz
 				snprintf(err, en, "range '%.*s' has too many sizes", len, s);
 				return -1;
 			}
-			for (long v = a; v <= b; v += step)
+			for (long v = a; v <= b; v += step) {
+				if (v * (other ? other : v) > SIZE_MAX_ELEMS)
+					goto too_large;
 				if (push(out, n, cap, v, other ? other : v) < 0)
 					goto too_many;
+			}
 		} else {
 			/* From a power of two, doubling walks exactly the powers
 			 * of two up to B, so one loop serves both rules. */
-			for (long v = a; v <= b; v *= 2)
+			for (long v = a; v <= b; v *= 2) {
+				if (v * (other ? other : v) > SIZE_MAX_ELEMS)
+					goto too_large;
 				if (push(out, n, cap, v, other ? other : v) < 0)
 					goto too_many;
+			}
 		}
 		return 0;
 	}
@@ -191,9 +199,16 @@ static int item(int shape, const char *s, const char *e, struct size2 **out, siz
 			 shape == 1 ? "" : " RxC,", max_dim(shape));
 		return -1;
 	}
-	return push(out, n, cap, v, other ? other : v);
+	if (v * (other ? other : v) > SIZE_MAX_ELEMS)
+		goto too_large;
+	if (push(out, n, cap, v, other ? other : v) < 0)
+		goto too_many;
+	return 0;
 too_many:
 	snprintf(err, en, "too many sizes in '%.*s'", len, s);
+	return -1;
+too_large:
+	snprintf(err, en, "'%.*s' has a size of more than %ld elements", len, s, SIZE_MAX_ELEMS);
 	return -1;
 }
 
