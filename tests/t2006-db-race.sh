@@ -2,7 +2,9 @@
 # Sixteen `gputune db merge` processes started at once on a database that
 # does not exist yet: one creates the schema, the others wait for it, none
 # fails, every row arrives, and each reports the measurements it added
-# itself, not rows the others wrote meanwhile.  Twenty rounds.
+# itself, not rows the others wrote meanwhile.  Twenty rounds; then ten
+# rounds of the same on a database of schema version 1, which the writers
+# race to migrate (and to switch to WAL) while keeping its row.
 . "$(dirname "$0")/setup"
 . "$top_srcdir/tests/results-doc"
 SQL="$top_builddir/tests/sqlexec"
@@ -15,9 +17,15 @@ for w in $(seq 1 16); do
 	# shellcheck disable=SC2086
 	results_doc "GPU $w" "GPU-$w" 9 0 "run-$w" f32 $sizes > "$T/d$w.json"
 done
+# race ROUNDS TEMPLATE EXPECTED: ROUNDS rounds of the sixteen writers on a
+# copy of TEMPLATE (or no file when it is empty), which must end with
+# EXPECTED measurements; sets rounds_ok.
+race() {
 rounds_ok=0
-for round in $(seq 1 20); do
+for round in $(seq 1 "$1"); do
 	db="$T/race$round.db"
+	rm -f "$db" "$db-wal" "$db-shm"
+	[ -n "$2" ] && cp "$2" "$db"
 	for w in $(seq 1 16); do
 		"$GPUTUNE" db merge --db "$db" "$T/d$w.json" >"$T/out$w" 2>"$T/err$w" &
 	done
@@ -30,9 +38,27 @@ for round in $(seq 1 20); do
 		fi
 	done
 	n=$("$SQL" "$db" "SELECT count(*) FROM measurement")
-	[ "$n" = 224 ] || { bad=1; echo "# round $round: $n of 224 measurements"; }
+	[ "$n" = "$3" ] || { bad=1; echo "# round $round: $n of $3 measurements"; }
+	v=$("$SQL" "$db" "PRAGMA user_version")
+	[ "$v" = "$want_version" ] || { bad=1; echo "# round $round: schema version $v"; }
 	[ "$bad" = 0 ] && rounds_ok=$((rounds_ok + 1))
 done
+}
+# The current schema version: one step per file under db/.
+want_version=$(ls "$top_srcdir"/db/0*.sql | wc -l | tr -d ' ')
+race 20 "" 224
 check "20 of 20 rounds: no writer failed, each counted its own 14, all 224 rows arrived ($rounds_ok)" \
 	test "$rounds_ok" = 20
+
+"$SQL" "$T/v1.db" "$(cat "$top_srcdir/db/001-initial.sql")
+PRAGMA user_version = 1; PRAGMA application_id = 1196709198;
+INSERT INTO device VALUES (1, 'GPU-old', 'Old GPU', 8, 0, 108, 1, 1, 5120, 1215000, 12000);
+INSERT INTO family VALUES (1, 'transpose', 'tile');
+INSERT INTO variant VALUES (1, 1, 'f32', 'tile=32,block_rows=8,pad=1,unroll=1,mapping=cartesian,vec=1,shared=on', 'abc');
+INSERT INTO run VALUES (1, 'run-old', 1, 1, '2026-01-01T00:00:00Z', NULL, '0.0.1', '12.0', 'flushed', 30, 'complete');
+INSERT INTO measurement VALUES (1, 1, 1, 1024, 1024, 'ok', NULL, 0.01, 0.009, 0.02, 1000, 0.8);"
+check "a schema-1 file to race on" test "$("$SQL" "$T/v1.db" "PRAGMA user_version")" = 1
+race 10 "$T/v1.db" 225
+check "10 of 10 rounds from schema 1: migrated once, no writer failed, the old row and all 224 new arrived ($rounds_ok)" \
+	test "$rounds_ok" = 10
 done_testing
