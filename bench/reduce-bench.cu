@@ -6,6 +6,9 @@
  *   read     a streaming read of the input (16-byte loads, grid-stride),
  *            the best of three block shapes: the ceiling
  *   cub      cub::DeviceReduce::Sum, its temporary storage allocated once
+ *   ladder   the six steps of the classic ladder (gputune's named points,
+ *            instantiated from the header's kernel template): a second
+ *            table, one row per length and type
  *   gputune  the variant gputune_reduce_choose() picks from a header
  *            gputune exported (built by nvcc with this program), with its
  *            figure over the one the database recorded for it at a tuned
@@ -26,6 +29,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <string>
 #include <vector>
 
 #define CHECK(call)                                                                           \
@@ -37,17 +41,26 @@
 		}                                                                             \
 	} while (0)
 
+/* Four 16-byte loads in flight per thread, as the tuner's read ceiling. */
 __global__ void read16(const uint4 *in, size_t words, unsigned *sink)
 {
 	size_t stride = (size_t)gridDim.x * blockDim.x;
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 	unsigned x = 0;
-	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < words; i += stride) {
+	for (; i + 3 * stride < words; i += 4 * stride) {
+		uint4 a = in[i], b = in[i + stride], c = in[i + 2 * stride], d = in[i + 3 * stride];
+		x ^= a.x ^ a.y ^ a.z ^ a.w ^ b.x ^ b.y ^ b.z ^ b.w ^ c.x ^ c.y ^ c.z ^ c.w ^ d.x ^ d.y ^ d.z ^ d.w;
+	}
+	for (; i < words; i += stride) {
 		uint4 a = in[i];
 		x ^= a.x ^ a.y ^ a.z ^ a.w;
 	}
 	if (x == 0x9e3779b9u)
 		*sink = x;
 }
+
+/* The ladder's rows, printed after the main table. */
+static std::vector<std::string> ladder_rows;
 
 struct bench {
 	cudaDeviceProp prop;
@@ -143,6 +156,43 @@ template <typename T, typename A> static void run(bench &B, const char *dtype, s
 		if (good("gputune"))
 			mine = gbps(time_ms(B, ours));
 	}
+	/* The classic ladder: 128 threads, one element per load, the tree of
+	 * the step, the last block summing the blocks' sums (gputune's named
+	 * points "interleaved-divergent" ... "per-thread"). */
+	std::string row = std::string("| ") + dtype + " | " + std::to_string(n);
+	void *ls_shared = nullptr;
+	size_t ls_bytes = 256 + 8 * ((n + 127) / 128 + 1);
+	CHECK(cudaMalloc(&ls_shared, ls_bytes));
+	auto step = [&](int unroll, int grid, const std::function<void(unsigned)> &launch) {
+		unsigned long long need = (n + 128ULL * unroll - 1) / (128ULL * unroll);
+		unsigned blocks = (unsigned)(grid && (unsigned long long)grid < need ? grid : (need ? need : 1));
+		auto once = [&] { launch(blocks); };
+		CHECK(cudaMemset(ls_shared, 0, ls_bytes));
+		CHECK(cudaMemset(out, 0x5a, 16));
+		once();
+		CHECK(cudaDeviceSynchronize());
+		char cell[32] = " wrong";
+		if (good("ladder"))
+			std::snprintf(cell, sizeof(cell), " %.0f", gbps(time_ms(B, once)));
+		row += std::string(" |") + cell;
+	};
+#define GT_LADDER(U, G, BL)                                                                                    \
+	step(U, G, [&](unsigned blocks) {                                                                     \
+		gputune_reduce_kernel<T, A, 128, 1, U, G, BL, 0, 0><<<blocks, 128>>>((const T *)in, (A *)out,    \
+										     ls_shared, n);              \
+	})
+	GT_LADDER(1, 0, 0);
+	GT_LADDER(1, 0, 1);
+	GT_LADDER(1, 0, 2);
+	GT_LADDER(2, 0, 2);
+	GT_LADDER(2, 0, 3);
+	GT_LADDER(2, 1024, 3);
+#undef GT_LADDER
+	cudaFree(ls_shared);
+	char tail[64];
+	std::snprintf(tail, sizeof(tail), " | %.0f | %.0f |", cub, mine);
+	ladder_rows.push_back(row + tail);
+
 	char over[32] = "";
 	if (e && mine > 0)
 		std::snprintf(over, sizeof(over), "%.3f", mine / e->gbps);
@@ -183,5 +233,11 @@ int main(int argc, char **argv)
 		else if (!std::strncmp(argv[i], "i32", 3))
 			run<int, unsigned>(B, "i32", n);
 	}
+	std::printf("\nThe classic ladder in the same process (GB/s; 128 threads, one element per load):\n\n");
+	std::printf("| type | N | interleaved, divergent | interleaved | sequential | first add during load | "
+		    "unrolled last warp | several per thread | CUB | gputune |\n");
+	std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
+	for (const std::string &r : ladder_rows)
+		std::printf("%s\n", r.c_str());
 	return 0;
 }
