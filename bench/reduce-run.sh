@@ -7,7 +7,8 @@
 #   types    the same for f64 and i32 (or the types in $BENCH_TYPES).
 #   validate exports the header from that database alone and validates its
 #            choice at 8 held-out random lengths (f32).
-#   measure  times the header's kernels beside the read ceiling and CUB at
+#   measure  times the header's kernels beside the read ceiling, CUB and the
+#            classic ladder at
 #            the tuned lengths, the held-out ones and a few odd ones, and
 #            writes the Markdown report.
 # Usage: bench/reduce-run.sh OUTDIR [tune|types|validate|measure|all]   (from the
