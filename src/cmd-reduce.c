@@ -17,7 +17,7 @@ static void help_reduce(FILE *f)
 	      "the longest chain of additions an element goes through in that variant at that\n"
 	      "N: its elements per thread, plus log2 of the block's threads, plus the final\n"
 	      "stage (the last block's partial sums per thread and its tree, or one atomic per\n"
-	      "block).  The input has both signs over 25 binades, every fourth value cancelling\n"
+	      "block).  The input has both signs over 26 binades, every fourth value cancelling\n"
 	      "the one before.  As such a bound can hide a missing small element, every variant\n"
 	      "also sums a second input of small positive integers whose total stays below\n"
 	      "2^23 (f32) or 2^52 (f64), where every order of addition is exact: its result\n"

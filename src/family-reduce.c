@@ -26,6 +26,7 @@
 #include "util.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -42,7 +43,7 @@ static const struct param_def params[NPARAMS] = {
 	[P_VEC] = { "vec", "GT_VEC", "elements per load (one aligned access)",
 		    NULL, { 1, 2, 4 }, 3, { 1, 2, 4 }, 3, 4, 0 },
 	[P_UNROLL] = { "unroll", "GT_UNROLL", "loads in flight per thread and step, issued before the adds",
-		       NULL, { 1, 2, 4, 8, 16 }, 5, { 1, 2, 4, 8 }, 4, 4, 0 },
+		       NULL, { 1, 2, 4, 8, 16 }, 5, { 2, 4, 8 }, 3, 4, 0 },
 	[P_GRID] = { "grid", "GT_GRID", "0: one step per thread (blocks sized to N); else at most this many blocks in a grid-stride loop",
 		     NULL, { 0, 256, 512, 1024, 2048, 4096, 8192 }, 7, { 0, 1024, 2048, 4096 }, 4, 2048, 0 },
 	[P_BLOCK] = { "block", "GT_BLOCK", "how a block sums its threads: shared-memory trees or warp shuffles",
@@ -123,65 +124,128 @@ static double bytes_read(const struct dtype *dt, long rows, long cols)
 	return (double)rows * (double)cols * (double)dt->size;
 }
 
-/* xorshift64*, as the tuner's other inputs. */
-static uint64_t next(uint64_t *s)
+/* The element generator: a hash of (seed, index), so any range of the
+ * input can be made on its own, in parallel, and the same on every run
+ * with that seed. */
+static uint64_t mix(uint64_t seed, uint64_t i)
 {
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 0x2545F4914F6CDD1DULL;
+	uint64_t z = seed + (i + 1) * 0x9e3779b97f4a7c15ULL;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
 }
 
-/* Set 0: values of both signs over 25 binades (2^-20 to 2^5), every
+/* Inputs of 2^28 elements take seconds on one core: fill and reference
+ * split them into up to MAX_THREADS ranges, each a multiple of 4
+ * elements (the cancelling pairs never straddle two ranges). */
+#define MAX_THREADS 16
+struct part {
+	void *in;
+	const struct dtype *dt;
+	size_t n, begin, end;
+	uint64_t seed;
+	int set;
+	/* set 1: keep a value with probability keep / 2^64; values 1..4 when dense */
+	uint64_t keep;
+	int dense;
+	/* reference: this range's compensated sum, magnitudes, wrapped sum */
+	long double sum, comp, abs;
+	uint32_t wrapped;
+	void (*fn)(struct part *);
+};
+
+static void *run_part(void *arg)
+{
+	struct part *p = arg;
+	p->fn(p);
+	return NULL;
+}
+
+/* Runs fn over [0, n) in ranges; parts[] keeps each range's results. */
+static int in_parts(struct part *tmpl, void (*fn)(struct part *), struct part *parts)
+{
+	size_t n = tmpl->n;
+	int k = n < (1u << 20) ? 1 : MAX_THREADS;
+	size_t step = (n / (size_t)k + 3) / 4 * 4;
+	pthread_t tid[MAX_THREADS];
+	int started[MAX_THREADS] = {0};
+	for (int t = 0; t < k; t++) {
+		parts[t] = *tmpl;
+		parts[t].fn = fn;
+		parts[t].begin = (size_t)t * step < n ? (size_t)t * step : n;
+		parts[t].end = t == k - 1 || (size_t)(t + 1) * step > n ? n : (size_t)(t + 1) * step;
+		started[t] = k > 1 && pthread_create(&tid[t], NULL, run_part, &parts[t]) == 0;
+		if (!started[t])
+			fn(&parts[t]);
+	}
+	for (int t = 0; t < k; t++)
+		if (started[t])
+			pthread_join(tid[t], NULL);
+	return k;
+}
+
+static double value0(uint64_t r, const double *scale)
+{
+	double x = (1.0 + (double)(r >> 11 & 0xfffff) / 1048576.0) * scale[(r >> 40 & 0xff) % 26];
+	return r >> 63 ? -x : x;
+}
+
+static void fill_part(struct part *p)
+{
+	int is_int = !strcmp(p->dt->name, "i32");
+	double scale[26]; /* 2^-20 .. 2^5 */
+	for (int k = 0; k < 26; k++)
+		scale[k] = ldexp(1.0, k - 20);
+	for (size_t i = p->begin; i < p->end; i++) {
+		uint64_t r = mix(p->seed, i);
+		double x;
+		if (p->set == 1) {
+			x = p->dense ? 1 + (int)(r >> 62) : (i < 64 || i + 64 >= p->n || r < p->keep);
+		} else if (is_int) {
+			((int32_t *)p->in)[i] = (int32_t)(uint32_t)(r >> 32);
+			continue;
+		} else {
+			x = i % 4 == 3 ? -value0(mix(p->seed, i - 1), scale) : value0(r, scale);
+		}
+		if (p->dt->size == 8)
+			((double *)p->in)[i] = x;
+		else if (is_int)
+			((int32_t *)p->in)[i] = (int32_t)x;
+		else
+			((float *)p->in)[i] = (float)x; /* exact: 21 significant bits */
+	}
+}
+
+/* Set 0: values of both signs over 26 binades (2^-20 to 2^5), every
  * fourth the negation of the one before (sums that cancel); i32: any
  * value.  Set 1: small positive integers whose sum stays below the
  * accumulator's exact range (see the top of this file), the first and
  * last 64 never zero. */
 static void fill(void *in, const struct dtype *dt, long rows, long cols, uint64_t seed, int set)
 {
-	size_t n = (size_t)rows * (size_t)cols;
-	uint64_t s = seed | 1;
-	if (set == 1) {
-		double limit = dt->acc_eps > 0 ? 1.0 / dt->acc_eps / 2 : 1e18; /* 2^23, 2^52 */
-		/* Values 1..4 (mean 2.5) where they all fit, else ones at a
-		 * density that keeps the expected sum at a quarter of the limit. */
-		int dense = 4.0 * (double)n < limit, is_int = !strcmp(dt->name, "i32");
-		uint64_t keep = dense ? ~0ULL : (uint64_t)(limit / 4 / (double)n * 18446744073709551615.0);
-		double total = 0;
-		for (size_t i = 0; i < n; i++) {
-			uint64_t r = next(&s);
-			int x = dense ? 1 + (int)(r >> 62) : (i < 64 || i + 64 >= n || r < keep);
-			if (total + x >= limit)
-				x = 0;
-			total += x;
-			if (dt->size == 8)
-				((double *)in)[i] = x;
-			else if (is_int)
-				((int32_t *)in)[i] = x;
-			else
-				((float *)in)[i] = (float)x;
-		}
+	struct part parts[MAX_THREADS], t = { .in = in, .dt = dt, .n = (size_t)rows * (size_t)cols, .seed = seed,
+					       .set = set };
+	double limit = dt->acc_eps > 0 ? 1.0 / dt->acc_eps / 2 : 1e18; /* 2^23, 2^52 */
+	/* Values 1..4 (mean 2.5) where they all fit, else ones at a density
+	 * that keeps the expected sum at a quarter of the limit. */
+	t.dense = 4.0 * (double)t.n < limit;
+	t.keep = t.dense ? ~0ULL : (uint64_t)(limit / 4 / (double)t.n * 18446744073709551615.0);
+	in_parts(&t, fill_part, parts);
+	if (set != 1 || t.dense)
 		return;
-	}
-	int is_int = !strcmp(dt->name, "i32");
-	double scale[26]; /* 2^-20 .. 2^5 */
-	for (int k = 0; k < 26; k++)
-		scale[k] = ldexp(1.0, k - 20);
-	for (size_t i = 0; i < n; i++) {
-		uint64_t r = next(&s);
-		if (is_int) {
-			((int32_t *)in)[i] = (int32_t)(uint32_t)(r >> 32);
-			continue;
-		}
-		double x = (1.0 + (double)(r >> 11 & 0xfffff) / 1048576.0) * scale[(r >> 40 & 0xff) % 26];
-		if (r >> 63)
-			x = -x;
-		if (i % 4 == 3)
-			x = dt->size == 8 ? -((double *)in)[i - 1] : -(double)((float *)in)[i - 1];
-		if (dt->size == 8)
-			((double *)in)[i] = x;
-		else
-			((float *)in)[i] = (float)x;
+	/* The sum's bound is a certainty, not a likelihood: should the ones
+	 * ever add up to the limit (four times their expected sum), the
+	 * excess in the middle is zeroed. */
+	double total = 0;
+	for (size_t i = 0; i < t.n; i++)
+		total += dt->size == 8 ? ((double *)in)[i] : dt->acc_eps > 0 ? ((float *)in)[i] : ((int32_t *)in)[i];
+	for (size_t i = t.n / 2; total >= limit && i + 64 < t.n; i++) {
+		if (dt->size == 8 && ((double *)in)[i] != 0)
+			((double *)in)[i] = 0, total--;
+		else if (dt->size == 4 && dt->acc_eps > 0 && ((float *)in)[i] != 0)
+			((float *)in)[i] = 0, total--;
+		else if (dt->acc_eps == 0 && ((int32_t *)in)[i] != 0)
+			((int32_t *)in)[i] = 0, total--;
 	}
 }
 
@@ -191,27 +255,51 @@ struct reduce_expected {
 	uint32_t wrapped; /* i32: the sum modulo 2^32 */
 };
 
-/* Compensated (Neumaier) summation in long double: its error is a few
- * units of long double's roundoff, far below any bound the judge uses. */
+/* Neumaier's step: s + x into *s, the lost low part into *c. */
+static void add_compensated(long double *s, long double *c, long double x)
+{
+	long double t = *s + x;
+	*c += fabsl(*s) >= fabsl(x) ? (*s - t) + x : (x - t) + *s;
+	*s = t;
+}
+
+static void reference_part(struct part *p)
+{
+	int is_int = !strcmp(p->dt->name, "i32");
+	long double s = 0, c = 0, a = 0;
+	uint32_t w = 0;
+	for (size_t i = p->begin; i < p->end; i++) {
+		long double x;
+		if (is_int) {
+			w += (uint32_t)((const int32_t *)p->in)[i];
+			x = ((const int32_t *)p->in)[i];
+		} else {
+			x = p->dt->size == 8 ? ((const double *)p->in)[i] : ((const float *)p->in)[i];
+		}
+		add_compensated(&s, &c, x);
+		a += fabsl(x);
+	}
+	p->sum = s;
+	p->comp = c;
+	p->abs = a;
+	p->wrapped = w;
+}
+
+/* Compensated (Neumaier) summation in long double, per range and then
+ * over the ranges: its error is a few units of long double's roundoff,
+ * far below any bound the judge uses. */
 static void reference(const void *in, void *expected, const struct dtype *dt, long rows, long cols)
 {
-	size_t n = (size_t)rows * (size_t)cols;
+	struct part parts[MAX_THREADS], t = { .in = (void *)in, .dt = dt, .n = (size_t)rows * (size_t)cols };
+	int k = in_parts(&t, reference_part, parts);
 	struct reduce_expected *e = expected;
 	long double s = 0, c = 0, a = 0;
 	uint32_t w = 0;
-	int is_int = !strcmp(dt->name, "i32");
-	for (size_t i = 0; i < n; i++) {
-		long double x;
-		if (is_int) {
-			w += (uint32_t)((const int32_t *)in)[i];
-			x = ((const int32_t *)in)[i];
-		} else {
-			x = dt->size == 8 ? ((const double *)in)[i] : ((const float *)in)[i];
-		}
-		long double t = s + x;
-		c += fabsl(s) >= fabsl(x) ? (s - t) + x : (x - t) + s;
-		s = t;
-		a += fabsl(x);
+	for (int i = 0; i < k; i++) {
+		add_compensated(&s, &c, parts[i].sum);
+		add_compensated(&s, &c, parts[i].comp);
+		a += parts[i].abs;
+		w += parts[i].wrapped;
 	}
 	e->sum = s + c;
 	e->abs_sum = a;
