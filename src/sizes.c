@@ -50,20 +50,62 @@ static int dim(int shape, const char *s, const char *e, long *out)
 	return number(s, e, max_dim(shape), out);
 }
 
-static int push(struct size2 **out, size_t *n, size_t *cap, long r, long c)
+/* The sizes so far, in order, and a hash set of them: a list of many
+ * ranges stays linear to read. */
+struct list {
+	struct size2 *v;
+	size_t n, cap;
+	uint64_t *set; /* open addressing; 0 is empty (no size is 0 x 0) */
+	size_t set_cap;
+};
+
+static uint64_t size_key(long r, long c)
 {
-	for (size_t i = 0; i < *n; i++)
-		if ((*out)[i].rows == r && (*out)[i].cols == c)
-			return 0;
-	if (*n >= 100000)
-		return -1;
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
-		*out = xrealloc(*out, *cap * sizeof(**out));
+	uint64_t k = ((uint64_t)r << 32) ^ (uint64_t)c;
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	return k ^ (k >> 33);
+}
+
+/* Whether (r, c) is in the set; adds it when not. */
+static int seen(struct list *l, long r, long c)
+{
+	if (2 * (l->n + 1) > l->set_cap) {
+		size_t cap = l->set_cap ? l->set_cap * 2 : 64;
+		uint64_t *set = xcalloc(cap, sizeof(uint64_t));
+		for (size_t i = 0; i < l->n; i++) {
+			size_t h = size_key(l->v[i].rows, l->v[i].cols) & (cap - 1);
+			while (set[h])
+				h = (h + 1) & (cap - 1);
+			set[h] = (uint64_t)i + 1;
+		}
+		free(l->set);
+		l->set = set;
+		l->set_cap = cap;
 	}
-	(*out)[*n].rows = r;
-	(*out)[*n].cols = c;
-	(*n)++;
+	size_t h = size_key(r, c) & (l->set_cap - 1);
+	for (; l->set[h]; h = (h + 1) & (l->set_cap - 1)) {
+		const struct size2 *o = &l->v[l->set[h] - 1];
+		if (o->rows == r && o->cols == c)
+			return 1;
+	}
+	l->set[h] = (uint64_t)l->n + 1; /* the index push is about to fill */
+	return 0;
+}
+
+static int push(struct list *l, long r, long c)
+{
+	if (l->n >= 100000)
+		return -1;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 16;
+		l->v = xrealloc(l->v, l->cap * sizeof(*l->v));
+	}
+	if (seen(l, r, c))
+		return 0;
+	l->v[l->n].rows = r;
+	l->v[l->n].cols = c;
+	l->n++;
 	return 0;
 }
 
@@ -71,7 +113,7 @@ static int push(struct size2 **out, size_t *n, size_t *cap, long r, long c)
  * uniformly from [A, B] (vector lengths: uniformly over the octaves of the
  * range, then within one) by a generator seeded with SEED (default 1), so
  * a list of sizes nobody tuned is repeatable. */
-static int random_item(int shape, const char *s, const char *e, struct size2 **out, size_t *n, size_t *cap,
+static int random_item(int shape, const char *s, const char *e, struct list *l,
 		       char *err, size_t en)
 {
 	int len = (int)(e - s);
@@ -117,7 +159,7 @@ static int random_item(int shape, const char *s, const char *e, struct size2 **o
 			snprintf(err, en, "size %ldx%ld from '%.*s' is too large", d[0], d[1], len, s);
 			return -1;
 		}
-		if (push(out, n, cap, d[0], d[1]) < 0) {
+		if (push(l, d[0], d[1]) < 0) {
 			snprintf(err, en, "too many sizes in '%.*s'", len, s);
 			return -1;
 		}
@@ -125,13 +167,13 @@ static int random_item(int shape, const char *s, const char *e, struct size2 **o
 	return 0;
 }
 
-static int item(int shape, const char *s, const char *e, struct size2 **out, size_t *n, size_t *cap,
+static int item(int shape, const char *s, const char *e, struct list *l,
 		char *err, size_t en)
 {
 	int len = (int)(e - s);
 	long other = shape == 1 ? 1 : 0; /* the second dimension of a range's sizes; 0: square */
 	if (len > 7 && !strncmp(s, "random:", 7))
-		return random_item(shape, s, e, out, n, cap, err, en);
+		return random_item(shape, s, e, l, err, en);
 	const char *x = memchr(s, 'x', (size_t)len);
 	const char *dash = memchr(s, '-', (size_t)len);
 	if (len == 0) {
@@ -152,7 +194,7 @@ static int item(int shape, const char *s, const char *e, struct size2 **out, siz
 			snprintf(err, en, "size '%.*s' is too large", len, s);
 			return -1;
 		}
-		if (push(out, n, cap, r, c) < 0)
+		if (push(l, r, c) < 0)
 			goto too_many;
 		return 0;
 	}
@@ -178,7 +220,7 @@ static int item(int shape, const char *s, const char *e, struct size2 **out, siz
 			for (long v = a; v <= b; v += step) {
 				if (v * (other ? other : v) > SIZE_MAX_ELEMS)
 					goto too_large;
-				if (push(out, n, cap, v, other ? other : v) < 0)
+				if (push(l, v, other ? other : v) < 0)
 					goto too_many;
 			}
 		} else {
@@ -187,7 +229,7 @@ static int item(int shape, const char *s, const char *e, struct size2 **out, siz
 			for (long v = a; v <= b; v *= 2) {
 				if (v * (other ? other : v) > SIZE_MAX_ELEMS)
 					goto too_large;
-				if (push(out, n, cap, v, other ? other : v) < 0)
+				if (push(l, v, other ? other : v) < 0)
 					goto too_many;
 			}
 		}
@@ -201,7 +243,7 @@ static int item(int shape, const char *s, const char *e, struct size2 **out, siz
 	}
 	if (v * (other ? other : v) > SIZE_MAX_ELEMS)
 		goto too_large;
-	if (push(out, n, cap, v, other ? other : v) < 0)
+	if (push(l, v, other ? other : v) < 0)
 		goto too_many;
 	return 0;
 too_many:
@@ -216,25 +258,31 @@ int sizes_parse(int shape, const char *text, struct size2 **out, size_t *n, char
 {
 	*out = NULL;
 	*n = 0;
-	size_t cap = 0;
 	if (!text || !*text) {
 		snprintf(err, en, "empty --sizes");
 		return -1;
 	}
+	struct list l = {0};
 	const char *s = text;
+	int rc = 0;
 	for (;;) {
 		const char *e = strchr(s, ',');
 		if (!e)
 			e = s + strlen(s);
-		if (item(shape, s, e, out, n, &cap, err, en) < 0) {
-			free(*out);
-			*out = NULL;
-			*n = 0;
-			return -1;
+		if (item(shape, s, e, &l, err, en) < 0) {
+			rc = -1;
+			break;
 		}
 		if (!*e)
 			break;
 		s = e + 1;
 	}
+	free(l.set);
+	if (rc < 0) {
+		free(l.v);
+		return -1;
+	}
+	*out = l.v;
+	*n = l.n;
 	return 0;
 }
