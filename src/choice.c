@@ -283,8 +283,10 @@ size_t choice_probe_sizes(int shape, const struct size2 *req, size_t nreq, size_
 	static const double shapes[][2] = {
 		{ 0.5, 0.5 }, { 0.0, 0.0 }, { 0.95, 0.9 }, { 0.9, 0.12 }, { 0.12, 0.9 }, { 0.75, 0.3 }, { 0.3, 0.75 },
 	};
-	/* Vectors: a mid length (the anchor), a short and a long one. */
-	static const double lengths[][2] = { { 0.5, 0 }, { 0.1, 0 }, { 0.9, 0 } };
+	/* Vectors: a mid length (the anchor), a short and a long one (at 3/4
+	 * of the range on a log scale: the longest lengths are the costliest
+	 * to prepare, and a vector has no shape to learn beyond its length). */
+	static const double lengths[][2] = { { 0.5, 0 }, { 0.1, 0 }, { 0.75, 0 } };
 	const double(*shape_at)[2] = shape == 1 ? lengths : shapes;
 	size_t nshapes = shape == 1 ? ARRAY_SIZE(lengths) : ARRAY_SIZE(shapes);
 	long classes[6];
@@ -293,7 +295,15 @@ size_t choice_probe_sizes(int shape, const struct size2 *req, size_t nreq, size_
 		classes[nclass++] = a;
 	double ratio = (double)hi / (double)lo;
 	size_t n = 0;
-	for (int c = 0; c < nclass; c++)
+	for (int c = 0; c < nclass; c++) {
+		/* A vector's row class is all of its shape: a class the requested
+		 * lengths already have needs no probe (matrices of one class
+		 * still differ in aspect, so they are probed whatever was asked). */
+		int covered = 0;
+		for (size_t i = 0; shape == 1 && i < nreq; i++)
+			covered |= gputune_choice_align(req[i].rows, (long)esize) == classes[c];
+		if (covered)
+			continue;
 		for (size_t s = 0; s < nshapes && n < max; s++) {
 			/* lo * ratio^t, with ratio^t = exp(t ln ratio) by its series
 			 * (no libm: t ln ratio is a few units at most). */
@@ -313,5 +323,6 @@ size_t choice_probe_sizes(int shape, const struct size2 *req, size_t nreq, size_
 			anchor[n] = s == 0;
 			n++;
 		}
+	}
 	return n;
 }

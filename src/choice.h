@@ -58,7 +58,7 @@ const char *choice_how_text(int how);
  * row class (see choice-rule.h) across the requested range: for each
  * class, seven shapes (small, mid and large squares, tall and wide, and
  * two in between) with the column class varying; for a 1-D family
- * (shape 1), three lengths.  The mid size of each class is an anchor,
+ * (shape 1), three lengths of each class the requested lengths lack.  The mid size of each class is an anchor,
  * measured with the whole space; the others are measured with the
  * candidates only.  Writes up to max sizes into out (anchor[i] set for
  * anchors); returns how many.

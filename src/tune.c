@@ -73,8 +73,9 @@ const char tune_description[] =
 	"130) and the next run resumes.  --dry-run needs no GPU when --arch is given.\n"
 	"\n"
 	"After the requested sizes, a run also measures extra sizes of every row\n"
-	"alignment class across the requested range (an anchor per class with every\n"
-	"variant, then a few shapes with the strongest candidates), so that exported\n"
+	"alignment class across the requested range (for vector lengths, of the\n"
+	"classes the requested lengths lack): an anchor per class with every\n"
+	"variant, then a few shapes with the strongest candidates, so that exported\n"
 	"headers and `query --size` choose well at sizes nobody tuned (see `gputune\n"
 	"help export`); --no-probe skips them.";
 
