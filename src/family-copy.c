@@ -51,21 +51,6 @@ static void geometry(const int *v, const struct dtype *dt, long rows, long cols,
 	g->block[1] = g->block[2] = 1;
 }
 
-static size_t in_elems(long rows, long cols)
-{
-	return (size_t)rows * (size_t)cols;
-}
-
-static size_t out_bytes(const struct dtype *dt, long rows, long cols)
-{
-	return (size_t)rows * (size_t)cols * dt->size;
-}
-
-static double bytes_moved(const struct dtype *dt, long rows, long cols)
-{
-	return 2.0 * (double)rows * (double)cols * (double)dt->size;
-}
-
 static void reference(const void *in, void *out, const struct dtype *dt, long rows, long cols)
 {
 	size_t esize = dt->size;
@@ -102,9 +87,9 @@ const struct family family_copy = {
 		"\tgrid[1] = grid[2] = 1;\n"
 		"\tblock[0] = (unsigned)c->threads;\n"
 		"\tblock[1] = block[2] = 1;\n",
-	.in_elems = in_elems,
-	.out_bytes = out_bytes,
-	.work = bytes_moved,
+	.in_elems = family_elems,
+	.out_bytes = family_elems_bytes,
+	.work = family_copy_bytes,
 	.reference = reference,
 	.classics = classics,
 	.nreport = 2,

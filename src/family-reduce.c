@@ -98,11 +98,6 @@ static void geometry(const int *v, const struct dtype *dt, long rows, long cols,
 	g->block[1] = g->block[2] = 1;
 }
 
-static size_t in_elems(long rows, long cols)
-{
-	return (size_t)rows * (size_t)cols;
-}
-
 static size_t out_bytes(const struct dtype *dt, long rows, long cols)
 {
 	(void)rows;
@@ -184,6 +179,25 @@ static int in_parts(struct part *tmpl, void (*fn)(struct part *), struct part *p
 	return k;
 }
 
+/* Element i of an input of dt as a double, and storing one (integers
+ * are the types whose accumulator is exact: i32). */
+static double get(const void *in, const struct dtype *dt, size_t i)
+{
+	return dt->acc_eps == 0 ? ((const int32_t *)in)[i]
+	       : dt->size == 8  ? ((const double *)in)[i]
+				: ((const float *)in)[i];
+}
+
+static void put(void *in, const struct dtype *dt, size_t i, double x)
+{
+	if (dt->acc_eps == 0)
+		((int32_t *)in)[i] = (int32_t)x;
+	else if (dt->size == 8)
+		((double *)in)[i] = x;
+	else
+		((float *)in)[i] = (float)x; /* exact: at most 21 significant bits */
+}
+
 static double value0(uint64_t r, const double *scale)
 {
 	double x = (1.0 + (double)(r >> 11 & 0xfffff) / 1048576.0) * scale[(r >> 40 & 0xff) % 26];
@@ -192,7 +206,7 @@ static double value0(uint64_t r, const double *scale)
 
 static void fill_part(struct part *p)
 {
-	int is_int = !strcmp(p->dt->name, "i32");
+	int is_int = p->dt->acc_eps == 0;
 	double scale[26]; /* 2^-20 .. 2^5 */
 	for (int k = 0; k < 26; k++)
 		scale[k] = ldexp(1.0, k - 20);
@@ -207,12 +221,7 @@ static void fill_part(struct part *p)
 		} else {
 			x = i % 4 == 3 ? -value0(mix(p->seed, i - 1), scale) : value0(r, scale);
 		}
-		if (p->dt->size == 8)
-			((double *)p->in)[i] = x;
-		else if (is_int)
-			((int32_t *)p->in)[i] = (int32_t)x;
-		else
-			((float *)p->in)[i] = (float)x; /* exact: 21 significant bits */
+		put(p->in, p->dt, i, x);
 	}
 }
 
@@ -238,14 +247,10 @@ static void fill(void *in, const struct dtype *dt, long rows, long cols, uint64_
 	 * excess in the middle is zeroed. */
 	double total = 0;
 	for (size_t i = 0; i < t.n; i++)
-		total += dt->size == 8 ? ((double *)in)[i] : dt->acc_eps > 0 ? ((float *)in)[i] : ((int32_t *)in)[i];
+		total += get(in, dt, i);
 	for (size_t i = t.n / 2; total >= limit && i + 64 < t.n; i++) {
-		if (dt->size == 8 && ((double *)in)[i] != 0)
-			((double *)in)[i] = 0, total--;
-		else if (dt->size == 4 && dt->acc_eps > 0 && ((float *)in)[i] != 0)
-			((float *)in)[i] = 0, total--;
-		else if (dt->acc_eps == 0 && ((int32_t *)in)[i] != 0)
-			((int32_t *)in)[i] = 0, total--;
+		total -= get(in, dt, i);
+		put(in, dt, i, 0);
 	}
 }
 
@@ -265,17 +270,12 @@ static void add_compensated(long double *s, long double *c, long double x)
 
 static void reference_part(struct part *p)
 {
-	int is_int = !strcmp(p->dt->name, "i32");
 	long double s = 0, c = 0, a = 0;
 	uint32_t w = 0;
 	for (size_t i = p->begin; i < p->end; i++) {
-		long double x;
-		if (is_int) {
+		long double x = get(p->in, p->dt, i);
+		if (p->dt->acc_eps == 0)
 			w += (uint32_t)((const int32_t *)p->in)[i];
-			x = ((const int32_t *)p->in)[i];
-		} else {
-			x = p->dt->size == 8 ? ((const double *)p->in)[i] : ((const float *)p->in)[i];
-		}
 		add_compensated(&s, &c, x);
 		a += fabsl(x);
 	}
@@ -337,7 +337,7 @@ static const char *judge(const void *expected, const void *out, const int *v, co
 {
 	const struct reduce_expected *e = expected;
 	long len = rows * cols;
-	if (!strcmp(dt->name, "i32")) {
+	if (dt->acc_eps == 0) {
 		uint32_t got;
 		memcpy(&got, out, sizeof(got));
 		if (got == e->wrapped)
@@ -408,7 +408,7 @@ const struct family family_reduce = {
 		"\tgrid[1] = grid[2] = 1;\n"
 		"\tblock[0] = (unsigned)c->threads;\n"
 		"\tblock[1] = block[2] = 1;\n",
-	.in_elems = in_elems,
+	.in_elems = family_elems,
 	.out_bytes = out_bytes,
 	.scratch_bytes = scratch_bytes,
 	.scratch_c = "256 + 8 * (size_t)grid[0]",

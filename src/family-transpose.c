@@ -124,21 +124,6 @@ static void geometry(const int *v, const struct dtype *dt, long rows, long cols,
 	g->block[2] = 1;
 }
 
-static size_t in_elems(long rows, long cols)
-{
-	return (size_t)rows * (size_t)cols;
-}
-
-static size_t out_bytes(const struct dtype *dt, long rows, long cols)
-{
-	return (size_t)rows * (size_t)cols * dt->size;
-}
-
-static double bytes_moved(const struct dtype *dt, long rows, long cols)
-{
-	return 2.0 * (double)rows * (double)cols * (double)dt->size;
-}
-
 /* Blocked so that both sides stay in cache: a naive loop over 8192^2
  * elements is several times slower on the host. */
 static void reference(const void *in, void *out, const struct dtype *dt, long rows, long cols)
@@ -189,9 +174,9 @@ const struct family family_transpose = {
 		"\tblock[0] = (unsigned)(c->tile / c->vec);\n"
 		"\tblock[1] = (unsigned)c->block_rows;\n"
 		"\tblock[2] = 1;\n",
-	.in_elems = in_elems,
-	.out_bytes = out_bytes,
-	.work = bytes_moved,
+	.in_elems = family_elems,
+	.out_bytes = family_elems_bytes,
+	.work = family_copy_bytes,
 	.reference = reference,
 	.classics = classics,
 	.nreport = 2,

@@ -55,6 +55,21 @@ const struct dtype *family_dtype(const struct family *f, const char *name)
 	return NULL;
 }
 
+size_t family_elems(long rows, long cols)
+{
+	return (size_t)rows * (size_t)cols;
+}
+
+size_t family_elems_bytes(const struct dtype *dt, long rows, long cols)
+{
+	return family_elems(rows, cols) * dt->size;
+}
+
+double family_copy_bytes(const struct dtype *dt, long rows, long cols)
+{
+	return 2.0 * (double)family_elems(rows, cols) * (double)dt->size;
+}
+
 const char *family_metric_unit(const struct family *f)
 {
 	return f->metric == METRIC_FLOPS ? "GFLOP/s" : "GB/s";

@@ -164,6 +164,12 @@ extern const struct family family_reduce;
 const struct family *family_find(const char *name);
 /* Element type name of f, or NULL when unknown or not one f supports. */
 const struct dtype *family_dtype(const struct family *f, const char *name);
+/* Buffer and work helpers for table entries: every element of a size;
+ * its bytes in dt (an output the input's size); the bytes of reading and
+ * writing each element once. */
+size_t family_elems(long rows, long cols);
+size_t family_elems_bytes(const struct dtype *dt, long rows, long cols);
+double family_copy_bytes(const struct dtype *dt, long rows, long cols);
 /* "GB/s" or "GFLOP/s". */
 const char *family_metric_unit(const struct family *f);
 /* The size as people write it for f: "N" or "RxC". */
