@@ -3,8 +3,9 @@
  * same protocol as transpose-bench (L2 flushed before each launch, 30
  * timed launches after warm-up, median), the read ceiling and the sums a
  * user could pick:
- *   read     a streaming read of the input (16-byte loads, grid-stride),
- *            the best of three block shapes: the ceiling
+ *   read     a streaming read of the input (the tuner's gt_read from
+ *            templates/support.cu), the best of three block shapes: the
+ *            ceiling
  *   cub      cub::DeviceReduce::Sum, its temporary storage allocated once
  *   ladder   the six steps of the classic ladder (gputune's named points,
  *            instantiated from the header's kernel template): a second
@@ -20,6 +21,9 @@
  * Usage: reduce-bench TYPE:N...   (TYPE f32, f64 or i32)
  */
 #include "gputune_reduce.h"
+#include "timing.cuh"
+/* The tuner's own read ceiling, gt_read, so both measure the same read. */
+#include "../templates/support.cu"
 
 #include <cub/device/device_reduce.cuh>
 
@@ -32,61 +36,10 @@
 #include <string>
 #include <vector>
 
-#define CHECK(call)                                                                           \
-	do {                                                                                  \
-		cudaError_t e_ = (call);                                                      \
-		if (e_ != cudaSuccess) {                                                      \
-			std::fprintf(stderr, "%s failed: %s\n", #call, cudaGetErrorString(e_)); \
-			std::exit(2);                                                         \
-		}                                                                             \
-	} while (0)
-
-/* Four 16-byte loads in flight per thread, as the tuner's read ceiling. */
-__global__ void read16(const uint4 *in, size_t words, unsigned *sink)
-{
-	size_t stride = (size_t)gridDim.x * blockDim.x;
-	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-	unsigned x = 0;
-	for (; i + 3 * stride < words; i += 4 * stride) {
-		uint4 a = in[i], b = in[i + stride], c = in[i + 2 * stride], d = in[i + 3 * stride];
-		x ^= a.x ^ a.y ^ a.z ^ a.w ^ b.x ^ b.y ^ b.z ^ b.w ^ c.x ^ c.y ^ c.z ^ c.w ^ d.x ^ d.y ^ d.z ^ d.w;
-	}
-	for (; i < words; i += stride) {
-		uint4 a = in[i];
-		x ^= a.x ^ a.y ^ a.z ^ a.w;
-	}
-	if (x == 0x9e3779b9u)
-		*sink = x;
-}
-
 /* The ladder's rows, printed after the main table. */
 static std::vector<std::string> ladder_rows;
 
-struct bench {
-	cudaDeviceProp prop;
-	int *flush;
-	size_t flush_bytes;
-	cudaEvent_t a[30], b[30];
-};
-
-static double time_ms(bench &B, const std::function<void()> &launch)
-{
-	for (int i = 0; i < 3; i++)
-		launch();
-	for (int i = 0; i < 30; i++) {
-		CHECK(cudaMemsetAsync(B.flush, i, B.flush_bytes, 0));
-		CHECK(cudaEventRecord(B.a[i], 0));
-		launch();
-		CHECK(cudaEventRecord(B.b[i], 0));
-	}
-	CHECK(cudaDeviceSynchronize());
-	CHECK(cudaGetLastError());
-	std::vector<float> ms(30);
-	for (int i = 0; i < 30; i++)
-		CHECK(cudaEventElapsedTime(&ms[i], B.a[i], B.b[i]));
-	std::sort(ms.begin(), ms.end());
-	return (ms[14] + ms[15]) / 2;
-}
+typedef flushed_timing bench;
 
 template <typename T, typename A> static void run(bench &B, const char *dtype, size_t n)
 {
@@ -108,11 +61,11 @@ template <typename T, typename A> static void run(bench &B, const char *dtype, s
 		wrapped += (unsigned)(long long)h[i];
 	}
 	void *in, *out, *scratch, *tmp = NULL;
-	unsigned *sink;
+	unsigned long long *sink; /* gt_read may write sink[3] */
 	size_t tmp_bytes = 0;
 	CHECK(cudaMalloc(&in, n * sizeof(T)));
 	CHECK(cudaMalloc(&out, 16));
-	CHECK(cudaMalloc(&sink, 16));
+	CHECK(cudaMalloc(&sink, 4 * sizeof(unsigned long long)));
 	CHECK(cudaMemcpy(in, h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
 	cub::DeviceReduce::Sum(tmp, tmp_bytes, (const T *)in, (T *)out, (int)n);
 	CHECK(cudaMalloc(&tmp, tmp_bytes));
@@ -139,7 +92,8 @@ template <typename T, typename A> static void run(bench &B, const char *dtype, s
 	const int shapes[3][2] = { { 256, 8 }, { 512, 4 }, { 1024, 2 } };
 	for (auto &sh : shapes) {
 		double ms = time_ms(B, [&] {
-			read16<<<sh[1] * B.prop.multiProcessorCount, sh[0]>>>((const uint4 *)in, n * sizeof(T) / 16, sink);
+			gt_read<<<sh[1] * B.prop.multiProcessorCount, sh[0]>>>((const uint4 *)in, n * sizeof(T),
+									   sink);
 		});
 		best_read = std::max(best_read, gbps(ms));
 	}
@@ -210,13 +164,7 @@ template <typename T, typename A> static void run(bench &B, const char *dtype, s
 int main(int argc, char **argv)
 {
 	bench B;
-	CHECK(cudaGetDeviceProperties(&B.prop, 0));
-	B.flush_bytes = (size_t)B.prop.l2CacheSize * 2;
-	CHECK(cudaMalloc(&B.flush, B.flush_bytes));
-	for (int i = 0; i < 30; i++) {
-		CHECK(cudaEventCreate(&B.a[i]));
-		CHECK(cudaEventCreate(&B.b[i]));
-	}
+	timing_init(B);
 	std::printf("| type | N | size | read GB/s | CUB GB/s | gputune GB/s | over CUB | of ceiling | over database | variant |\n");
 	std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
 	for (int i = 1; i < argc; i++) {

@@ -17,18 +17,10 @@
 set -eu
 out=${1:?usage: bench/reduce-run.sh OUTDIR [tune|types|validate|measure|all]}
 stage=${2:-all}
-mkdir -p "$out"
-GPUTUNE=${GPUTUNE:-./gputune}
-NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export GPUTUNE_DB="$out/reduce.db" GPUTUNE_CACHE_DIR="${GPUTUNE_CACHE_DIR:-$work/cache}"
-commit=${BENCH_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
+db=reduce.db
+. "$(dirname "$0")/setup.sh"
 HELD="random:8:65536-268435456:4"
 ODD="1000,99999,1234567,77777777"
-seconds() {
-	awk -v s="$1" -v e="$2" 'BEGIN { printf "%.1f", e - s }'
-}
 
 if [ "$stage" = tune ] || [ "$stage" = all ]; then
 	rm -f "$GPUTUNE_DB"

@@ -21,21 +21,12 @@
 set -eu
 out=${1:?usage: bench/run.sh OUTDIR [tune|types|validate|measure|all]}
 stage=${2:-all}
-mkdir -p "$out"
-GPUTUNE=${GPUTUNE:-./gputune}
-NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export GPUTUNE_DB="$out/bench.db" GPUTUNE_CACHE_DIR="${GPUTUNE_CACHE_DIR:-$work/cache}"
-commit=${BENCH_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
+db=bench.db
+. "$(dirname "$0")/setup.sh"
 POW2="1024-8192"
 OTHER="1000,5000,8191,8192x1024,1024x8192,3001x7000,2047x4093,7777x1111"
 HELD_F32="random:40:1000-8192:3"
 HELD_OTHER="random:10:1000-8192:2"
-# seconds START END: the difference, to a tenth.
-seconds() {
-	awk -v s="$1" -v e="$2" 'BEGIN { printf "%.1f", e - s }'
-}
 
 if [ "$stage" = tune ] || [ "$stage" = all ]; then
 	rm -f "$GPUTUNE_DB"

@@ -20,6 +20,7 @@
  * Usage: transpose-bench TYPE:ROWSxCOLS...   (TYPE f32, f64 or f16)
  */
 #include "gputune_transpose.h"
+#include "timing.cuh"
 
 #include <cublas_v2.h>
 #include <cuda.h>
@@ -33,14 +34,6 @@
 #include <string>
 #include <vector>
 
-#define CHECK(call)                                                                           \
-	do {                                                                                  \
-		cudaError_t e_ = (call);                                                      \
-		if (e_ != cudaSuccess) {                                                      \
-			std::fprintf(stderr, "%s failed: %s\n", #call, cudaGetErrorString(e_)); \
-			std::exit(2);                                                         \
-		}                                                                             \
-	} while (0)
 
 template <typename T> __global__ void classic_transpose(const T *in, T *out, unsigned rows, unsigned cols)
 {
@@ -102,32 +95,10 @@ static CUfunction nvrtc_kernel(int v, int cc)
 	return fn[v];
 }
 
-struct bench {
-	cudaDeviceProp prop;
-	int *flush;
-	size_t flush_bytes;
-	cudaEvent_t a[30], b[30];
+struct bench : flushed_timing {
 	cublasHandle_t blas;
 };
 
-static double time_ms(bench &B, const std::function<void()> &launch)
-{
-	for (int i = 0; i < 3; i++)
-		launch();
-	for (int i = 0; i < 30; i++) {
-		CHECK(cudaMemsetAsync(B.flush, i, B.flush_bytes, 0));
-		CHECK(cudaEventRecord(B.a[i], 0));
-		launch();
-		CHECK(cudaEventRecord(B.b[i], 0));
-	}
-	CHECK(cudaDeviceSynchronize());
-	CHECK(cudaGetLastError());
-	std::vector<float> ms(30);
-	for (int i = 0; i < 30; i++)
-		CHECK(cudaEventElapsedTime(&ms[i], B.a[i], B.b[i]));
-	std::sort(ms.begin(), ms.end());
-	return (ms[14] + ms[15]) / 2;
-}
 
 /* Runs launch once on a poisoned output and compares with the host transpose. */
 static bool verify(const std::vector<unsigned char> &expect, void *d_out, size_t bytes,
@@ -272,13 +243,7 @@ static void run(bench &B, const char *dtype, unsigned rows, unsigned cols)
 int main(int argc, char **argv)
 {
 	bench B;
-	CHECK(cudaGetDeviceProperties(&B.prop, 0));
-	B.flush_bytes = (size_t)B.prop.l2CacheSize * 2;
-	CHECK(cudaMalloc(&B.flush, B.flush_bytes));
-	for (int i = 0; i < 30; i++) {
-		CHECK(cudaEventCreate(&B.a[i]));
-		CHECK(cudaEventCreate(&B.b[i]));
-	}
+	timing_init(B);
 	if (cublasCreate(&B.blas) != CUBLAS_STATUS_SUCCESS) {
 		std::fprintf(stderr, "cublasCreate failed\n");
 		return 2;

@@ -4,14 +4,7 @@
 . "$(dirname "$0")/setup"
 SQL="$top_builddir/tests/sqlexec"
 
-"$SQL" "$T/v1.db" "$(cat "$top_srcdir/db/001-initial.sql")
-PRAGMA user_version = 1; PRAGMA application_id = 1196709198;
-INSERT INTO device VALUES (1, 'GPU-old', 'Old GPU', 8, 0, 108, 1, 1, 5120, 1215000, 12000);
-INSERT INTO family VALUES (1, 'transpose', 'tile');
-INSERT INTO variant VALUES (1, 1, 'f32', 'tile=32,block_rows=8,pad=1,unroll=1,mapping=cartesian,vec=1,shared=on', 'abc');
-INSERT INTO run VALUES (1, 'run-old', 1, 1, '2026-01-01T00:00:00Z', NULL, '0.0.1', '12.0', 'flushed', 30, 'complete');
-INSERT INTO measurement VALUES (1, 1, 1, 1024, 1024, 'ok', NULL, 0.01, 0.009, 0.02, 1000, 0.8);
-INSERT INTO winner VALUES (1, 1, 'f32', 1024, 1024, 'flushed', 1);"
+schema1_db "$T/v1.db"
 check "a version-1 file was made" test "$("$SQL" "$T/v1.db" "PRAGMA user_version")" = 1
 
 run_gt 0 db info --db "$T/v1.db"

@@ -113,29 +113,7 @@ else
 fi
 
 # What the header hands NVRTC compiles, for every variant.
-cat > "$T/programs.c" <<'C'
-#include "gputune_transpose.h"
-#include <stdio.h>
-int main(void)
-{
-	for (int v = 0; v < GPUTUNE_TRANSPOSE_NUM_VARIANTS; v++) {
-		char name[64];
-		snprintf(name, sizeof(name), "variant%d.cu", v);
-		FILE *f = fopen(name, "w");
-		if (!f || fputs(gputune_transpose_defines[v], f) < 0 || fputs(gputune_transpose_source, f) < 0)
-			return 1;
-		fclose(f);
-	}
-	return 0;
-}
-C
-if $CC -std=c11 -I"$T" "$T/programs.c" -o "$T/programs" && (cd "$T" && ./programs); then
-	check "NVRTC compiles every variant's program from the header" \
-		sh -c "cd '$T' && '$top_builddir/tests/nvrtc-program' variant*.cu > nvrtc.out"
-	sed 's/^/#   /' "$T/nvrtc.out" | head -20
-else
-	not_ok "the header's NVRTC programs could be written"
-fi
+check_header_programs transpose
 
 # The model travels: JSON export and merge keep the candidates.
 run_gt 0 export --format json --no-shipped -o "$T/round.json"

@@ -64,26 +64,5 @@ if [ -n "$NVCC" ] && command -v "$NVCC" >/dev/null 2>&1; then
 		"$NVCC" -std=c++17 -arch=sm_90 -I"$T" -c "$T/use.cu" -o "$T/use.o"
 fi
 
-cat > "$T/programs.c" <<'C'
-#include "gputune_reduce.h"
-#include <stdio.h>
-int main(void)
-{
-	for (int v = 0; v < GPUTUNE_REDUCE_NUM_VARIANTS; v++) {
-		char name[64];
-		snprintf(name, sizeof(name), "variant%d.cu", v);
-		FILE *f = fopen(name, "w");
-		if (!f || fputs(gputune_reduce_defines[v], f) < 0 || fputs(gputune_reduce_source, f) < 0)
-			return 1;
-		fclose(f);
-	}
-	return 0;
-}
-C
-if $CC -std=c11 -I"$T" "$T/programs.c" -o "$T/programs" && (cd "$T" && ./programs); then
-	check "NVRTC compiles every variant's program from the header" \
-		sh -c "cd '$T' && '$top_builddir/tests/nvrtc-program' variant*.cu > nvrtc.out"
-else
-	not_ok "the header's NVRTC programs could be written"
-fi
+check_header_programs reduce
 done_testing
