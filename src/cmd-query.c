@@ -8,11 +8,13 @@
 #include "cmd.h"
 #include "db.h"
 #include "family.h"
+#include "nvml.h"
 #include "results.h"
 #include "sizes.h"
 #include "table.h"
 #include "util.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +25,7 @@ static const struct cmd_option options[] = {
 	{ "dtype", "TYPE", "one element type (f32, f64, f16, i32)", 0, 0 },
 	{ "size", "N|RxC", "one size (N is a vector length for 1-D families, N x N for matrices); when it was not measured, the variant exported headers choose there", 0, 0 },
 	{ "mode", "MODE", "timing mode: flushed or hot (default: both)", 0, 0 },
-	{ "all", NULL, "every measured variant with its status, not only the winners (your database only)", 0, 0 },
+	{ "all", NULL, "every measured variant with its status and the GPU's clocks (MHz), temperature (C), power (W) and clock limits while its size was timed (your database only)", 0, 0 },
 	{ "no-shipped", NULL, "leave out the results shipped with gputune", 0, 0 },
 	OPT_DB,
 	OPT_FORMAT,
@@ -38,7 +40,22 @@ static const struct table_col winner_cols[] = {
 static const struct table_col all_cols[] = {
 	{ "device", 0 }, { "kernel", 0 }, { "dtype", 0 }, { "size", 0 }, { "mode", 0 }, { "params", 0 },
 	{ "status", 0 }, { "median_us", 1 }, { "gbps", 1 }, { "pct_ceiling", 1 }, { "reason", 0 },
+	{ "sm_mhz", 0 }, { "mem_mhz", 0 }, { "temp_c", 0 }, { "power_w", 0 }, { "clock_limits", 0 },
 };
+
+/* "a" when a == b, else "a-b": a reading at the start and end of a size. */
+static void span_text(char *buf, size_t n, sqlite3_stmt *st, int col)
+{
+	if (sqlite3_column_type(st, col) == SQLITE_NULL) {
+		buf[0] = 0;
+		return;
+	}
+	long a = lround(sqlite3_column_double(st, col)), b = lround(sqlite3_column_double(st, col + 1));
+	if (a == b)
+		snprintf(buf, n, "%ld", a);
+	else
+		snprintf(buf, n, "%ld-%ld", a, b);
+}
 
 static void add_winner(struct table *t, const struct result *r, const char *note)
 {
@@ -63,8 +80,12 @@ static int query_all(const char *path, const struct result_filter *flt, int form
 		" (PARTITION BY r.device_id, r.timing_mode, m.variant_id, m.rows, m.cols ORDER BY m.id DESC) rn"
 		" FROM measurement m JOIN run r ON r.id = m.run_id)"
 		" SELECT d.name, d.uuid, d.id, f.name, v.dtype, l.rows, l.cols, l.timing_mode, v.params, l.status,"
-		" l.median_ms, l.gbps, l.fraction, l.reason FROM latest l JOIN device d ON d.id = l.device_id"
-		" JOIN variant v ON v.id = l.variant_id JOIN family f ON f.id = v.family_id WHERE l.rn = 1"
+		" l.median_ms, l.gbps, l.fraction, l.reason, c.sm_mhz_start, c.sm_mhz_end, c.mem_mhz_start,"
+		" c.mem_mhz_end, c.temp_c_start, c.temp_c_end, c.power_w_start, c.power_w_end, c.throttle_reasons"
+		" FROM latest l JOIN device d ON d.id = l.device_id"
+		" JOIN variant v ON v.id = l.variant_id JOIN family f ON f.id = v.family_id"
+		" LEFT JOIN run_condition c ON c.run_id = l.run_id AND c.dtype = v.dtype AND c.rows = l.rows"
+		" AND c.cols = l.cols WHERE l.rn = 1"
 		" AND (?1 IS NULL OR f.name = ?1) AND (?2 IS NULL OR v.dtype = ?2) AND (?3 IS NULL OR l.timing_mode = ?3)"
 		" ORDER BY d.name, f.name, v.dtype, l.rows * l.cols, l.rows, l.gbps DESC");
 	if (!st) {
@@ -88,10 +109,19 @@ static int query_all(const char *path, const struct result_filter *flt, int form
 			snprintf(pct, sizeof(pct), "%.1f", sqlite3_column_double(st, 12) * 100);
 		}
 		const char *reason = (const char *)sqlite3_column_text(st, 13);
+		/* The conditions its size was timed under, start-end. */
+		char sm[24], mem[24], temp[24], pw[24], limits[160] = "";
+		span_text(sm, sizeof(sm), st, 14);
+		span_text(mem, sizeof(mem), st, 16);
+		span_text(temp, sizeof(temp), st, 18);
+		span_text(pw, sizeof(pw), st, 20);
+		if (sqlite3_column_type(st, 22) != SQLITE_NULL)
+			nvml_reasons_text((unsigned long long)sqlite3_column_int64(st, 22), limits, sizeof(limits));
 		const char *cells[] = { name, (const char *)sqlite3_column_text(st, 3),
 					(const char *)sqlite3_column_text(st, 4), size,
 					(const char *)sqlite3_column_text(st, 7), (const char *)sqlite3_column_text(st, 8),
-					(const char *)sqlite3_column_text(st, 9), med, gbps, pct, reason ? reason : "" };
+					(const char *)sqlite3_column_text(st, 9), med, gbps, pct, reason ? reason : "",
+					sm, mem, temp, pw, limits };
 		table_add(&t, cells);
 	}
 	sqlite3_finalize(st);

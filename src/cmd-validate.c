@@ -89,6 +89,30 @@ static double measured(sqlite3 *db, const char *uuid, const struct family *f, co
 	return gbps;
 }
 
+/* Records a held-out point in the validation table (for plots and later
+ * reading): the choice, how it was made, its figure and the size's best. */
+static int store_point(sqlite3 *db, int64_t run_id, const char *dtype, const struct size2 *sz,
+		       const char *params, const char *how, double gbps, double fraction, double best)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"INSERT OR REPLACE INTO validation (run_id, dtype, rows, cols, params, how, gbps, fraction,"
+		" best_gbps) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)");
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, dtype, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, sz->rows);
+	sqlite3_bind_int64(st, 4, sz->cols);
+	sqlite3_bind_text(st, 5, params, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, how, -1, SQLITE_STATIC);
+	if (gbps > 0 && best > 0) {
+		sqlite3_bind_double(st, 7, gbps);
+		sqlite3_bind_double(st, 8, fraction);
+		sqlite3_bind_double(st, 9, best);
+	}
+	return db_step_done(db, st);
+}
+
 /* The winner at a size on this device: its params (caller frees) and GB/s. */
 static char *best_at(sqlite3 *db, const char *uuid, const struct family *f, const char *dtype, long rows,
 		     long cols, double *gbps)
@@ -188,12 +212,12 @@ static int exec_validate(struct args *a)
 			grp ? grp->n : 0, grp ? grp->ncand : 0);
 	choice_free(&cs);
 
-	struct tune_extra x = { sizes, nsizes, choice, nsizes, 1, 1, 0 };
+	struct tune_extra x = { sizes, nsizes, choice, nsizes, 1, 1, 0, 0 };
 	rc = tune_run(f, a, &x);
 	struct table t;
 	table_init(&t, report_cols, (int)ARRAY_SIZE(report_cols));
 	sqlite3 *db = NULL;
-	if (rc == EXIT_OK && db_open(path, 0, &db) < 0)
+	if (rc == EXIT_OK && db_open(path, DB_WRITE, &db) < 0)
 		rc = EXIT_FAIL;
 	double *of_best = xcalloc(nsizes + 1, sizeof(double));
 	double worst_ceiling = 2, worst_share = 2;
@@ -218,6 +242,9 @@ static int exec_validate(struct args *a)
 			below90 += cg / bg < 0.9;
 			worst_ceiling = frac < worst_ceiling ? frac : worst_ceiling;
 		}
+		if (x.run_id && store_point(db, x.run_id, dt->name, &sizes[i], choice[i], how_word(how[i]), cg, frac,
+					    bg) < 0)
+			rc = EXIT_FAIL;
 		const char *cells[] = { sz, dt->name, choice[i], how_word(how[i]), c1, c2, c3, c4, best ? best : "" };
 		table_add(&t, cells);
 		free(best);
@@ -260,7 +287,9 @@ const struct cmd_entry cmd_validate_entry = {
 		"tunes each size with the whole space (no extra sizes), which measures the\n"
 		"chosen variant too, and reports the choice's GB/s, its share of the\n"
 		"family's ceiling and of the size's own best, with the median and the worst at the end.\n"
-		"The measurements are stored like any tuning run's.  It costs a full tuning run\n"
+		"The measurements are stored like any tuning run's, and each held-out point\n"
+		"(the choice, its figure and the size's best) in the validation table, which\n"
+		"`gputune plot sizes` draws.  It costs a full tuning run\n"
 		"per size: about 2 to 4 s a size for f32 on an H200.",
 	.options = options,
 	.min_pos = 1,

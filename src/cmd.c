@@ -22,6 +22,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_query_entry,
 	&cmd_export_entry,
 	&cmd_validate_entry,
+	&cmd_plot_entry,
 	&cmd_db_entry,
 	NULL
 };

@@ -82,6 +82,7 @@ extern const struct cmd_entry cmd_query_entry;
 extern const struct cmd_entry cmd_export_entry;
 extern const struct cmd_entry cmd_db_entry;
 extern const struct cmd_entry cmd_validate_entry;
+extern const struct cmd_entry cmd_plot_entry;
 
 /* The entry named name, or NULL. */
 const struct cmd_entry *cmd_find(const char *name);

@@ -25,6 +25,7 @@ const char *const db_migrations[] = {
 	"db/001-initial.sql",
 	"db/002-quartiles.sql",
 	"db/003-families.sql",
+	"db/004-conditions.sql",
 	NULL
 };
 

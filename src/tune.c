@@ -18,6 +18,7 @@
 #include "bench.h"
 #include "choice.h"
 #include "compile-pool.h"
+#include "conditions.h"
 #include "config.h"
 #include "db.h"
 #include "gpu.h"
@@ -113,6 +114,7 @@ struct run_state {
 	struct gpu_info g;
 	sqlite3 *db;
 	int64_t device_id, family_id, run_id;
+	const char *conditions; /* "recorded", or why NVML readings are not */
 	/* Where the time went. */
 	double t_start, t_wait_compile, t_verify, t_timing, t_prepare;
 };
@@ -486,11 +488,17 @@ static int run_size(struct run_state *s, struct bench *b, struct compile_pool *p
 	double t0 = now_seconds();
 	if (bench_prepare(b, s->f, s->dt, rows, cols) < 0)
 		return -1;
+	/* NVML reads the GPU while this size is timed, from its ceiling to
+	 * its last confirmation. */
+	struct nvml_watch *watch = nvml_watch_start();
 	struct launch_geometry cgeo;
 	family_copy.geometry(s->copy_v, s->dt, rows, cols, &cgeo);
 	double mc = 0, kern = 0;
-	if (bench_ceiling(b, copy_cubin, &cgeo, &mc, &kern) < 0)
+	if (bench_ceiling(b, copy_cubin, &cgeo, &mc, &kern) < 0) {
+		struct gpu_conditions unused;
+		nvml_watch_stop(watch, &unused);
 		return -1;
+	}
 	s->t_prepare += now_seconds() - t0;
 	double ceiling = mc > kern ? mc : kern;
 	if (store_ceiling(s, rows, cols, mc, kern) < 0)
@@ -543,8 +551,20 @@ static int run_size(struct run_state *s, struct bench *b, struct compile_pool *p
 	bench_set_reps(b, s->reps);
 	free(ms_of);
 	free(confirmed);
+	struct gpu_conditions cond;
+	nvml_watch_stop(watch, &cond);
 	if (rc)
 		return rc;
+	if (cond.samples && conditions_store(s->db, s->run_id, s->dt->name, rows, cols, &cond) < 0)
+		return -1;
+	if (cond.reasons && !s->quiet) {
+		char size[48], names[160];
+		if (isatty(2))
+			fputs("\r\033[K", stderr);
+		warning("the GPU's clocks were limited (%s) while %s %s was timed: its figures may be low",
+			nvml_reasons_text(cond.reasons, names, sizeof(names)),
+			family_size_text(s->f, rows, cols, size, sizeof(size)), s->dt->name);
+	}
 	if (db_begin(s->db) < 0)
 		return -1;
 	if (db_update_winners(s->db, s->device_id, s->family_id, s->dt->name, rows, cols,
@@ -652,6 +672,12 @@ static int gpu_run(struct run_state *s, const char *arch, const char *cache_dir,
 		error("%s needs a GPU: %s", s->f->name, why);
 		return EXIT_NO_GPU;
 	}
+	/* NVML, like the driver, only after the workers are forked. */
+	const char *nvml_why = NULL;
+	int have_nvml = nvml_open(s->g.uuid, &nvml_why) == 0;
+	s->conditions = have_nvml ? "recorded" : nvml_why;
+	if (!have_nvml && !s->quiet)
+		warning("run conditions (clocks, temperature, power) are not recorded: %s", s->conditions);
 	double tw = now_seconds();
 	int st0 = compile_pool_wait(pool, 0), st1 = compile_pool_wait(pool, 1);
 	s->t_wait_compile += now_seconds() - tw;
@@ -671,7 +697,7 @@ static int gpu_run(struct run_state *s, const char *arch, const char *cache_dir,
 	struct bench *b = bench_open(&s->g, support, s->reps, s->hot);
 	if (!b)
 		rc = EXIT_FAIL;
-	if (rc == EXIT_OK && start_run_row(s) < 0)
+	if (rc == EXIT_OK && (start_run_row(s) < 0 || conditions_mark_run(s->db, s->run_id, s->conditions) < 0))
 		rc = EXIT_FAIL;
 	int stop = 0, narrowed = 0;
 	size_t nanchor = 0;
@@ -716,6 +742,7 @@ static int gpu_run(struct run_state *s, const char *arch, const char *cache_dir,
 		return rc;
 	if (s->x) {
 		s->x->seconds = total;
+		s->x->run_id = s->run_id;
 		if (s->x->no_report)
 			return EXIT_OK;
 	}
@@ -728,6 +755,10 @@ static int gpu_run(struct run_state *s, const char *arch, const char *cache_dir,
 			"%.1f s verifying, %.1f s timing; %.1f s of it on %zu extra sizes (%zu candidates)\n",
 			s->f->name, s->g.name, total, compiled, s->njobs, s->t_wait_compile, s->t_prepare,
 			s->t_verify, s->t_timing, s->t_probe, s->nsizes - s->nreq, s->probe_cands);
+	char cond[400];
+	conditions_run_text(s->db, s->run_id, cond, sizeof(cond));
+	if (*cond && (!s->quiet || s->format == FMT_TABLE))
+		fprintf(out, "GPU conditions while timing: %s\n", cond);
 	return EXIT_OK;
 }
 

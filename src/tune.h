@@ -37,6 +37,7 @@ struct tune_extra {
 	int no_probe;              /* no extra sizes */
 	int no_report;             /* no table at the end: the caller reports */
 	double seconds;            /* out: the run's wall time */
+	int64_t run_id;            /* out: the run's database id (0: none started) */
 };
 /* tune_main, changed by x (NULL: none).  The exit code. */
 int tune_run(const struct family *f, struct args *a, struct tune_extra *x);

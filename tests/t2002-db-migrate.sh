@@ -8,12 +8,16 @@ schema1_db "$T/v1.db"
 check "a version-1 file was made" test "$("$SQL" "$T/v1.db" "PRAGMA user_version")" = 1
 
 run_gt 0 db info --db "$T/v1.db"
-grep_in "$T/out" "schema_version  3"
-check "migrated: user_version is 3" test "$("$SQL" "$T/v1.db" "PRAGMA user_version")" = 3
+grep_in "$T/out" "schema_version  4"
+check "migrated: user_version is 4" test "$("$SQL" "$T/v1.db" "PRAGMA user_version")" = 4
 check "migrated: the new columns exist" "$SQL" "$T/v1.db" "SELECT p25_ms, p75_ms, launches FROM measurement"
 check "migrated: the old family is 2-D in GB/s, its ceilings copies" \
 	test "$("$SQL" "$T/v1.db" "SELECT shape || ' ' || metric FROM family")" = "2d GB/s"
 check "migrated: ceilings say what they timed" "$SQL" "$T/v1.db" "SELECT kind FROM ceiling"
+check "migrated: the run-conditions and validation tables exist" \
+	"$SQL" "$T/v1.db" "SELECT count(*) FROM run_condition JOIN validation USING (run_id)"
+check "migrated: a run made before says nothing about its conditions" \
+	test "$("$SQL" "$T/v1.db" "SELECT count(*) FROM run WHERE conditions IS NULL")" = 1
 check "migrated: the old row is kept" test "$("$SQL" "$T/v1.db" "SELECT median_ms FROM measurement")" = 0.01
 run_gt 0 query --db "$T/v1.db" --no-shipped
 grep_in "$T/out" "Old GPU"
@@ -23,6 +27,6 @@ check "a reading command does not create a database" test ! -e "$T/fresh.db"
 . "$top_srcdir/tests/results-doc"
 results_doc "GPU A" GPU-aaaa 9 0 run-1 f32 1024x1024:3000:32 > "$T/a.json"
 run_gt 0 db merge "$T/a.json" --db "$T/fresh/sub/dir.db"
-check "a fresh file gets the current schema" test "$("$SQL" "$T/fresh/sub/dir.db" "PRAGMA user_version")" = 3
+check "a fresh file gets the current schema" test "$("$SQL" "$T/fresh/sub/dir.db" "PRAGMA user_version")" = 4
 check "in WAL mode" test "$("$SQL" "$T/fresh/sub/dir.db" "PRAGMA journal_mode")" = wal
 done_testing
