@@ -26,6 +26,7 @@ static const struct cmd_option options[] = {
 	{ "format", "FMT", "header (default) or json", 0, 0 },
 	{ "output", "FILE", "write to FILE (atomically) instead of standard output", 0, 'o' },
 	{ "no-shipped", NULL, "leave out the results shipped with gputune", 0, 0 },
+	{ "every", NULL, "JSON: every variant's latest measurement in your database (wrong and failed ones too), with the runs' conditions and held-out points, not only the candidates", 0, 0 },
 	{ "templates", "DIR", "read templates from DIR instead of the built-in copies", 0, 0 },
 	OPT_DB,
 	OPT_END
@@ -43,6 +44,8 @@ static int exec_export(struct args *a)
 		return cmd_usage_error(a->cmd, "export: unknown kernel '%s' (transpose, copy)", kernel);
 	if (!fam && !json)
 		return cmd_usage_error(a->cmd, "export: a header needs --kernel FAMILY");
+	if (args_has(a, "every") && !json)
+		return cmd_usage_error(a->cmd, "export: --every is for --format json");
 	const char *dtype = args_get(a, "dtype");
 	if (dtype && !dtype_find(dtype))
 		return cmd_usage_error(a->cmd, "export: unknown dtype '%s' (f32, f64, f16, i32)", dtype);
@@ -55,6 +58,11 @@ static int exec_export(struct args *a)
 	char *path = db_path_from(args_get(a, "db"));
 	struct choice_set cs;
 	int rc = choice_load(path, &flt, &cs);
+	sqlite3 *every = NULL;
+	if (rc == 0 && args_has(a, "every") && db_open(path, DB_MISSING_OK, &every) < 0) {
+		choice_free(&cs);
+		rc = -1;
+	}
 	free(path);
 	if (rc < 0)
 		return EXIT_FAIL;
@@ -64,11 +72,12 @@ static int exec_export(struct args *a)
 	if (!mem)
 		die("open_memstream: %s", strerror(errno));
 	if (json)
-		rc = export_json(mem, &cs);
+		rc = export_json(mem, &cs, every, &flt);
 	else
 		rc = export_header(mem, fam, &cs, mode, templates_dir_from(args_get(a, "templates")));
 	fclose(mem);
 	choice_free(&cs);
+	db_close(every);
 	if (rc < 0) {
 		free(buf);
 		return EXIT_FAIL;

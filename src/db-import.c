@@ -11,6 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A record's status, and one of its figures when that status is 'ok'. */
+#define STATUS "coalesce(json_extract(j.value, '$.status'), 'ok')"
+#define IF_OK(field) "CASE WHEN " STATUS " = 'ok' THEN json_extract(j.value, '$." field "') END"
+
 static const char *const json_steps[] = {
 	"INSERT INTO device (uuid, name, cc_major, cc_minor, sm_count, mem_bytes, l2_bytes,"
 	" bus_width_bits, mem_clock_khz, driver_version)"
@@ -32,11 +36,11 @@ static const char *const json_steps[] = {
 	" FROM json_each(?1, ?2) j JOIN family f ON f.name = json_extract(j.value, '$.kernel')",
 
 	"INSERT OR IGNORE INTO run (uuid, device_id, family_id, started_at, finished_at,"
-	" gputune_version, nvrtc_version, timing_mode, repetitions, status)"
+	" gputune_version, nvrtc_version, timing_mode, repetitions, status, conditions)"
 	" SELECT json_extract(j.value, '$.run.uuid'), d.id, f.id, json_extract(j.value, '$.run.started_at'),"
 	" json_extract(j.value, '$.run.started_at'), json_extract(j.value, '$.run.gputune_version'),"
 	" json_extract(j.value, '$.run.nvrtc_version'), json_extract(j.value, '$.timing_mode'),"
-	" json_extract(j.value, '$.run.repetitions'), 'complete'"
+	" json_extract(j.value, '$.run.repetitions'), 'complete', json_extract(j.value, '$.run.conditions')"
 	" FROM json_each(?1, ?2) j"
 	" JOIN device d ON d.uuid = json_extract(j.value, '$.device_uuid')"
 	" JOIN family f ON f.name = json_extract(j.value, '$.kernel')",
@@ -49,13 +53,13 @@ static const char *const json_steps[] = {
 	" FROM json_each(?1, ?2) j JOIN run r ON r.uuid = json_extract(j.value, '$.run.uuid')"
 	" WHERE json_extract(j.value, '$.ceiling_gbps') IS NOT NULL",
 
-	"INSERT OR IGNORE INTO measurement (run_id, variant_id, rows, cols, status, median_ms, min_ms,"
+	/* A record without "status" is 'ok'; one that is not has no figures. */
+	"INSERT OR IGNORE INTO measurement (run_id, variant_id, rows, cols, status, reason, median_ms, min_ms,"
 	" max_ms, p25_ms, p75_ms, launches, gbps, fraction)"
-	" SELECT r.id, v.id, json_extract(j.value, '$.rows'), json_extract(j.value, '$.cols'), 'ok',"
-	" json_extract(j.value, '$.median_ms'), json_extract(j.value, '$.min_ms'),"
-	" json_extract(j.value, '$.max_ms'), json_extract(j.value, '$.p25_ms'),"
-	" json_extract(j.value, '$.p75_ms'), json_extract(j.value, '$.launches'),"
-	" json_extract(j.value, '$.gbps'), json_extract(j.value, '$.fraction')"
+	" SELECT r.id, v.id, json_extract(j.value, '$.rows'), json_extract(j.value, '$.cols'), " STATUS ","
+	" json_extract(j.value, '$.reason'), " IF_OK("median_ms") ", " IF_OK("min_ms") ", " IF_OK("max_ms") ","
+	" " IF_OK("p25_ms") ", " IF_OK("p75_ms") ", json_extract(j.value, '$.launches'), " IF_OK("gbps") ","
+	" " IF_OK("fraction")
 	" FROM json_each(?1, ?2) j"
 	" JOIN run r ON r.uuid = json_extract(j.value, '$.run.uuid')"
 	" JOIN family f ON f.name = json_extract(j.value, '$.kernel')"
@@ -120,6 +124,45 @@ static int import_array(sqlite3 *db, const char *json, const char *path, const c
 	return 0;
 }
 
+/* The runs' conditions and held-out points (absent from most documents),
+ * each joined to a run the records made. */
+static const char *const extra_steps[] = {
+	"INSERT OR IGNORE INTO run_condition (run_id, dtype, rows, cols, sm_mhz_start, sm_mhz_end, sm_mhz_min,"
+	" sm_mhz_max, mem_mhz_start, mem_mhz_end, temp_c_start, temp_c_end, temp_c_max, power_w_start,"
+	" power_w_end, power_w_max, throttle_reasons, samples)"
+	" SELECT r.id, json_extract(j.value, '$.dtype'), json_extract(j.value, '$.rows'),"
+	" json_extract(j.value, '$.cols'), json_extract(j.value, '$.sm_mhz_start'),"
+	" json_extract(j.value, '$.sm_mhz_end'), json_extract(j.value, '$.sm_mhz_min'),"
+	" json_extract(j.value, '$.sm_mhz_max'), json_extract(j.value, '$.mem_mhz_start'),"
+	" json_extract(j.value, '$.mem_mhz_end'), json_extract(j.value, '$.temp_c_start'),"
+	" json_extract(j.value, '$.temp_c_end'), json_extract(j.value, '$.temp_c_max'),"
+	" json_extract(j.value, '$.power_w_start'), json_extract(j.value, '$.power_w_end'),"
+	" json_extract(j.value, '$.power_w_max'), json_extract(j.value, '$.throttle_reasons'),"
+	" json_extract(j.value, '$.samples')"
+	" FROM json_each(?1, '$.conditions') j JOIN run r ON r.uuid = json_extract(j.value, '$.run_uuid')",
+
+	"INSERT OR IGNORE INTO validation (run_id, dtype, rows, cols, params, how, gbps, fraction, best_gbps)"
+	" SELECT r.id, json_extract(j.value, '$.dtype'), json_extract(j.value, '$.rows'),"
+	" json_extract(j.value, '$.cols'), json_extract(j.value, '$.params'), json_extract(j.value, '$.how'),"
+	" json_extract(j.value, '$.gbps'), json_extract(j.value, '$.fraction'), json_extract(j.value, '$.best_gbps')"
+	" FROM json_each(?1, '$.validation') j JOIN run r ON r.uuid = json_extract(j.value, '$.run_uuid')",
+};
+
+static int import_extras(sqlite3 *db, const char *json, const char *what)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(extra_steps); i++) {
+		sqlite3_stmt *st = NULL;
+		if (sqlite3_prepare_v2(db, extra_steps[i], -1, &st, NULL) != SQLITE_OK)
+			return fail("%s: %s", what, sqlite3_errmsg(db));
+		sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+		int r = sqlite3_step(st);
+		sqlite3_finalize(st);
+		if (r != SQLITE_DONE)
+			return fail("%s is not valid gputune results: %s", what, sqlite3_errmsg(db));
+	}
+	return 0;
+}
+
 long long db_import_json(sqlite3 *db, const char *json, const char *what)
 {
 	long long added = 0;
@@ -134,7 +177,7 @@ long long db_import_json(sqlite3 *db, const char *json, const char *what)
 	/* The winners, then the candidates' measurements (absent from older
 	 * documents: json_each of a missing path is empty). */
 	if (import_array(db, json, "$.results", what, &added) < 0 ||
-	    import_array(db, json, "$.measurements", what, &added) < 0) {
+	    import_array(db, json, "$.measurements", what, &added) < 0 || import_extras(db, json, what) < 0) {
 		db_rollback(db);
 		return -1;
 	}
@@ -156,14 +199,21 @@ static const char *const merge_steps[] = {
 	" SELECT f.id, v.dtype, v.params, v.source_hash FROM other.variant v"
 	" JOIN other.family of ON of.id = v.family_id JOIN family f ON f.name = of.name",
 	"INSERT OR IGNORE INTO run (uuid, device_id, family_id, started_at, finished_at,"
-	" gputune_version, nvrtc_version, timing_mode, repetitions, status)"
+	" gputune_version, nvrtc_version, timing_mode, repetitions, status, conditions)"
 	" SELECT r.uuid, d.id, f.id, r.started_at, r.finished_at, r.gputune_version, r.nvrtc_version,"
-	" r.timing_mode, r.repetitions, r.status FROM other.run r"
+	" r.timing_mode, r.repetitions, r.status, r.conditions FROM other.run r"
 	" JOIN other.device od ON od.id = r.device_id JOIN device d ON d.uuid = od.uuid"
 	" JOIN other.family of ON of.id = r.family_id JOIN family f ON f.name = of.name",
 	"INSERT OR IGNORE INTO ceiling (run_id, dtype, rows, cols, memcpy_gbps, copy_kernel_gbps, ceiling_gbps, kind)"
 	" SELECT lr.id, c.dtype, c.rows, c.cols, c.memcpy_gbps, c.copy_kernel_gbps, c.ceiling_gbps, c.kind"
 	" FROM other.ceiling c JOIN other.run r ON r.id = c.run_id JOIN run lr ON lr.uuid = r.uuid",
+	"INSERT OR IGNORE INTO run_condition SELECT lr.id, c.dtype, c.rows, c.cols, c.sm_mhz_start, c.sm_mhz_end,"
+	" c.sm_mhz_min, c.sm_mhz_max, c.mem_mhz_start, c.mem_mhz_end, c.temp_c_start, c.temp_c_end, c.temp_c_max,"
+	" c.power_w_start, c.power_w_end, c.power_w_max, c.throttle_reasons, c.samples"
+	" FROM other.run_condition c JOIN other.run r ON r.id = c.run_id JOIN run lr ON lr.uuid = r.uuid",
+	"INSERT OR IGNORE INTO validation SELECT lr.id, va.dtype, va.rows, va.cols, va.params, va.how, va.gbps,"
+	" va.fraction, va.best_gbps FROM other.validation va JOIN other.run r ON r.id = va.run_id"
+	" JOIN run lr ON lr.uuid = r.uuid",
 	"INSERT OR IGNORE INTO measurement (run_id, variant_id, rows, cols, status, reason, median_ms,"
 	" min_ms, max_ms, p25_ms, p75_ms, launches, gbps, fraction)"
 	" SELECT lr.id, lv.id, m.rows, m.cols, m.status, m.reason, m.median_ms, m.min_ms, m.max_ms,"

@@ -16,8 +16,11 @@
 
 /* The results as a gputune-results JSON document: the winners under
  * "results", and the candidates' measurements the choice model reads under
- * "measurements". */
-int export_json(FILE *f, const struct choice_set *cs);
+ * "measurements".  With every_db, "measurements" holds instead every
+ * variant's latest measurement in that database (wrong and failed ones
+ * too) for the exported devices, filtered by flt, and "conditions" and
+ * "validation" the conditions and held-out points of its runs. */
+int export_json(FILE *f, const struct choice_set *cs, sqlite3 *every_db, const struct result_filter *flt);
 
 /* A self-contained header for family fam from the choice model cs (loaded
  * for fam and one timing mode).  0, or -1 after reporting. */

@@ -37,7 +37,7 @@ void results_bind_filter(sqlite3_stmt *st, const struct result_filter *flt)
 	" m.rows, m.cols, v.params, v.source_hash, m.median_ms, m.min_ms, m.max_ms, m.p25_ms," \
 	" m.p75_ms, m.gbps, m.fraction, m.launches, c.ceiling_gbps, c.memcpy_gbps," \
 	" c.copy_kernel_gbps, r.uuid, r.started_at, r.gputune_version, r.nvrtc_version," \
-	" r.repetitions, c.kind"
+	" r.repetitions, c.kind, m.status, m.reason, r.conditions"
 #define RESULT_JOINS \
 	" JOIN run r ON r.id = m.run_id JOIN device d ON d.id = r.device_id" \
 	" JOIN variant v ON v.id = m.variant_id JOIN family f ON f.id = v.family_id" \
@@ -47,8 +47,7 @@ void results_bind_filter(sqlite3_stmt *st, const struct result_filter *flt)
 	" AND (?3 IS NULL OR r.timing_mode = ?3)"
 #define RESULT_ORDER " ORDER BY d.name, d.uuid, f.name, v.dtype, r.timing_mode, m.rows * m.cols, m.rows"
 
-int results_read(sqlite3 *db, const struct result_filter *flt, int shipped, int every_variant,
-		 struct result_set *s)
+int results_read(sqlite3 *db, const struct result_filter *flt, int shipped, int which, struct result_set *s)
 {
 	static const char winners[] =
 		"SELECT " RESULT_COLUMNS " FROM winner w JOIN measurement m ON m.id = w.measurement_id"
@@ -58,11 +57,13 @@ int results_read(sqlite3 *db, const struct result_filter *flt, int shipped, int 
 		" r.timing_mode, m.variant_id, m.rows, m.cols ORDER BY m.id DESC) rn"
 		" FROM measurement m JOIN run r ON r.id = m.run_id)"
 		" SELECT " RESULT_COLUMNS " FROM latest l JOIN measurement m ON m.id = l.id"
-		RESULT_JOINS " AND l.rn = 1 AND l.status = 'ok'" RESULT_ORDER;
-	sqlite3_stmt *st = db_prepare(db, every_variant ? latest : winners);
+		RESULT_JOINS " AND l.rn = 1 AND (?4 OR l.status = 'ok')" RESULT_ORDER;
+	sqlite3_stmt *st = db_prepare(db, which == RESULTS_WINNERS ? winners : latest);
 	if (!st)
 		return -1;
 	results_bind_filter(st, flt);
+	if (which != RESULTS_WINNERS)
+		sqlite3_bind_int(st, 4, which == RESULTS_LATEST);
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		s->r = xrealloc(s->r, (s->n + 1) * sizeof(*s->r));
@@ -102,6 +103,9 @@ int results_read(sqlite3 *db, const struct result_filter *flt, int shipped, int 
 		r->nvrtc_version = col_text(st, 31);
 		r->repetitions = sqlite3_column_int(st, 32);
 		r->ceiling_kind = col_text(st, 33);
+		r->status = col_text(st, 34);
+		r->reason = col_text(st, 35);
+		r->conditions = col_text(st, 36);
 		r->shipped = shipped;
 	}
 	sqlite3_finalize(st);
@@ -127,7 +131,7 @@ static void free_one(struct result *r)
 {
 	char **fields[] = { &r->uuid, &r->device, &r->family, &r->dtype, &r->mode, &r->params,
 			    &r->source_hash, &r->run_uuid, &r->started_at, &r->gputune_version,
-			    &r->nvrtc_version, &r->ceiling_kind };
+			    &r->nvrtc_version, &r->ceiling_kind, &r->status, &r->reason, &r->conditions };
 	for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
 		free(*fields[i]);
 }
@@ -212,9 +216,9 @@ int results_load_latest(const char *db_path, const struct result_filter *flt, st
 		return -1;
 	int rc = 0;
 	if (user)
-		rc = results_read(user, flt, 0, 1, out);
+		rc = results_read(user, flt, 0, RESULTS_LATEST_OK, out);
 	if (rc == 0 && shipped)
-		rc = results_read(shipped, flt, 1, 1, out);
+		rc = results_read(shipped, flt, 1, RESULTS_LATEST_OK, out);
 	db_close(user);
 	db_close(shipped);
 	if (rc < 0)
@@ -237,7 +241,7 @@ int results_load(const char *db_path, const struct result_filter *flt, struct re
 		if (flt->device)
 			rc = match_devices(dbs[k], flt->device, &devs);
 		if (rc == 0)
-			rc = results_read(dbs[k], flt, k == 1, 0, &all);
+			rc = results_read(dbs[k], flt, k == 1, RESULTS_WINNERS, &all);
 	}
 	db_close(user);
 	db_close(shipped);

@@ -22,11 +22,13 @@ struct result {
 	/* The winner and its measurement. */
 	char *params, *source_hash;
 	double median_ms, min_ms, max_ms, p25_ms, p75_ms, gbps, fraction;
+	char *status, *reason; /* "ok", or how it failed and why */
 	double ceiling_gbps, memcpy_gbps, copy_kernel_gbps;
 	char *ceiling_kind; /* "copy" or "read" */
 	int launches;
 	/* Its run. */
 	char *run_uuid, *started_at, *gputune_version, *nvrtc_version;
+	char *conditions; /* run.conditions: "recorded", why not, or "" */
 	int repetitions;
 	int shipped; /* from the shipped results, not the user's database */
 };
@@ -66,11 +68,15 @@ int results_device_matches(const char *text, long long id, const char *uuid, con
  * (statements test them with "?N IS NULL OR ..."). */
 void results_bind_filter(sqlite3_stmt *st, const struct result_filter *flt);
 
-/* Reads the winners of one database into s (appending), filtered by
- * family/dtype/mode but not by device; with every_variant, the latest 'ok'
- * measurement of every variant at every size instead. */
-int results_read(sqlite3 *db, const struct result_filter *flt, int shipped, int every_variant,
-		 struct result_set *s);
+/* What results_read reads. */
+enum results_which {
+	RESULTS_WINNERS,   /* the winners */
+	RESULTS_LATEST_OK, /* the latest measurement of every variant at every size, when 'ok' */
+	RESULTS_LATEST     /* the latest measurement of every variant at every size, any status */
+};
+/* Reads one database into s (appending), filtered by family/dtype/mode
+ * but not by device. */
+int results_read(sqlite3 *db, const struct result_filter *flt, int shipped, int which, struct result_set *s);
 
 /* The shipped results in a fresh in-memory database (caller closes). */
 int results_open_shipped(sqlite3 **db);
