@@ -136,6 +136,29 @@ run_gt 2 plot map --x tile --y tile
 run_gt 2 plot sizes --format png
 run_gt 2 plot space --size 0x5
 
+# The documentation's plots: exactly what `make plots` draws from the run
+# committed beside them, and the winners they show are the run's answers
+# to `gputune query`.
+D="$top_srcdir/docs/plots"
+"$GPUTUNE" db merge "$D/h200-transpose-f32.json" --db "$T/docs.db" >/dev/null
+for f in sizes space map; do
+	xy=''
+	[ $f = map ] && xy='--x mapping --y pad'
+	for fmt in svg csv; do
+		run_gt 0 plot $f $xy --db "$T/docs.db" --format $fmt -o "$T/docs-$f.$fmt"
+		check "docs/plots/$f.$fmt is what make plots draws" cmp -s "$T/docs-$f.$fmt" "$D/$f.$fmt"
+	done
+done
+run_gt 0 query --db "$T/docs.db" --no-shipped --format csv
+sed 's/"[^"]*"//' "$T/out" | awk -F, 'NR > 1 { print "q", $5, $9, $10 }' > "$T/q"
+sed 's/"[^"]*"//' "$D/sizes.csv" | awk -F, '$1 == "winner" { print "p", $2, $6, $8 }' >> "$T/q"
+# The query rounds to 1 GB/s and 0.1 %, the plot's CSV to 0.001 and 0.01.
+check "the sizes plot's winners are the query's, figure for figure ($(grep -c '^q' "$T/q") sizes)" \
+	awk '$1 == "q" { g[$2] = $3; f[$2] = $4; nq++ }
+	     $1 == "p" { np++; d = $3 - g[$2]; e = $4 - f[$2]
+			 if (!($2 in g) || d > 0.51 || d < -0.51 || e > 0.051 || e < -0.051) bad = 1 }
+	     END { exit bad || nq != np || nq == 0 }' "$T/q"
+
 # The shipped results: each plot well-formed, its points those of the
 # shipped file merged into a database of its own.
 "$GPUTUNE" db merge "$top_srcdir/db/shipped.json" --db "$T/shipped.db" >/dev/null
