@@ -82,13 +82,7 @@ static int exec_export(struct args *a)
 		free(buf);
 		return EXIT_FAIL;
 	}
-	const char *out = args_get(a, "output");
-	if (out && strcmp(out, "-")) {
-		if (write_file_atomic(out, buf, len) < 0)
-			rc = error("cannot write %s: %s", out, strerror(errno));
-	} else {
-		fwrite(buf, 1, len, stdout);
-	}
+	rc = write_output(args_get(a, "output"), buf, len);
 	free(buf);
 	return rc < 0 ? EXIT_FAIL : EXIT_OK;
 }

@@ -170,13 +170,8 @@ static int exec_plot(struct args *a)
 	rc = kinds[k].draw(mem, &s);
 	fclose(mem);
 	db_close(s.db);
-	const char *out = args_get(a, "output");
-	if (rc == 0 && out && strcmp(out, "-")) {
-		if (write_file_atomic(out, buf, len) < 0)
-			rc = error("cannot write %s: %s", out, strerror(errno));
-	} else if (rc == 0) {
-		fwrite(buf, 1, len, stdout);
-	}
+	if (rc == 0)
+		rc = write_output(args_get(a, "output"), buf, len);
 	free(buf);
 	return rc < 0 ? EXIT_FAIL : EXIT_OK;
 }

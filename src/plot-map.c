@@ -211,10 +211,8 @@ int plot_map(FILE *out, const struct plot_sel *s)
 		return -1;
 	struct cell *c = NULL;
 	int n = 0, rc = read_cells(s, rows, cols, &c, &n);
-	char size[48];
 	if (rc == 0 && n == 0)
-		rc = fail("plot: no %s %s variant was measured at %s on %s (%s timing)", s->f->name, s->dt->name,
-			  family_size_text(s->f, rows, cols, size, sizeof(size)), s->device, s->mode);
+		rc = plot_nothing_at(s, rows, cols);
 	if (rc == 0) {
 		if (s->format == PLOT_CSV)
 			write_csv(out, s, c, n);

@@ -168,10 +168,8 @@ int plot_space(FILE *out, const struct plot_sel *s)
 		return -1;
 	struct variant *v = NULL;
 	int n = 0, rc = read_variants(s, rows, cols, &v, &n);
-	char size[48];
 	if (rc == 0 && n == 0)
-		rc = fail("plot: no %s %s variant was measured at %s on %s (%s timing)", s->f->name, s->dt->name,
-			  family_size_text(s->f, rows, cols, size, sizeof(size)), s->device, s->mode);
+		rc = plot_nothing_at(s, rows, cols);
 	if (rc == 0) {
 		if (s->format == PLOT_CSV)
 			write_csv(out, s, v, n);

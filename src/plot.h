@@ -45,6 +45,9 @@ void plot_begin(FILE *out, const struct plot_sel *s, const char *what);
  * rows and cols when s gives none.  0, or -1 after reporting. */
 int plot_default_size(const struct plot_sel *s, long *rows, long *cols);
 
+/* The error for a size where nothing was measured: -1. */
+int plot_nothing_at(const struct plot_sel *s, long rows, long cols);
+
 /* The name of classic i ("naive") into buf, and its canonical params
  * (caller frees); NULL when the family has no classic i. */
 char *plot_classic(const struct family *f, int i, char *buf, size_t n);

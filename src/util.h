@@ -70,6 +70,9 @@ int parse_long(const char *s, long min, long max, long *out);
 char *read_file(const char *path, size_t *len);
 /* Writes data to path atomically (temporary file + rename).  0 or -1. */
 int write_file_atomic(const char *path, const void *data, size_t len);
+/* A command's output: to path atomically (-o FILE), or to standard output
+ * when path is NULL or "-".  0, or -1 after reporting. */
+int write_output(const char *path, const void *data, size_t len);
 /* mkdir -p; 0 or -1 with errno set. */
 int mkdir_p(const char *path);
 
