@@ -30,11 +30,18 @@ struct compile_pool;
 /*
  * Starts compiling jobs[0..n) for arch with up to `workers` processes
  * (0: one per online CPU).  Jobs already in cache_dir are done at once.
+ * Eager pools compile every job, in order; lazy ones only the jobs asked
+ * for (compile_pool_request, compile_pool_wait), in the order asked.
+ * Every job's source must be set before the start (workers are forked).
  * Returns NULL after reporting when cache_dir cannot be created.
  */
 struct compile_pool *compile_pool_start(struct compile_job *jobs, size_t n, const char *arch,
-					const char *cache_dir, int workers);
-/* Blocks until job i is done; returns its status. */
+					const char *cache_dir, int workers, int lazy);
+/* Asks a lazy pool to compile job i (no effect when it is done, asked for
+ * already, or the pool is eager). */
+void compile_pool_request(struct compile_pool *p, size_t i);
+/* Asks for job i (see above) and blocks until it is done; returns its
+ * status. */
 int compile_pool_wait(struct compile_pool *p, size_t i);
 /* Job i's CUBIN (caller frees), or NULL when it did not compile. */
 char *compile_pool_cubin(struct compile_pool *p, size_t i, size_t *len);

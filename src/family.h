@@ -154,6 +154,9 @@ struct family {
 	int fallback; /* the classic an untuned device gets (exported headers) */
 	/* validate's sizes when not given */
 	const char *validate_sizes;
+	/* How its space is walked when --strategy is not given (strategy.h):
+	 * 0, exhaustive, for spaces small enough to time in full. */
+	int strategy;
 };
 
 extern const struct family *const family_table[];

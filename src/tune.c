@@ -27,6 +27,7 @@
 #include "render.h"
 #include "restart.h"
 #include "space.h"
+#include "strategy.h"
 #include "util.h"
 
 #include <limits.h>
@@ -53,6 +54,9 @@ const struct cmd_option tune_options[] = {
 	{ "hot", NULL, "time back-to-back launches without flushing L2 (stored as mode 'hot')", 0, 0 },
 	{ "force", NULL, "measure again what the database already holds for this device", 0, 0 },
 	{ "no-probe", NULL, "measure only the requested sizes, not the extra sizes the choice at untuned sizes learns from", 0, 0 },
+	{ "strategy", "NAME", "how to walk the space at each size: exhaustive (the default of every family so far), random, anneal or genetic", 0, 0 },
+	{ "budget", "N|Ns", "with a search strategy: variants measured per size (N), or seconds of search per size (Ns); default: 10% of the space", 0, 0 },
+	{ "seed", "N", "seed of the random, anneal and genetic searches (default 1)", 0, 0 },
 	TUNE_OPT_QUIET,
 	OPT_DEVICE_INDEX,
 	OPT_DB,
@@ -78,7 +82,15 @@ const char tune_description[] =
 	"classes the requested lengths lack): an anchor per class with every\n"
 	"variant, then a few shapes with the strongest candidates, so that exported\n"
 	"headers and `query --size` choose well at sizes nobody tuned (see `gputune\n"
-	"help export`); --no-probe skips them.";
+	"help export`); --no-probe skips them.\n"
+	"\n"
+	"--strategy random|anneal|genetic measures, at each size, only the variants\n"
+	"the search picks (the classics always), until --budget is spent: a seeded\n"
+	"random order; simulated annealing, chains moving to neighbouring variants\n"
+	"(one parameter changed); or a genetic search breeding the best variants.\n"
+	"Only valid variants are drawn, each at most once; variants are compiled as\n"
+	"they are picked.  What is already measured at a size counts against the\n"
+	"budget and guides the search, so an interrupted search resumes.";
 
 /* One point of the space on its way through the run. */
 struct point {
@@ -88,6 +100,7 @@ struct point {
 	char hash[17];
 	int64_t variant_id;
 	int job;           /* index into the compile jobs, -1 when not compiled */
+	int classic;       /* one of the family's classic kernels */
 	unsigned char *needed; /* per size: still to measure */
 };
 
@@ -108,13 +121,19 @@ struct run_state {
 	size_t njobs;
 	char *support_src, *copy_src;
 	int copy_v[MAX_PARAMS];
-	int format, quiet, reps, hot, force, device;
+	int format, quiet, reps, hot, force, device, workers;
 	const char *mode;    /* timing mode as stored: "flushed" or "hot" */
 	int64_t resumed_run; /* the run a restarted process continues, or 0 */
 	struct gpu_info g;
 	sqlite3 *db;
 	int64_t device_id, family_id, run_id;
 	const char *conditions; /* "recorded", or why NVML readings are not */
+	/* The search at each size (strategy.h) and its budget per size. */
+	int strategy;
+	long budget_n;      /* variants; 0: none */
+	double budget_s;    /* seconds; 0: none */
+	uint64_t seed;
+	int *vals;          /* the points' values, for the search */
 	/* Where the time went. */
 	double t_start, t_wait_compile, t_verify, t_timing, t_prepare;
 };
@@ -130,6 +149,7 @@ static void free_state(struct run_state *s)
 	free(s->jobs);
 	free(s->sizes);
 	free(s->anchor);
+	free(s->vals);
 	free(s->support_src);
 	free(s->copy_src);
 	db_close(s->db);
@@ -159,7 +179,7 @@ static void add_classics(struct run_state *s, const struct device_limits *lim)
 		if (family_classic_point(s->f, i, v) < 0)
 			continue;
 		if (!s->f->reject(v, s->dt, lim, buf, sizeof(buf)))
-			add_point(s, v);
+			s->pts[add_point(s, v)].classic = 1;
 	}
 }
 
@@ -203,7 +223,7 @@ static int dry_run(struct run_state *s, const struct space *sp, const char *arch
 		   int workers)
 {
 	double t0 = now_seconds();
-	struct compile_pool *pool = compile_pool_start(s->jobs, s->njobs, arch, cache_dir, workers);
+	struct compile_pool *pool = compile_pool_start(s->jobs, s->njobs, arch, cache_dir, workers, 0);
 	if (!pool)
 		return EXIT_FAIL;
 	size_t failed = 0, cached = 0;
@@ -474,6 +494,116 @@ static int measure_point(struct run_state *s, struct bench *b, struct compile_po
 	return 0;
 }
 
+/* Measures point i at size k and notes its median in ms_of (and the best
+ * in *best_ms); its figure for a search into *score (0 when not ok). */
+static int measure_and_note(struct run_state *s, struct bench *b, struct compile_pool *pool, size_t k, size_t i,
+			    double bytes, double ceiling, double *ms_of, double *best_ms, double *score)
+{
+	struct variant_result r;
+	int rc = measure_point(s, b, pool, &s->pts[i], s->sizes[k].rows, s->sizes[k].cols, bytes, ceiling, &r);
+	if (score)
+		*score = rc == 0 && r.status == VS_OK ? bench_gbps(bytes, r.t.median_ms) : 0;
+	if (rc == 0 && r.status == VS_OK) {
+		ms_of[i] = r.t.median_ms;
+		if (*best_ms == 0 || ms_of[i] < *best_ms)
+			*best_ms = ms_of[i];
+	}
+	return rc;
+}
+
+/* What the database holds for point i at size k on this device: the
+ * latest measurement's figure (0 when it failed), or -1 when none. */
+static double recorded_figure(struct run_state *s, sqlite3_stmt *st, size_t i, size_t k)
+{
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 1, s->pts[i].variant_id);
+	sqlite3_bind_int64(st, 2, s->sizes[k].rows);
+	sqlite3_bind_int64(st, 3, s->sizes[k].cols);
+	sqlite3_bind_int64(st, 4, s->device_id);
+	sqlite3_bind_text(st, 5, s->mode, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		return -1;
+	return strcmp((const char *)sqlite3_column_text(st, 0), "ok") ? 0 : sqlite3_column_double(st, 1);
+}
+
+/* Size k with a search strategy: what is measured already guides it, the
+ * classics are measured, then the points it picks, compiled as they are
+ * picked (a window of twice the workers ahead, so the workers stay busy),
+ * until the budget is spent.  0, 1 when interrupted, -1 on failure. */
+static int search_size(struct run_state *s, struct bench *b, struct compile_pool *pool, size_t k, double bytes,
+		       double ceiling, double *ms_of, double *best_ms)
+{
+	size_t budget = s->budget_n > 0 ? (size_t)s->budget_n : (s->npts + 9) / 10;
+	if (s->budget_s > 0 && s->budget_n <= 0)
+		budget = s->npts;
+	if (budget > s->npts)
+		budget = s->npts;
+	struct strategy *st = strategy_new(s->strategy, s->vals, MAX_PARAMS, s->f->nparams, s->npts, budget,
+					   s->seed ^ (uint64_t)(k * 0x9e3779b97f4a7c15ULL));
+	sqlite3_stmt *q = db_prepare(s->db,
+		"SELECT m.status, m.gbps FROM measurement m JOIN run r ON r.id = m.run_id WHERE m.variant_id = ?1"
+		" AND m.rows = ?2 AND m.cols = ?3 AND r.device_id = ?4 AND r.timing_mode = ?5 ORDER BY m.id DESC LIMIT 1");
+	if (!q) {
+		strategy_free(st);
+		return -1;
+	}
+	size_t used = 0;
+	int rc = 0;
+	for (size_t i = 0; i < s->npts; i++) {
+		double f = s->pts[i].needed[k] ? -1 : recorded_figure(s, q, i, k);
+		if (f >= 0) {
+			strategy_observe(st, i, f);
+			used++;
+		}
+	}
+	sqlite3_finalize(q);
+	/* The classics first: the report compares the winner with them. */
+	for (size_t i = 0; i < s->npts && rc == 0; i++) {
+		if (!s->pts[i].classic || !s->pts[i].needed[k])
+			continue;
+		double f;
+		rc = interrupted() ? 1 : measure_and_note(s, b, pool, k, i, bytes, ceiling, ms_of, best_ms, &f);
+		strategy_observe(st, i, f);
+		s->pts[i].needed[k] = 0;
+		used++;
+	}
+	double t0 = now_seconds();
+	size_t window = 2 * (size_t)(s->workers > 0 ? s->workers : 8), *queue = xcalloc(window, sizeof(size_t));
+	size_t nq = 0, done = 0;
+	while (rc == 0) {
+		int spent = used + nq >= budget || (s->budget_s > 0 && now_seconds() - t0 >= s->budget_s);
+		if (!spent && nq < window) {
+			size_t want = window - nq;
+			if (want > budget - used - nq)
+				want = budget - used - nq;
+			size_t got = strategy_propose(st, queue + nq, want);
+			for (size_t j = 0; j < got; j++)
+				compile_pool_request(pool, (size_t)s->pts[queue[nq + j]].job);
+			nq += got;
+		}
+		if (nq == 0)
+			break;
+		if (interrupted()) {
+			rc = 1;
+			break;
+		}
+		size_t i = queue[0];
+		memmove(queue, queue + 1, --nq * sizeof(size_t));
+		double f = 0;
+		if (s->pts[i].needed[k])
+			rc = measure_and_note(s, b, pool, k, i, bytes, ceiling, ms_of, best_ms, &f);
+		s->pts[i].needed[k] = 0;
+		strategy_observe(st, i, f);
+		used++;
+		done++;
+		progress(s, k, done, done + (budget > used ? budget - used : 0),
+			 *best_ms > 0 ? bench_gbps(bytes, *best_ms) : 0, ceiling);
+	}
+	free(queue);
+	strategy_free(st);
+	return rc;
+}
+
 /* Measures every needed point at size k.  Returns 0, 1 when interrupted,
  * -1 on a failure that ends the run. */
 static int run_size(struct run_state *s, struct bench *b, struct compile_pool *pool, size_t k,
@@ -509,6 +639,10 @@ static int run_size(struct run_state *s, struct bench *b, struct compile_pool *p
 	double *ms_of = xcalloc(s->npts, sizeof(double));
 	unsigned char *confirmed = xcalloc(s->npts, 1);
 	int rc = 0;
+	if (s->strategy != STRATEGY_EXHAUSTIVE) {
+		rc = search_size(s, b, pool, k, bytes, ceiling, ms_of, &best_ms);
+		goto measured;
+	}
 	for (size_t i = 0; i < s->npts && rc == 0; i++) {
 		struct point *p = &s->pts[i];
 		if (!p->needed[k])
@@ -517,16 +651,11 @@ static int run_size(struct run_state *s, struct bench *b, struct compile_pool *p
 			rc = 1;
 			break;
 		}
-		struct variant_result r;
-		rc = measure_point(s, b, pool, p, rows, cols, bytes, ceiling, &r);
-		if (rc == 0 && r.status == VS_OK) {
-			ms_of[i] = r.t.median_ms;
-			if (best_ms == 0 || ms_of[i] < best_ms)
-				best_ms = ms_of[i];
-		}
+		rc = measure_and_note(s, b, pool, k, i, bytes, ceiling, ms_of, &best_ms, NULL);
 		done++;
 		progress(s, k, done, total, best_ms > 0 ? bench_gbps(bytes, best_ms) : 0, ceiling);
 	}
+measured:
 	/* Confirmation: the fastest of hundreds of noisy medians is likely a
 	 * lucky one.  So the fastest is timed again with more launches (at
 	 * least BENCH_CONFIRM_MS of kernel), and that figure replaces its
@@ -662,7 +791,8 @@ static int gpu_run(struct run_state *s, const char *arch, const char *cache_dir,
 	}
 	make_jobs(s);
 	s->t_start = now_seconds();
-	struct compile_pool *pool = compile_pool_start(s->jobs, s->njobs, arch, cache_dir, workers);
+	struct compile_pool *pool = compile_pool_start(s->jobs, s->njobs, arch, cache_dir, workers,
+						       s->strategy != STRATEGY_EXHAUSTIVE);
 	if (!pool)
 		return EXIT_FAIL;
 	/* Only now may this process touch the driver. */
@@ -827,6 +957,34 @@ int tune_run(const struct family *f, struct args *a, struct tune_extra *x)
 		if (bad)
 			return cmd_usage_error(a->cmd, "%s: bad --sample '%s' (N or N:SEED, N >= 1)", name, t);
 	}
+	const char *strat = args_get(a, "strategy");
+	s.strategy = strat ? strategy_parse(strat) : f->strategy;
+	if (s.strategy < 0)
+		return cmd_usage_error(a->cmd, "%s: unknown --strategy '%s' (exhaustive, random, anneal or genetic)",
+				       name, strat);
+	if (args_get(a, "budget")) {
+		const char *t = args_get(a, "budget");
+		size_t len = strlen(t);
+		char *num = xasprintf("%.*s", (int)(len && t[len - 1] == 's' ? len - 1 : len), t);
+		long v = 0;
+		int bad = parse_long(num, 1, 100000000, &v) < 0;
+		free(num);
+		if (bad)
+			return cmd_usage_error(a->cmd, "%s: bad --budget '%s' (N variants or Ns seconds per size, N >= 1)",
+					       name, t);
+		if (t[len - 1] == 's')
+			s.budget_s = (double)v;
+		else
+			s.budget_n = v;
+		if (s.strategy == STRATEGY_EXHAUSTIVE)
+			return cmd_usage_error(a->cmd, "%s: --budget needs a search: --strategy random, anneal or genetic",
+					       name);
+	}
+	long seed = 1;
+	if (args_get(a, "seed") && parse_long(args_get(a, "seed"), 0, LONG_MAX, &seed) < 0)
+		return cmd_usage_error(a->cmd, "%s: bad --seed '%s' (an integer, 0 or more)", name, args_get(a, "seed"));
+	s.seed = (uint64_t)seed;
+	s.workers = (int)workers;
 	s.resumed_run = restart_resumed_run();
 	char err[256];
 	const char *sizes = args_get(a, "sizes");
@@ -928,6 +1086,9 @@ int tune_run(const struct family *f, struct args *a, struct tune_extra *x)
 		p->source = render_variant(f, s.dt, p->v, tmpl);
 		hash64_hex(hash64(p->source, strlen(p->source), HASH64_SEED), p->hash);
 	}
+	s.vals = xcalloc((s.npts ? s.npts : 1) * MAX_PARAMS, sizeof(int));
+	for (size_t i = 0; i < s.npts; i++)
+		memcpy(s.vals + i * MAX_PARAMS, s.pts[i].v, sizeof(s.pts[i].v));
 	/* The ceiling's copy kernel: 16-byte accesses, 256 threads, 4 in flight each. */
 	for (int i = 0; i < family_copy.nparams; i++)
 		s.copy_v[i] = family_copy.params[i].single;
