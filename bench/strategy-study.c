@@ -10,6 +10,7 @@
  *
  * usage: strategy-study DB [FAMILY [DTYPE]]   (default transpose f32)
  */
+#define _POSIX_C_SOURCE 200809L
 #include "../src/strategy.h"
 #include "../src/util.h"
 

@@ -1,0 +1,33 @@
+#!/bin/sh
+# On a GPU: a search strategy measures the classics and then only what it
+# picks, within its budget; the same seed picks the same variants; a
+# second run with a larger budget goes on from the first (it measures only
+# the difference); a budget in seconds stops the search in time.
+. "$(dirname "$0")/setup"
+skip_without_gpu
+SQL="$top_builddir/tests/sqlexec"
+count() { "$SQL" "$1" "SELECT count(*) FROM measurement WHERE rows = $2"; }
+
+run_gt 0 transpose --sizes 2048 --no-probe --strategy anneal --budget 40 --seed 3 --db "$T/a.db"
+check "anneal measured its budget: 40 variants" test "$(count "$T/a.db" 2048)" -eq 40
+check "every classic among them" \
+	test "$("$SQL" "$T/a.db" "SELECT count(*) FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE v.params LIKE '%block_rows=8,pad=0,unroll=1,mapping=cartesian,vec=1,shared=off%'")" -ge 1
+check "and a winner" test "$("$SQL" "$T/a.db" "SELECT count(*) FROM winner")" -eq 1
+run_gt 0 transpose --sizes 2048 --no-probe --strategy anneal --budget 40 --seed 3 --db "$T/b.db"
+check "the same seed picks the same variants" \
+	test "$("$SQL" "$T/a.db" "SELECT group_concat(params) FROM (SELECT v.params FROM variant v JOIN measurement m ON m.variant_id = v.id ORDER BY v.params)")" = \
+	     "$("$SQL" "$T/b.db" "SELECT group_concat(params) FROM (SELECT v.params FROM variant v JOIN measurement m ON m.variant_id = v.id ORDER BY v.params)")"
+run_gt 0 transpose --sizes 2048 --no-probe --strategy anneal --budget 60 --seed 3 --db "$T/a.db"
+check "a larger budget resumes the search: 20 more, none twice" test "$(count "$T/a.db" 2048)" -eq 60
+check "none measured twice" \
+	test "$("$SQL" "$T/a.db" "SELECT count(DISTINCT variant_id) FROM measurement")" -eq 60
+for st in random genetic; do
+	run_gt 0 transpose --sizes 1024 --no-probe --strategy $st --budget 30 --db "$T/$st.db"
+	check "$st measured its budget: 30 variants" test "$(count "$T/$st.db" 1024)" -eq 30
+done
+s=$(date +%s)
+run_gt 0 transpose --sizes 4096 --no-probe --strategy genetic --budget 3s --db "$T/s.db"
+e=$(($(date +%s) - s))
+n=$(count "$T/s.db" 4096)
+check "a budget of 3 s stops the search in time ($n variants, $e s in all)" test "$n" -gt 5 -a "$n" -lt 600
+done_testing
