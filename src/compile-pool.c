@@ -219,8 +219,10 @@ struct compile_pool *compile_pool_start(struct compile_job *jobs, size_t n, cons
 			die("fork: %s", strerror(errno));
 		if (pid == 0) {
 			close(fds[0]);
-			/* Ctrl-C is the parent's to handle; workers just finish. */
+			/* Ctrl-C is the parent's to handle; workers just finish.
+			 * SIGTERM, which the parent may catch, stops a worker. */
 			signal(SIGINT, SIG_IGN);
+			signal(SIGTERM, SIG_DFL);
 			if (lazy) {
 				close(tfds[1]);
 				lazy_worker(p, arch, w, tfds[0], fds[1]);
@@ -400,6 +402,11 @@ void compile_pool_stop(struct compile_pool *p)
 {
 	if (!p)
 		return;
+	/* Lazy workers wait for jobs until their pipe closes. */
+	if (p->todo_fd >= 0) {
+		close(p->todo_fd);
+		p->todo_fd = -1;
+	}
 	for (int w = 0; w < p->nworkers; w++)
 		if (p->alive[w]) {
 			kill(p->pids[w], SIGTERM);
@@ -407,8 +414,6 @@ void compile_pool_stop(struct compile_pool *p)
 		}
 	if (p->fd >= 0)
 		close(p->fd);
-	if (p->todo_fd >= 0)
-		close(p->todo_fd);
 	free(p->requested);
 	free(p->backlog);
 	free(p->pids);

@@ -1,0 +1,60 @@
+/*
+ * unit-compile-pool.c - the lazy compile pool: it compiles only the jobs
+ * asked for, in any order, reports each once, and stops at once with its
+ * workers idle, also when the process catches SIGTERM (as the tuner does:
+ * the workers must not inherit that).  Usage: unit-compile-pool CACHE_DIR.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "../src/compile-pool.h"
+#include "../src/nvrtc-compile.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int failures;
+static void check(int cond, const char *what)
+{
+	printf("%s - %s\n", cond ? "ok" : "not ok", what);
+	failures += !cond;
+}
+
+static void on_term(int sig)
+{
+	(void)sig;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2)
+		return 2;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_term;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGTERM, &sa, NULL);
+	enum { N = 8 };
+	struct compile_job jobs[N];
+	char src[N][160];
+	memset(jobs, 0, sizeof(jobs));
+	for (int i = 0; i < N; i++) {
+		/* Unique per process, so nothing comes from the cache. */
+		snprintf(src[i], sizeof(src[i]),
+			 "extern \"C\" __global__ void k(float *x) { x[threadIdx.x] = %d.0f; }\n", i * 100000 + (int)getpid() % 100000);
+		jobs[i].source = src[i];
+		jobs[i].name = "unit";
+	}
+	struct compile_pool *p = compile_pool_start(jobs, N, "sm_80", argv[1], 3, 1);
+	check(p != NULL, "a lazy pool starts");
+	compile_pool_request(p, 5);
+	check(compile_pool_wait(p, 2) == COMPILE_OK, "a job waited for without a request compiles");
+	check(compile_pool_wait(p, 5) == COMPILE_OK, "a requested job compiles");
+	check(compile_pool_wait(p, 7) == COMPILE_OK, "a job asked for last compiles");
+	check(compile_pool_compiled(p) == 3, "only the three jobs asked for were compiled");
+	check(!jobs[0].done && !jobs[1].done && !jobs[6].done, "the others were not");
+	compile_pool_stop(p); /* hangs here if a worker ignores SIGTERM */
+	check(1, "the pool stops with idle workers while SIGTERM is caught");
+	return failures ? 1 : 0;
+}
