@@ -130,7 +130,7 @@ void space_enumerate(struct space *s, const struct device_limits *lim)
 	int idx[MAX_PARAMS] = {0};
 	size_t cap = 0;
 	for (;;) {
-		int v[MAX_PARAMS];
+		int v[MAX_PARAMS] = {0};
 		for (int i = 0; i < f->nparams; i++)
 			v[i] = s->values[i][idx[i]];
 		char buf[160];

@@ -158,13 +158,17 @@ static void free_state(struct run_state *s)
 /* Adds point v unless it is already there; returns its index. */
 static size_t add_point(struct run_state *s, const int *v)
 {
+	/* Only the family's parameters count: the space's points and the
+	 * classics may differ in the unused tail, and a classic that is also
+	 * a point of the space must be one point, measured once. */
+	size_t np = (size_t)s->f->nparams;
 	for (size_t i = 0; i < s->npts; i++)
-		if (!memcmp(s->pts[i].v, v, sizeof(int) * MAX_PARAMS))
+		if (!memcmp(s->pts[i].v, v, sizeof(int) * np))
 			return i;
 	s->pts = xrealloc(s->pts, (s->npts + 1) * sizeof(*s->pts));
 	struct point *p = &s->pts[s->npts];
 	memset(p, 0, sizeof(*p));
-	memcpy(p->v, v, sizeof(int) * MAX_PARAMS);
+	memcpy(p->v, v, sizeof(int) * np);
 	p->job = -1;
 	return s->npts++;
 }
