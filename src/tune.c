@@ -182,8 +182,11 @@ static void add_classics(struct run_state *s, const struct device_limits *lim)
 		char buf[160];
 		if (family_classic_point(s->f, i, v) < 0)
 			continue;
-		if (!s->f->reject(v, s->dt, lim, buf, sizeof(buf)))
-			s->pts[add_point(s, v)].classic = 1;
+		if (!s->f->reject(v, s->dt, lim, buf, sizeof(buf))) {
+			/* add_point may move s->pts: index it after. */
+			size_t k = add_point(s, v);
+			s->pts[k].classic = 1;
+		}
 	}
 }
 
