@@ -24,7 +24,7 @@ static const struct cmd_option options[] = {
 	{ "dtype", "TYPE", "only this element type (default: all)", 0, 0 },
 	{ "mode", "MODE", "timing mode: flushed (default) or hot", 0, 0 },
 	{ "format", "FMT", "header (default) or json", 0, 0 },
-	{ "output", "FILE", "write to FILE (atomically) instead of standard output", 0, 'o' },
+	OPT_OUTPUT,
 	{ "no-shipped", NULL, "leave out the results shipped with gputune", 0, 0 },
 	{ "every", NULL, "JSON: every variant's latest measurement in your database (wrong and failed ones too), with the runs' conditions and held-out points, not only the candidates", 0, 0 },
 	{ "templates", "DIR", "read templates from DIR instead of the built-in copies", 0, 0 },

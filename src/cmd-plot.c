@@ -26,7 +26,7 @@ static const struct cmd_option options[] = {
 	{ "y", "PARAM", "map: the parameter up (default: the family's second)", 0, 0 },
 	{ "mode", "MODE", "timing mode: flushed (default) or hot", 0, 0 },
 	{ "format", "FMT", "svg (default) or csv (the plotted numbers)", 0, 0 },
-	{ "output", "FILE", "write to FILE (atomically) instead of standard output", 0, 'o' },
+	OPT_OUTPUT,
 	{ "shipped", NULL, "plot the results shipped with gputune instead of your database", 0, 0 },
 	OPT_DB,
 	OPT_END

@@ -40,6 +40,7 @@ struct cmd_option {
 /* Options several commands share: one spelling and one help text. */
 #define OPT_DB { "db", "PATH", "tuning database (default $GPUTUNE_DB, else $XDG_DATA_HOME/gputune/gputune.db)", 0, 0 }
 #define OPT_FORMAT { "format", "FMT", "output format: table (default), csv or json", 0, 0 }
+#define OPT_OUTPUT { "output", "FILE", "write to FILE (atomically) instead of standard output", 0, 'o' }
 #define OPT_DEVICE_INDEX { "device", "N", "GPU to use, by index among the visible GPUs (default 0)", 0, 0 }
 #define OPT_END { 0, 0, 0, 0, 0 }
 
