@@ -1,0 +1,178 @@
+/*
+ * gemm-bench.cu - the matrix multiply template (templates/gemm.cu) at a
+ * few fixed points against cuBLAS SGEMM in pedantic FP32 (no TF32, no
+ * tensor cores), side by side in one process, under the tuner's timing
+ * protocol (bench/timing.cuh).  Every result is checked against a
+ * reference computed on the GPU in double precision, within
+ * gamma(K) * sum_k |a_ik b_kj| per element (u = 2^-24, gamma(K) = K u /
+ * (1 - K u)), on inputs of both signs.
+ *
+ * Build: nvcc -O3 -std=c++17 -arch=sm_90 -I. bench/gemm-bench.cu -lcublas
+ * Usage: gemm-bench [MxNxK ...]   (default: the squares 1024 to 8192 and
+ *        two shapes that are multiples of no tile)
+ */
+#include <cublas_v2.h>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "bench/timing.cuh"
+#define GT_HEADER_KERNEL gemm_kernel
+#include "templates/gemm.cu"
+
+#define CHECK_BLAS(call)                                                             \
+	do {                                                                         \
+		cublasStatus_t s_ = (call);                                          \
+		if (s_ != CUBLAS_STATUS_SUCCESS) {                                   \
+			std::fprintf(stderr, "%s failed: status %d\n", #call, (int)s_); \
+			std::exit(2);                                                \
+		}                                                                    \
+	} while (0)
+
+/* C = A B and |A| |B| in double, one element per thread: slow, plain, trusted. */
+__global__ void reference(const float *A, const float *B, double *C, double *absC, int M, int N, int K)
+{
+	const int i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= M || j >= N)
+		return;
+	double s = 0, a = 0;
+	for (int k = 0; k < K; k++) {
+		const double p = (double)A[(size_t)i * K + k] * (double)B[(size_t)k * N + j];
+		s += p;
+		a += fabs(p);
+	}
+	C[(size_t)i * N + j] = s;
+	absC[(size_t)i * N + j] = a;
+}
+
+/* Uniform in [-1, 1), counter-based so any size fills the same way. */
+__global__ void fill(float *p, size_t n, unsigned seed)
+{
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+		unsigned long long x = (i + 1) * 0x9e3779b97f4a7c15ULL ^ seed;
+		x ^= x >> 31;
+		x *= 0xbf58476d1ce4e5b9ULL;
+		x ^= x >> 29;
+		p[i] = (float)((double)(x >> 11) / 4503599627370496.0 - 1.0);
+	}
+}
+
+/* The worst |C - ref| / bound over the matrix (<= 1 passes). */
+__global__ void judge(const float *C, const double *ref, const double *absC, size_t n, int K, float *worst)
+{
+	const double u = 1.0 / 16777216.0, gamma = K * u / (1 - K * u);
+	float w = 0;
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+		const double bound = gamma * absC[i] + 1e-30;
+		w = fmaxf(w, (float)(fabs((double)C[i] - ref[i]) / bound));
+	}
+	atomicMax(reinterpret_cast<int *>(worst), __float_as_int(w)); /* w >= 0: int order is float order */
+}
+
+struct point {
+	const char *name;
+	void (*launch)(const float *, const float *, float *, int, int, int);
+};
+
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP>
+static void launch(const float *A, const float *B, float *C, int M, int N, int K)
+{
+	typedef gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP> S;
+	const size_t smem = (size_t)S::STAGE * (DBUF ? 2 : 1) * sizeof(float);
+	auto k = gemm_kernel<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP>;
+	static bool ready = false;
+	if (!ready) {
+		CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+		ready = true;
+	}
+	const unsigned blocks = (unsigned)(((M + BM - 1) / BM) * ((N + BN - 1) / BN));
+	k<<<blocks, S::THREADS, smem>>>(A, B, C, M, N, K);
+}
+
+/* BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP */
+static const point points[] = {
+	{ "simple 16x16 (one output a thread)", launch<16, 16, 16, 4, 8, 1, 1, 1, 0, 0, 1> },
+	{ "reg2d 128x128x8, 8x8 a thread", launch<128, 128, 8, 32, 64, 8, 8, 4, 4, 0, 1> },
+	{ "128x128x8 w64x64 t8x8 dbuf g8", launch<128, 128, 8, 64, 64, 8, 8, 4, 4, 1, 8> },
+	{ "128x128x16 w64x64 t8x4 dbuf g8", launch<128, 128, 16, 64, 64, 8, 4, 4, 4, 1, 8> },
+	{ "128x128x8 w64x64 t8x4 dbuf g8", launch<128, 128, 8, 64, 64, 8, 4, 4, 4, 1, 8> },
+	{ "128x256x8 w64x64 t8x4 dbuf g8", launch<128, 256, 8, 64, 64, 8, 4, 4, 4, 1, 8> },
+	{ "256x128x8 w64x64 t8x4 dbuf g8", launch<256, 128, 8, 64, 64, 8, 4, 4, 4, 1, 8> },
+	{ "128x256x8 w64x64 t8x8 dbuf g8", launch<128, 256, 8, 64, 64, 8, 8, 4, 4, 1, 8> },
+	{ "64x128x8 w32x64 t8x8 dbuf g8", launch<64, 128, 8, 32, 64, 8, 8, 4, 4, 1, 8> },
+	{ "64x64x16 w32x64 t4x8 dbuf g8", launch<64, 64, 16, 32, 64, 4, 8, 4, 4, 1, 8> },
+};
+
+int main(int argc, char **argv)
+{
+	std::vector<std::string> shapes;
+	for (int i = 1; i < argc; i++)
+		shapes.push_back(argv[i]);
+	if (shapes.empty())
+		shapes = { "1024x1024x1024", "2048x2048x2048", "4096x4096x4096", "8192x8192x8192", "4000x3000x5000",
+			   "8191x1024x4097" };
+	flushed_timing T;
+	timing_init(T);
+	cublasHandle_t h;
+	CHECK_BLAS(cublasCreate(&h));
+	CHECK_BLAS(cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH));
+	std::printf("%s, %d SMs; cuBLAS SGEMM in pedantic FP32; L2 flushed, median of 30\n\n", T.prop.name,
+		    T.prop.multiProcessorCount);
+	std::printf("| shape (MxNxK) | kernel | ms | TFLOP/s | of cuBLAS | error / bound |\n|---|---|---|---|---|---|\n");
+	for (const std::string &sh : shapes) {
+		int M, N, K;
+		if (std::sscanf(sh.c_str(), "%dx%dx%d", &M, &N, &K) != 3 || M < 1 || N < 1 || K < 1) {
+			std::fprintf(stderr, "gemm-bench: bad shape '%s' (MxNxK)\n", sh.c_str());
+			return 2;
+		}
+		float *A, *B, *C, *worst;
+		double *ref, *absC;
+		CHECK(cudaMalloc(&A, (size_t)M * K * sizeof(float)));
+		CHECK(cudaMalloc(&B, (size_t)K * N * sizeof(float)));
+		CHECK(cudaMalloc(&C, (size_t)M * N * sizeof(float)));
+		CHECK(cudaMalloc(&ref, (size_t)M * N * sizeof(double)));
+		CHECK(cudaMalloc(&absC, (size_t)M * N * sizeof(double)));
+		CHECK(cudaMalloc(&worst, sizeof(float)));
+		fill<<<1024, 256>>>(A, (size_t)M * K, 1);
+		fill<<<1024, 256>>>(B, (size_t)K * N, 2);
+		reference<<<dim3((N + 15) / 16, (M + 15) / 16), dim3(16, 16)>>>(A, B, ref, absC, M, N, K);
+		CHECK(cudaDeviceSynchronize());
+		const double flop = 2.0 * M * N * K;
+		auto check = [&](void) {
+			CHECK(cudaMemset(worst, 0, sizeof(float)));
+			judge<<<1024, 256>>>(C, ref, absC, (size_t)M * N, K, worst);
+			float w;
+			CHECK(cudaMemcpy(&w, worst, sizeof(float), cudaMemcpyDeviceToHost));
+			return w;
+		};
+		const float one = 1, zero = 0;
+		/* Row-major C = A B is column-major C^T = B^T A^T. */
+		auto blas = [&] { CHECK_BLAS(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, B, N, A, K, &zero, C, N)); };
+		CHECK(cudaMemset(C, 0, (size_t)M * N * sizeof(float)));
+		blas();
+		const float wb = check();
+		const double mb = time_ms(T, blas);
+		std::printf("| %s | cuBLAS SGEMM | %.3f | %.1f | 100%% | %.3f |\n", sh.c_str(), mb, flop / mb / 1e9, wb);
+		for (const point &p : points) {
+			CHECK(cudaMemset(C, 0, (size_t)M * N * sizeof(float)));
+			p.launch(A, B, C, M, N, K);
+			CHECK(cudaGetLastError());
+			const float w = check();
+			const double ms = time_ms(T, [&] { p.launch(A, B, C, M, N, K); });
+			std::printf("| %s | %s | %.3f | %.1f | %.1f%% | %.3f%s |\n", sh.c_str(), p.name, ms, flop / ms / 1e9,
+				    100 * mb / ms, w, w <= 1 ? "" : " WRONG");
+		}
+		std::fflush(stdout);
+		CHECK(cudaFree(A));
+		CHECK(cudaFree(B));
+		CHECK(cudaFree(C));
+		CHECK(cudaFree(ref));
+		CHECK(cudaFree(absC));
+		CHECK(cudaFree(worst));
+	}
+	CHECK_BLAS(cublasDestroy(h));
+	return 0;
+}
