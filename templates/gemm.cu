@@ -72,7 +72,8 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 	static_assert((BM * BK / VEC) % S::THREADS == 0 && (BK * BN / VEC) % S::THREADS == 0,
 		      "the threads must share the tile loads evenly");
 	static_assert(BK % VEC == 0 && BN % VEC == 0, "vector loads must not straddle a tile row");
-	extern __shared__ float gt_smem[];
+	/* 16-byte aligned, so that the fragment reads below can be vector ones. */
+	extern __shared__ __align__(16) float gt_smem[];
 
 	/* Which tile of C: grouped order walks GROUP tile rows column by column. */
 	const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
@@ -128,9 +129,13 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 #pragma unroll
 		for (int l = 0; l < S::LOADS_B; l++) {
 			const int e = (l * S::THREADS + t) * VEC, r = e / BN, c = e % BN;
+			if (VEC == 4 && S::LDB % 4 == 0) {
+				*reinterpret_cast<float4 *>(bs + r * S::LDB + c) = make_float4(rb[l][0], rb[l][1], rb[l][2], rb[l][3]);
+			} else {
 #pragma unroll
-			for (int i = 0; i < VEC; i++)
-				bs[r * S::LDB + c + i] = rb[l][i];
+				for (int i = 0; i < VEC; i++)
+					bs[r * S::LDB + c + i] = rb[l][i];
+			}
 		}
 	};
 	/* One round: BK rank-1 updates of the thread's outputs. */
@@ -139,16 +144,43 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 #pragma unroll
 		for (int k = 0; k < BK; k++) {
 			float a[S::ITERM * TM], b[S::ITERN * TN];
+			/* The fragments: 16-byte reads where the tiles keep them aligned. */
 #pragma unroll
-			for (int i = 0; i < S::ITERM; i++)
+			for (int i = 0; i < S::ITERM; i++) {
+				const float *src = as + k * S::LDA + wm0 + i * S::SUBM + lm;
+				if (TM % 4 == 0 && S::LDA % 4 == 0) {
 #pragma unroll
-				for (int x = 0; x < TM; x++)
-					a[i * TM + x] = as[k * S::LDA + wm0 + i * S::SUBM + lm + x];
+					for (int x = 0; x < TM; x += 4) {
+						const float4 q = *reinterpret_cast<const float4 *>(src + x);
+						a[i * TM + x] = q.x;
+						a[i * TM + x + 1] = q.y;
+						a[i * TM + x + 2] = q.z;
+						a[i * TM + x + 3] = q.w;
+					}
+				} else {
 #pragma unroll
-			for (int j = 0; j < S::ITERN; j++)
+					for (int x = 0; x < TM; x++)
+						a[i * TM + x] = src[x];
+				}
+			}
 #pragma unroll
-				for (int y = 0; y < TN; y++)
-					b[j * TN + y] = bs[k * S::LDB + wn0 + j * S::SUBN + ln + y];
+			for (int j = 0; j < S::ITERN; j++) {
+				const float *src = bs + k * S::LDB + wn0 + j * S::SUBN + ln;
+				if (TN % 4 == 0 && S::LDB % 4 == 0) {
+#pragma unroll
+					for (int y = 0; y < TN; y += 4) {
+						const float4 q = *reinterpret_cast<const float4 *>(src + y);
+						b[j * TN + y] = q.x;
+						b[j * TN + y + 1] = q.y;
+						b[j * TN + y + 2] = q.z;
+						b[j * TN + y + 3] = q.w;
+					}
+				} else {
+#pragma unroll
+					for (int y = 0; y < TN; y++)
+						b[j * TN + y] = src[y];
+				}
+			}
 #pragma unroll
 			for (int i = 0; i < S::ITERM * TM; i++)
 #pragma unroll
