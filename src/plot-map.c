@@ -5,9 +5,11 @@
  * the others; a cell where every variant was wrong or failed says so, and
  * pairs never measured stay blank.  It shows which parameters matter.
  */
+#include "cmd.h"
 #include "db.h"
 #include "plot.h"
 #include "svg.h"
+#include "table.h"
 #include "util.h"
 
 #include <math.h>
@@ -104,19 +106,26 @@ static int read_cells(const struct plot_sel *s, long rows, long cols, struct cel
 static void write_csv(FILE *out, const struct plot_sel *s, const struct cell *c, int n)
 {
 	const struct param_def *xp = &s->f->params[s->px], *yp = &s->f->params[s->py];
-	fprintf(out, "%s,%s,best_pct_ceiling,best_value,unit,variants,not_ok,best_params\n", xp->name, yp->name);
+	const struct table_col cols[] = {
+		{ xp->name, 0 }, { yp->name, 0 }, { "best_pct_ceiling", 1 }, { "best_value", 1 }, { "unit", 0 },
+		{ "variants", 1 }, { "not_ok", 1 }, { "best_params", 0 },
+	};
+	struct table t;
+	table_init(&t, cols, (int)ARRAY_SIZE(cols));
 	for (int i = 0; i < n; i++) {
-		char a[64], b[64], num[64];
-		plot_csv_field(out, param_value_text(xp, c[i].x, a, sizeof(a)), 0);
-		plot_csv_field(out, param_value_text(yp, c[i].y, b, sizeof(b)), 0);
-		snprintf(num, sizeof(num), "%.2f", 100 * c[i].best);
-		plot_csv_field(out, c[i].params ? num : "", 0);
-		snprintf(num, sizeof(num), "%.3f", c[i].value);
-		plot_csv_field(out, c[i].params ? num : "", 0);
-		plot_csv_field(out, family_metric_unit(s->f), 0);
-		fprintf(out, "%d,%d,", c[i].n, c[i].bad);
-		plot_csv_field(out, c[i].params, 1);
+		char a[64], b[64], pct[32] = "", val[64] = "", nv[24], nbad[24];
+		if (c[i].params) {
+			snprintf(pct, sizeof(pct), "%.2f", 100 * c[i].best);
+			snprintf(val, sizeof(val), "%.3f", c[i].value);
+		}
+		snprintf(nv, sizeof(nv), "%d", c[i].n);
+		snprintf(nbad, sizeof(nbad), "%d", c[i].bad);
+		const char *cells[] = { param_value_text(xp, c[i].x, a, sizeof(a)), param_value_text(yp, c[i].y, b, sizeof(b)),
+					pct, val, family_metric_unit(s->f), nv, nbad, c[i].params ? c[i].params : "" };
+		table_add(&t, cells);
 	}
+	table_print(&t, FMT_CSV, out);
+	table_free(&t);
 }
 
 static void write_svg(FILE *out, const struct plot_sel *s, long rows, long cols, const struct cell *c, int n)

@@ -4,9 +4,11 @@
  * (the naive kernel and the seed's) and, where `gputune validate` ran, the
  * held-out points of the exported header's choice.
  */
+#include "cmd.h"
 #include "db.h"
 #include "plot.h"
 #include "svg.h"
+#include "table.h"
 #include "util.h"
 
 #include <math.h>
@@ -136,21 +138,27 @@ static int read_series(const struct plot_sel *s, struct series *se, int *nse)
 
 static void write_csv(FILE *out, const struct plot_sel *s, const struct series *se, int nse)
 {
-	fprintf(out, "series,size,rows,cols,elements,value,unit,pct_ceiling,params\n");
+	static const struct table_col cols[] = {
+		{ "series", 0 }, { "size", 0 }, { "rows", 1 }, { "cols", 1 }, { "elements", 1 },
+		{ "value", 1 }, { "unit", 0 }, { "pct_ceiling", 1 }, { "params", 0 },
+	};
+	struct table t;
+	table_init(&t, cols, (int)ARRAY_SIZE(cols));
 	for (int k = 0; k < nse; k++)
 		for (int i = 0; i < se[k].n; i++) {
 			const struct point *p = &se[k].p[i];
-			char size[48], num[64];
-			plot_csv_field(out, se[k].name, 0);
-			plot_csv_field(out, family_size_text(s->f, p->rows, p->cols, size, sizeof(size)), 0);
-			fprintf(out, "%ld,%ld,%.0f,", p->rows, p->cols, (double)p->rows * (double)p->cols);
-			snprintf(num, sizeof(num), "%.3f", p->value);
-			plot_csv_field(out, num, 0);
-			plot_csv_field(out, family_metric_unit(s->f), 0);
-			snprintf(num, sizeof(num), "%.2f", 100 * p->fraction);
-			plot_csv_field(out, num, 0);
-			plot_csv_field(out, p->params, 1);
+			char size[48], r[24], c[24], e[32], val[64], pct[32];
+			snprintf(r, sizeof(r), "%ld", p->rows);
+			snprintf(c, sizeof(c), "%ld", p->cols);
+			snprintf(e, sizeof(e), "%.0f", (double)p->rows * (double)p->cols);
+			snprintf(val, sizeof(val), "%.3f", p->value);
+			snprintf(pct, sizeof(pct), "%.2f", 100 * p->fraction);
+			const char *cells[] = { se[k].name, family_size_text(s->f, p->rows, p->cols, size, sizeof(size)),
+						r, c, e, val, family_metric_unit(s->f), pct, p->params };
+			table_add(&t, cells);
 		}
+	table_print(&t, FMT_CSV, out);
+	table_free(&t);
 }
 
 static void write_svg(FILE *out, const struct plot_sel *s, const struct series *se, int nse)

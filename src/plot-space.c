@@ -4,9 +4,11 @@
  * with the winner and the classics marked and the variants that were
  * wrong or failed counted at the bottom.
  */
+#include "cmd.h"
 #include "db.h"
 #include "plot.h"
 #include "svg.h"
+#include "table.h"
 #include "util.h"
 
 #include <math.h>
@@ -77,21 +79,25 @@ static const char *role_name(const struct family *f, int role, char *buf, size_t
 
 static void write_csv(FILE *out, const struct plot_sel *s, const struct variant *v, int n)
 {
-	fputs("rank,params,status,value,unit,pct_ceiling,role,reason\n", out);
+	static const struct table_col cols[] = {
+		{ "rank", 1 }, { "params", 0 }, { "status", 0 }, { "value", 1 }, { "unit", 0 },
+		{ "pct_ceiling", 1 }, { "role", 0 }, { "reason", 0 },
+	};
+	struct table t;
+	table_init(&t, cols, (int)ARRAY_SIZE(cols));
 	for (int i = 0; i < n; i++) {
-		char num[64], role[64];
-		int ok = !strcmp(v[i].status, "ok");
-		fprintf(out, "%d,", i + 1);
-		plot_csv_field(out, v[i].params, 0);
-		plot_csv_field(out, v[i].status, 0);
-		snprintf(num, sizeof(num), "%.3f", v[i].value);
-		plot_csv_field(out, ok ? num : "", 0);
-		plot_csv_field(out, family_metric_unit(s->f), 0);
-		snprintf(num, sizeof(num), "%.2f", 100 * v[i].fraction);
-		plot_csv_field(out, ok ? num : "", 0);
-		plot_csv_field(out, role_name(s->f, v[i].role, role, sizeof(role)), 0);
-		plot_csv_field(out, v[i].reason, 1);
+		char rank[24], val[64] = "", pct[32] = "", role[64];
+		snprintf(rank, sizeof(rank), "%d", i + 1);
+		if (!strcmp(v[i].status, "ok")) {
+			snprintf(val, sizeof(val), "%.3f", v[i].value);
+			snprintf(pct, sizeof(pct), "%.2f", 100 * v[i].fraction);
+		}
+		const char *cells[] = { rank, v[i].params, v[i].status, val, family_metric_unit(s->f), pct,
+					role_name(s->f, v[i].role, role, sizeof(role)), v[i].reason };
+		table_add(&t, cells);
 	}
+	table_print(&t, FMT_CSV, out);
+	table_free(&t);
 }
 
 static void write_svg(FILE *out, const struct plot_sel *s, long rows, long cols, const struct variant *v, int n)

@@ -63,24 +63,6 @@ char *plot_classic(const struct family *f, int i, char *buf, size_t n)
 	return family_point_name(f, v);
 }
 
-void plot_csv_field(FILE *out, const char *s, int last)
-{
-	if (!s)
-		s = "";
-	if (strpbrk(s, ",\"\r\n")) {
-		fputc('"', out);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', out);
-			fputc(*s, out);
-		}
-		fputc('"', out);
-	} else {
-		fputs(s, out);
-	}
-	fputc(last ? '\n' : ',', out);
-}
-
 void plot_count_tick(double v, char *buf, size_t n)
 {
 	static const char *const unit[] = { "", "Ki", "Mi", "Gi" };

@@ -2,8 +2,8 @@
  * plot.h - `gputune plot`: pictures of tuning results from one database,
  * for one device, kernel family, element type and timing mode.  Each
  * kind of plot is one file (plot-sizes.c, plot-space.c and plot-map.c) that
- * reads what it draws and writes it as SVG (see svg.h) or as CSV, the same
- * numbers, for other tools to redraw.
+ * reads what it draws and writes it as SVG (see svg.h) or as CSV (the
+ * table.h writer), the same numbers, for other tools to redraw.
  */
 #ifndef GPUTUNE_PLOT_H
 #define GPUTUNE_PLOT_H
@@ -51,9 +51,6 @@ int plot_nothing_at(const struct plot_sel *s, long rows, long cols);
 /* The name of classic i ("naive") into buf, and its canonical params
  * (caller frees); NULL when the family has no classic i. */
 char *plot_classic(const struct family *f, int i, char *buf, size_t n);
-
-/* A CSV field, quoted when it holds a comma, quote or line break. */
-void plot_csv_field(FILE *out, const char *s, int last);
 
 /* Tick text for element counts: "1Mi", "256Ki", "4096". */
 void plot_count_tick(double v, char *buf, size_t n);

@@ -64,7 +64,7 @@ struct strategy {
 	unsigned char *seen;  /* proposed or observed */
 	double *score;        /* observed figure, -1 when not */
 	size_t nseen, next;   /* next: exhaustive and random cursor */
-	size_t *order;        /* random: the permutation */
+	size_t *order;        /* exhaustive and random: the walk */
 	double best;
 	size_t best_i;        /* the point with the best figure */
 	/* Neighbours: per point and parameter, the bucket of points equal in
@@ -148,11 +148,12 @@ struct strategy *strategy_new(int kind, const int *v, size_t stride, int nparams
 	s->chain_of = xmalloc((n ? n : 1) * sizeof(int));
 	for (size_t i = 0; i < n; i++)
 		s->chain_of[i] = -1;
-	if (kind == STRATEGY_RANDOM) {
+	if (kind == STRATEGY_EXHAUSTIVE || kind == STRATEGY_RANDOM) {
+		/* The order of the walk: as given, or shuffled. */
 		s->order = xmalloc((n ? n : 1) * sizeof(size_t));
 		for (size_t i = 0; i < n; i++)
 			s->order[i] = i;
-		for (size_t i = n; i > 1; i--) {
+		for (size_t i = kind == STRATEGY_RANDOM ? n : 0; i > 1; i--) {
 			size_t j = below(s, i), t = s->order[i - 1];
 			s->order[i - 1] = s->order[j];
 			s->order[j] = t;
@@ -316,9 +317,6 @@ static size_t propose_one(struct strategy *s, size_t max_chains)
 {
 	switch (s->kind) {
 	case STRATEGY_EXHAUSTIVE:
-		while (s->next < s->n && s->seen[s->next])
-			s->next++;
-		return s->next < s->n ? s->next : SIZE_MAX;
 	case STRATEGY_RANDOM:
 		while (s->next < s->n && s->seen[s->order[s->next]])
 			s->next++;

@@ -62,6 +62,27 @@ __device__ __forceinline__ void gt_gemm_fetch(const float *__restrict__ p, int r
 	}
 }
 
+/* N consecutive floats of shared memory into registers: as 16-byte reads
+ * when VEC4 (N a multiple of 4 and src 16-byte aligned). */
+template <int N, bool VEC4>
+__device__ __forceinline__ void gt_gemm_frag(const float *src, float *dst)
+{
+	if (VEC4) {
+#pragma unroll
+		for (int x = 0; x < N; x += 4) {
+			const float4 q = *reinterpret_cast<const float4 *>(src + x);
+			dst[x] = q.x;
+			dst[x + 1] = q.y;
+			dst[x + 2] = q.z;
+			dst[x + 3] = q.w;
+		}
+	} else {
+#pragma unroll
+		for (int x = 0; x < N; x++)
+			dst[x] = src[x];
+	}
+}
+
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP>
 __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float *__restrict__ B,
 					float *__restrict__ C, int M, int N, int K)
@@ -146,41 +167,13 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 			float a[S::ITERM * TM], b[S::ITERN * TN];
 			/* The fragments: 16-byte reads where the tiles keep them aligned. */
 #pragma unroll
-			for (int i = 0; i < S::ITERM; i++) {
-				const float *src = as + k * S::LDA + wm0 + i * S::SUBM + lm;
-				if (TM % 4 == 0 && S::LDA % 4 == 0) {
+			for (int i = 0; i < S::ITERM; i++)
+				gt_gemm_frag<TM, TM % 4 == 0 && S::LDA % 4 == 0>(
+					as + k * S::LDA + wm0 + i * S::SUBM + lm, a + i * TM);
 #pragma unroll
-					for (int x = 0; x < TM; x += 4) {
-						const float4 q = *reinterpret_cast<const float4 *>(src + x);
-						a[i * TM + x] = q.x;
-						a[i * TM + x + 1] = q.y;
-						a[i * TM + x + 2] = q.z;
-						a[i * TM + x + 3] = q.w;
-					}
-				} else {
-#pragma unroll
-					for (int x = 0; x < TM; x++)
-						a[i * TM + x] = src[x];
-				}
-			}
-#pragma unroll
-			for (int j = 0; j < S::ITERN; j++) {
-				const float *src = bs + k * S::LDB + wn0 + j * S::SUBN + ln;
-				if (TN % 4 == 0 && S::LDB % 4 == 0) {
-#pragma unroll
-					for (int y = 0; y < TN; y += 4) {
-						const float4 q = *reinterpret_cast<const float4 *>(src + y);
-						b[j * TN + y] = q.x;
-						b[j * TN + y + 1] = q.y;
-						b[j * TN + y + 2] = q.z;
-						b[j * TN + y + 3] = q.w;
-					}
-				} else {
-#pragma unroll
-					for (int y = 0; y < TN; y++)
-						b[j * TN + y] = src[y];
-				}
-			}
+			for (int j = 0; j < S::ITERN; j++)
+				gt_gemm_frag<TN, TN % 4 == 0 && S::LDB % 4 == 0>(
+					bs + k * S::LDB + wn0 + j * S::SUBN + ln, b + j * TN);
 #pragma unroll
 			for (int i = 0; i < S::ITERM * TM; i++)
 #pragma unroll
