@@ -80,9 +80,9 @@ struct point {
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP>
 static void launch(const float *A, const float *B, float *C, int M, int N, int K)
 {
-	typedef gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP> S;
+	typedef gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, 0> S;
 	const size_t smem = (size_t)S::STAGE * (DBUF ? 2 : 1) * sizeof(float);
-	auto k = gemm_kernel<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP>;
+	auto k = gemm_kernel<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, 0>;
 	static bool ready = false;
 	if (!ready) {
 		CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));

@@ -24,6 +24,10 @@
 #define POISON_BYTE 0x5A
 #define CHECK_BLOCKS 1024u
 #define CHECK_THREADS 256u
+/* The FMA ceiling's kernel: chains per thread (independent, to hide the
+ * FMA latency) and steps per chain; support.cu unrolls by FMA_CHAINS. */
+#define FMA_CHAINS 8
+#define FMA_ITERS 4096
 
 struct bench {
 	struct gpu_info g;
@@ -36,13 +40,13 @@ struct bench {
 	void *support_image; /* copy of the support cubin, reloaded after a reset */
 	size_t support_len;
 	CUmodule support;
-	CUfunction compare, check_fill, read;
+	CUfunction compare, check_fill, read, fma;
 	CUdeviceptr flush, result;
 	size_t flush_bytes;
 	/* The prepared size. */
 	const struct family *f;
 	const struct dtype *dt;
-	long rows, cols;
+	struct dims d;
 	size_t in_bytes, out_bytes;
 	int nsets;
 	void *host_in[2], *host_expected[2], *host_out;
@@ -81,7 +85,8 @@ static int context_setup(struct bench *b)
 	if (CU(cu.ModuleLoadData(&b->support, b->support_image)) ||
 	    CU(cu.ModuleGetFunction(&b->compare, b->support, "gt_compare")) ||
 	    CU(cu.ModuleGetFunction(&b->check_fill, b->support, "gt_check_fill")) ||
-	    CU(cu.ModuleGetFunction(&b->read, b->support, "gt_read")))
+	    CU(cu.ModuleGetFunction(&b->read, b->support, "gt_read")) ||
+	    CU(cu.ModuleGetFunction(&b->fma, b->support, "gt_fma")))
 		return -1;
 	b->flush_bytes = (size_t)(b->g.l2_bytes > 0 ? b->g.l2_bytes : 64 << 20) * 2;
 	if (CU(cu.MemAlloc(&b->flush, b->flush_bytes)) || CU(cu.MemAlloc(&b->result, 4 * sizeof(uint64_t))))
@@ -169,13 +174,15 @@ void bench_close(struct bench *b)
 }
 
 size_t bench_bytes_needed(const struct gpu_info *g, const struct family *f, const struct dtype *dt,
-			  long rows, long cols)
+			  const struct dims *d)
 {
-	size_t in = f->in_elems(rows, cols) * dt->size * (size_t)(f->nsets > 1 ? f->nsets : 1);
-	size_t out = f->out_bytes(dt, rows, cols);
+	size_t in = f->in_elems(d) * dt->size * (size_t)(f->nsets > 1 ? f->nsets : 1);
+	size_t out = f->out_bytes(dt, d);
 	/* Scratch memory: per-block partials at most, never more than the input. */
-	size_t scratch = f->scratch_bytes ? f->in_elems(rows, cols) * dt->size + (1u << 20) : 0;
-	return in + 2 * out + scratch + 2 * GUARD + (size_t)(g->l2_bytes > 0 ? g->l2_bytes : 64 << 20) * 2 +
+	size_t scratch = f->scratch_bytes ? f->in_elems(d) * dt->size + (1u << 20) : 0;
+	/* The GPU reference's output, while it is made. */
+	size_t ref = f->check == CHECK_GPU_REFERENCE ? out / dt->size * f->expected_elem : 0;
+	return in + 2 * out + scratch + ref + 2 * GUARD + (size_t)(g->l2_bytes > 0 ? g->l2_bytes : 64 << 20) * 2 +
 	       (64u << 20);
 }
 
@@ -229,31 +236,100 @@ static int upload_size(struct bench *b)
 	return 0;
 }
 
-int bench_prepare(struct bench *b, const struct family *f, const struct dtype *dt, long rows, long cols)
+/* The arguments of the family's kernels at the prepared size, reading
+ * input set `set` and writing out (ARGS_GEMM: A, then B, in one buffer). */
+struct kernel_args {
+	CUdeviceptr in, b, out;
+	unsigned rows, cols;
+	int m, n, k;
+	unsigned long long len;
+	void *p[6];
+};
+
+static void **family_args(struct bench *b, int set, CUdeviceptr out, struct kernel_args *a)
+{
+	a->in = b->in[set];
+	a->out = out;
+	a->rows = (unsigned)b->d.rows;
+	a->cols = (unsigned)b->d.cols;
+	a->m = (int)b->d.rows;
+	a->n = (int)b->d.cols;
+	a->k = (int)b->d.depth;
+	a->len = (unsigned long long)b->f->in_elems(&b->d);
+	a->b = a->in + (size_t)a->m * (size_t)a->k * b->dt->size;
+	switch (b->f->args) {
+	case ARGS_VECTOR:
+		a->p[0] = &a->in, a->p[1] = &a->out, a->p[2] = &b->scratch, a->p[3] = &a->len;
+		break;
+	case ARGS_GEMM:
+		a->p[0] = &a->in, a->p[1] = &a->b, a->p[2] = &a->out;
+		a->p[3] = &a->m, a->p[4] = &a->n, a->p[5] = &a->k;
+		break;
+	default:
+		a->p[0] = &a->in, a->p[1] = &a->out, a->p[2] = &a->rows, a->p[3] = &a->cols;
+	}
+	return a->p;
+}
+
+/* CHECK_GPU_REFERENCE: what the judge reads, per input set, from the
+ * family's reference kernel in the support module (16 x 16 threads per
+ * block, one per output element, one block per 16 x 16 tile of C in a
+ * one-dimensional grid). */
+static int gpu_reference(struct bench *b)
+{
+	char name[64];
+	snprintf(name, sizeof(name), "%s_%s", b->f->gpu_reference, b->dt->name);
+	CUfunction fn;
+	CUdeviceptr ref = 0;
+	size_t bytes = b->f->expected_elem * (size_t)b->d.rows * (size_t)b->d.cols;
+	int rc = -1;
+	if (CU(cu.ModuleGetFunction(&fn, b->support, name)) || CU(cu.MemAlloc(&ref, bytes)))
+		goto out;
+	for (int k = 0; k < b->nsets; k++) {
+		struct kernel_args a;
+		void **p = family_args(b, k, ref, &a);
+		unsigned tiles = (unsigned)(((b->d.rows + 15) / 16) * ((b->d.cols + 15) / 16));
+		if (CU(cu.LaunchKernel(fn, tiles, 1, 1, 16, 16, 1, 0, b->stream, p, NULL)) ||
+		    CU(cu.StreamSynchronize(b->stream)) || CU(cu.MemcpyDtoH(b->host_expected[k], ref, bytes)))
+			goto out;
+	}
+	rc = 0;
+out:
+	if (ref)
+		cu.MemFree(ref);
+	return rc;
+}
+
+int bench_prepare(struct bench *b, const struct family *f, const struct dtype *dt, const struct dims *d)
 {
 	free_size(b);
 	free_host(b);
 	b->f = f;
 	b->dt = dt;
-	b->rows = rows;
-	b->cols = cols;
+	b->d = *d;
 	b->set = 0;
 	b->nsets = f->nsets > 1 ? 2 : 1;
-	b->in_bytes = f->in_elems(rows, cols) * dt->size;
-	b->out_bytes = f->out_bytes(dt, rows, cols);
-	size_t expected = f->check == CHECK_EXACT ? b->out_bytes : f->expected_bytes;
+	b->in_bytes = f->in_elems(d) * dt->size;
+	b->out_bytes = f->out_bytes(dt, d);
+	size_t expected = f->check == CHECK_EXACT		? b->out_bytes
+			  : f->check == CHECK_GPU_REFERENCE ? b->out_bytes / dt->size * f->expected_elem
+							    : f->expected_bytes;
 	b->host_out = xmalloc(b->out_bytes);
-	uint64_t seed = (uint64_t)(now_seconds() * 1e9) ^ ((uint64_t)rows << 32) ^ (uint64_t)cols;
+	uint64_t seed = (uint64_t)(now_seconds() * 1e9) ^ ((uint64_t)d->rows << 32) ^ (uint64_t)d->cols ^
+			((uint64_t)d->depth << 16);
 	for (int k = 0; k < b->nsets; k++) {
 		b->host_in[k] = xmalloc(b->in_bytes);
 		b->host_expected[k] = xcalloc(1, expected);
 		if (f->fill)
-			f->fill(b->host_in[k], dt, rows, cols, seed, k);
+			f->fill(b->host_in[k], dt, d, seed, k);
 		else
-			fill_random(b->host_in[k], f->in_elems(rows, cols), dt, seed);
-		f->reference(b->host_in[k], b->host_expected[k], dt, rows, cols);
+			fill_random(b->host_in[k], f->in_elems(d), dt, seed);
+		if (f->reference)
+			f->reference(b->host_in[k], b->host_expected[k], dt, d);
 	}
-	return upload_size(b);
+	if (upload_size(b) < 0)
+		return -1;
+	return f->check == CHECK_GPU_REFERENCE ? gpu_reference(b) : 0;
 }
 
 void bench_set_reps(struct bench *b, int reps)
@@ -269,7 +345,7 @@ double bench_gbps(double bytes, double ms)
 
 double bench_work(const struct bench *b)
 {
-	return b->f->work(b->dt, b->rows, b->cols);
+	return b->f->work(b->dt, &b->d);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -287,7 +363,7 @@ static double quantile(const double *sorted, int n, double q)
 
 /* The launch being timed, as a callback: a kernel with the family's
  * arguments, the copy ceiling's kernel or cuMemcpy, or a read. */
-enum launch_kind { LAUNCH_FAMILY, LAUNCH_COPY, LAUNCH_MEMCPY, LAUNCH_READ };
+enum launch_kind { LAUNCH_FAMILY, LAUNCH_COPY, LAUNCH_MEMCPY, LAUNCH_READ, LAUNCH_FMA };
 struct launch {
 	CUfunction fn;
 	const struct launch_geometry *geo;
@@ -296,26 +372,24 @@ struct launch {
 
 static CUresult do_launch(struct bench *b, const struct launch *l)
 {
-	CUdeviceptr in = b->in[b->set];
-	unsigned rows = (unsigned)b->rows, cols = (unsigned)b->cols;
-	unsigned long long n = (unsigned long long)b->f->in_elems(b->rows, b->cols);
+	struct kernel_args a;
+	void **params = family_args(b, b->set, b->out, &a);
 	unsigned long long in_bytes = b->in_bytes;
-	void *matrix[] = { &in, &b->out, &rows, &cols };
-	void *vector[] = { &in, &b->out, &b->scratch, &n };
-	void *read[] = { &in, &in_bytes, &b->result };
-	void **params = matrix;
+	int iters = FMA_ITERS;
+	void *read[] = { &a.in, &in_bytes, &b->result };
+	void *fma[] = { &b->result, &iters };
 	switch (l->kind) {
 	case LAUNCH_MEMCPY:
-		return cu.MemcpyDtoDAsync(b->out, in, b->in_bytes, b->stream);
+		return cu.MemcpyDtoDAsync(b->out, a.in, b->in_bytes, b->stream);
 	case LAUNCH_READ:
 		params = read;
 		break;
-	case LAUNCH_FAMILY:
-		params = b->f->args == ARGS_VECTOR ? vector : matrix;
+	case LAUNCH_FMA:
+		params = fma;
 		break;
 	}
 	return cu.LaunchKernel(l->fn, l->geo->grid[0], l->geo->grid[1], l->geo->grid[2], l->geo->block[0],
-			       l->geo->block[1], l->geo->block[2], 0, b->stream, params, NULL);
+			       l->geo->block[1], l->geo->block[2], l->geo->smem, b->stream, params, NULL);
 }
 
 /* Warm-up, then reps launches each between two events (after an L2 flush
@@ -362,7 +436,7 @@ static int read_ceiling(struct bench *b, double *gbps)
 	static const unsigned shapes[][2] = { { 256, 8 }, { 512, 4 }, { 1024, 2 } }; /* threads, blocks per SM */
 	*gbps = 0;
 	for (size_t i = 0; i < ARRAY_SIZE(shapes); i++) {
-		struct launch_geometry geo = { { shapes[i][1] * (unsigned)b->g.sm_count, 1, 1 }, { shapes[i][0], 1, 1 } };
+		struct launch_geometry geo = { { shapes[i][1] * (unsigned)b->g.sm_count, 1, 1 }, { shapes[i][0], 1, 1 }, 0 };
 		struct launch l = { b->read, &geo, LAUNCH_READ };
 		struct timing t;
 		if (CU(time_launches(b, &l, &t)))
@@ -373,12 +447,36 @@ static int read_ceiling(struct bench *b, double *gbps)
 	return 0;
 }
 
+/* The FMA ceiling: gt_fma (support.cu), FMA_CHAINS independent chains of
+ * FMA_ITERS fused multiply-adds per thread, at three shapes of a grid that
+ * fills the GPU several times over, the best of them in GFLOP/s. */
+static int fma_ceiling(struct bench *b, double *gflops)
+{
+	static const unsigned shapes[][2] = { { 128, 16 }, { 256, 8 }, { 512, 4 } }; /* threads, blocks per SM */
+	*gflops = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(shapes); i++) {
+		struct launch_geometry geo = { { shapes[i][1] * (unsigned)b->g.sm_count, 1, 1 }, { shapes[i][0], 1, 1 }, 0 };
+		struct launch l = { b->fma, &geo, LAUNCH_FMA };
+		struct timing t;
+		if (CU(time_launches(b, &l, &t)))
+			return -1;
+		double flops = 2.0 * FMA_CHAINS * FMA_ITERS * (double)geo.grid[0] * (double)geo.block[0];
+		double g = bench_gbps(flops, t.median_ms);
+		*gflops = g > *gflops ? g : *gflops;
+	}
+	return 0;
+}
+
 int bench_ceiling(struct bench *b, const void *copy_cubin, const struct launch_geometry *copy_geo,
 		  double *memcpy_gbps, double *kernel_gbps)
 {
 	if (b->f->ceiling == CEILING_READ) {
 		*memcpy_gbps = 0;
 		return read_ceiling(b, kernel_gbps);
+	}
+	if (b->f->ceiling == CEILING_FMA) {
+		*memcpy_gbps = 0;
+		return fma_ceiling(b, kernel_gbps);
 	}
 	/* The ceiling copies the input's bytes; for a transpose that is also
 	 * what one launch moves. */
@@ -453,8 +551,8 @@ static int check_output(struct bench *b, const int *v, struct variant_result *r)
 		set_reason(r, VS_WRONG,
 			   "output differs from the reference in %llu 2-byte words of %zu "
 			   "(first at element %zu: output row %zu, column %zu)",
-			   (unsigned long long)res[0], b->out_bytes / 2, elem, elem / (size_t)b->rows,
-			   elem % (size_t)b->rows);
+			   (unsigned long long)res[0], b->out_bytes / 2, elem, elem / (size_t)b->d.rows,
+			   elem % (size_t)b->d.rows);
 	} else if (res[2]) {
 		set_reason(r, VS_WRONG, "wrote outside the output (%llu guard bytes changed)",
 			   (unsigned long long)res[2]);
@@ -466,8 +564,8 @@ static int check_output(struct bench *b, const int *v, struct variant_result *r)
 		if ((e = cu.MemcpyDtoH(b->host_out, b->out, b->out_bytes)))
 			return fail_call(r, e, "reading the output back");
 		char why[sizeof(r->reason)];
-		const char *bad = b->f->judge(b->host_expected[b->set], b->host_out, v, b->dt, b->rows, b->cols,
-					      b->set, why, sizeof(why));
+		const char *bad = b->f->judge(b->host_expected[b->set], b->host_out, v, b->dt, &b->d, b->set, why,
+					      sizeof(why));
 		if (bad)
 			set_reason(r, VS_WRONG, "%s", bad);
 	}
@@ -477,7 +575,7 @@ static int check_output(struct bench *b, const int *v, struct variant_result *r)
 /* Scratch memory for point v, zeroed: grown when too small. */
 static CUresult zero_scratch(struct bench *b, const int *v)
 {
-	size_t need = b->f->scratch_bytes ? b->f->scratch_bytes(v, b->dt, b->rows, b->cols) : 0;
+	size_t need = b->f->scratch_bytes ? b->f->scratch_bytes(v, b->dt, &b->d) : 0;
 	CUresult e;
 	if (need > b->scratch_bytes) {
 		if (b->scratch)

@@ -51,21 +51,23 @@ void bench_close(struct bench *b);
 
 /* Device bytes bench_prepare needs for one size. */
 size_t bench_bytes_needed(const struct gpu_info *g, const struct family *f, const struct dtype *dt,
-			  long rows, long cols);
+			  const struct dims *d);
 
 /*
- * Makes the buffers for f at rows x cols: the family's input sets (fresh
+ * Makes the buffers for f at size d: the family's input sets (fresh
  * pseudo-random elements, never zeros, unless the family fills its own),
- * what the check needs from the family's host reference, guard bytes
- * around the output.  0, or -1 after reporting.
+ * what the check needs from the family's host or GPU reference, guard
+ * bytes around the output.  0, or -1 after reporting.
  */
-int bench_prepare(struct bench *b, const struct family *f, const struct dtype *dt, long rows, long cols);
+int bench_prepare(struct bench *b, const struct family *f, const struct dtype *dt, const struct dims *d);
 
 /* The family's ceiling at the prepared size.  CEILING_COPY: GB/s of
  * cuMemcpyDtoDAsync (*memcpy_gbps) and of the copy kernel (copy_cubin, a
  * point of the copy family, whose geometry is given).  CEILING_READ: GB/s
  * of the best of three streaming reads of the input (the support
- * kernels'), *memcpy_gbps = 0.  0 or -1. */
+ * kernels').  CEILING_FMA: GFLOP/s of the support kernels' chains of
+ * fused multiply-adds, the best of three grids.  *memcpy_gbps = 0 for
+ * both.  0 or -1. */
 int bench_ceiling(struct bench *b, const void *copy_cubin, const struct launch_geometry *copy_geo,
 		  double *memcpy_gbps, double *kernel_gbps);
 

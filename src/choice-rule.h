@@ -25,6 +25,12 @@
  *      for its worst case, not its nearness).
  *   4. Without candidates, the winner of the nearest measured size (of the
  *      same row class when there is one).
+ * A matrix product's size M x N x K reads as rows = M, cols = N and a
+ * depth K: its row class is K's (the rows of A are K long, and K's
+ * alignment decides whether A is read in 16-byte loads), its column class
+ * N's (B and C), the area is the volume M N K, and the distance adds
+ * 0.5 |ln of the ratio of K / N| to the aspect term.  Other families have
+ * no depth (NULL depths; K = 1).
  */
 #ifndef GPUTUNE_CHOICE_RULE
 #define GPUTUNE_CHOICE_RULE
@@ -71,37 +77,43 @@ static inline double gputune_choice_abs(double x)
 	return x < 0 ? -x : x;
 }
 
-/* The distance in shape between r x c and R x C (see above). */
-static inline double gputune_choice_distance(long r, long c, long R, long C, long esize)
+/* The distance in shape between r x c (x k) and R x C (x K) (see above). */
+static inline double gputune_choice_distance(long r, long c, long k, long R, long C, long K, long esize)
 {
-	double area = gputune_choice_ln(((double)r * (double)c) / ((double)R * (double)C));
+	double area = gputune_choice_ln(((double)r * (double)c * (double)k) / ((double)R * (double)C * (double)K));
 	double aspect = gputune_choice_ln(((double)r / (double)c) / ((double)R / (double)C));
+	double depth = gputune_choice_ln(((double)k / (double)c) / ((double)K / (double)C));
 	double d = gputune_choice_abs(area) + 0.5 * gputune_choice_abs(aspect);
+	if (k != 1 || K != 1)
+		d += 0.5 * gputune_choice_abs(depth);
 	if (gputune_choice_align(c, esize) != gputune_choice_align(C, esize))
 		d += 2;
 	return d;
 }
 
 /*
- * The variant to run at R x C.  The n measured sizes are rows[i] x cols[i]
- * with winner[i]; the ncand candidates are cand[j], and share[i * ncand + j]
- * is candidate j's bandwidth at size i over winner[i]'s.  Returns a variant
- * number (as in winner[] and cand[]), or -1 when n is 0; *how says which
- * step answered.
+ * The variant to run at R x C (x K).  The n measured sizes are rows[i] x
+ * cols[i] (x depths[i]; depths NULL and K 1 for families without a depth)
+ * with winner[i]; the ncand candidates are cand[j], and share[i * ncand +
+ * j] is candidate j's figure at size i over winner[i]'s.  Returns a
+ * variant number (as in winner[] and cand[]), or -1 when n is 0; *how
+ * says which step answered.
  */
-static inline int gputune_choice_rule(int n, const long *rows, const long *cols, const int *winner,
-				      int ncand, const int *cand, const float *share, long esize, long R,
-				      long C, int *how)
+#define GPUTUNE_CHOICE_DEPTH(i) (depths ? depths[i] : 1L)
+#define GPUTUNE_CHOICE_CLASS_OF(i) gputune_choice_align(depths ? depths[i] : rows[i], esize)
+static inline int gputune_choice_rule(int n, const long *rows, const long *cols, const long *depths,
+				      const int *winner, int ncand, const int *cand, const float *share,
+				      long esize, long R, long C, long K, int *how)
 {
-	long klass = gputune_choice_align(R, esize);
+	long klass = gputune_choice_align(depths ? K : R, esize);
 	int same = 0;
 	*how = GPUTUNE_CHOICE_NEAREST;
 	for (int i = 0; i < n; i++) {
-		if (rows[i] == R && cols[i] == C) {
+		if (rows[i] == R && cols[i] == C && GPUTUNE_CHOICE_DEPTH(i) == K) {
 			*how = GPUTUNE_CHOICE_EXACT;
 			return winner[i];
 		}
-		same += gputune_choice_align(rows[i], esize) == klass;
+		same += GPUTUNE_CHOICE_CLASS_OF(i) == klass;
 	}
 	if (n == 0)
 		return -1;
@@ -109,9 +121,9 @@ static inline int gputune_choice_rule(int n, const long *rows, const long *cols,
 		int best = -1;
 		double bd = 0;
 		for (int i = 0; i < n; i++) {
-			if (same && gputune_choice_align(rows[i], esize) != klass)
+			if (same && GPUTUNE_CHOICE_CLASS_OF(i) != klass)
 				continue;
-			double d = gputune_choice_distance(rows[i], cols[i], R, C, esize);
+			double d = gputune_choice_distance(rows[i], cols[i], GPUTUNE_CHOICE_DEPTH(i), R, C, K, esize);
 			if (best < 0 || d < bd) {
 				best = i;
 				bd = d;
@@ -127,8 +139,9 @@ static inline int gputune_choice_rule(int n, const long *rows, const long *cols,
 			double s = share[i * ncand + j];
 			if (!same) {
 				score = s < score ? s : score;
-			} else if (gputune_choice_align(rows[i], esize) == klass) {
-				double d = 0.1 + gputune_choice_distance(rows[i], cols[i], R, C, esize);
+			} else if (GPUTUNE_CHOICE_CLASS_OF(i) == klass) {
+				double d = 0.1 + gputune_choice_distance(rows[i], cols[i], GPUTUNE_CHOICE_DEPTH(i), R, C, K,
+									 esize);
 				score += s / (d * d);
 			}
 		}
@@ -140,5 +153,7 @@ static inline int gputune_choice_rule(int n, const long *rows, const long *cols,
 	*how = same ? GPUTUNE_CHOICE_CLASS : GPUTUNE_CHOICE_WORST;
 	return cand[best];
 }
+#undef GPUTUNE_CHOICE_DEPTH
+#undef GPUTUNE_CHOICE_CLASS_OF
 
 #endif

@@ -3,6 +3,7 @@
  */
 #include "choice.h"
 #include "choice-rule.h"
+#include "family.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -56,7 +57,8 @@ static double *measured_gbps(struct choice_group *g, const struct result_set *me
 		for (int i = 0; i < g->n; i++)
 			/* The user's database comes first: its figure stands. */
 			/* Shares are taken on the GPU that measured the size's winner. */
-			if (r->rows == g->rows[i] && r->cols == g->cols[i] && gbps[v * g->n + i] == 0 &&
+			if (r->rows == g->rows[i] && r->cols == g->cols[i] && r->depth == g->depth[i] &&
+			    gbps[v * g->n + i] == 0 &&
 			    !strcmp(r->uuid, g->entry[i]->uuid)) {
 				gbps[v * g->n + i] = r->gbps;
 				(*src)[v * g->n + i] = r;
@@ -147,19 +149,23 @@ int choice_load(const char *db_path, const struct result_filter *flt, struct cho
 		if (!g) {
 			g = &cs->g[cs->ngroups++];
 			g->key = r;
+			const struct family *f = family_find(r->family);
+			g->has_depth = f && f->shape == SHAPE_3D;
 		}
 		int dup = 0;
 		for (int i = 0; i < g->n && !dup; i++)
-			dup = g->rows[i] == r->rows && g->cols[i] == r->cols;
+			dup = g->rows[i] == r->rows && g->cols[i] == r->cols && g->depth[i] == r->depth;
 		if (dup) /* measured on another GPU of the model: the first stands */
 			continue;
 		g->entry = xrealloc(g->entry, (size_t)(g->n + 1) * sizeof(*g->entry));
 		g->rows = xrealloc(g->rows, (size_t)(g->n + 1) * sizeof(long));
 		g->cols = xrealloc(g->cols, (size_t)(g->n + 1) * sizeof(long));
+		g->depth = xrealloc(g->depth, (size_t)(g->n + 1) * sizeof(long));
 		g->winner = xrealloc(g->winner, (size_t)(g->n + 1) * sizeof(int));
 		g->entry[g->n] = r;
 		g->rows[g->n] = r->rows;
 		g->cols[g->n] = r->cols;
+		g->depth[g->n] = r->depth;
 		g->winner[g->n] = name_index(g, r->params, 1);
 		g->n++;
 	}
@@ -183,6 +189,7 @@ void choice_free(struct choice_set *cs)
 		free(g->entry);
 		free(g->rows);
 		free(g->cols);
+		free(g->depth);
 		free(g->winner);
 		free(g->cand);
 		free(g->share);
@@ -194,33 +201,37 @@ void choice_free(struct choice_set *cs)
 	memset(cs, 0, sizeof(*cs));
 }
 
-int choice_pick(const struct choice_group *g, size_t esize, long rows, long cols, int *how)
+int choice_pick(const struct choice_group *g, size_t esize, const struct dims *d, int *how)
 {
-	return gputune_choice_rule(g->n, g->rows, g->cols, g->winner, g->ncand, g->cand, g->share,
-				   (long)esize, rows, cols, how);
+	return gputune_choice_rule(g->n, g->rows, g->cols, g->has_depth ? g->depth : NULL, g->winner, g->ncand,
+				   g->cand, g->share, (long)esize, d->rows, d->cols, g->has_depth ? d->depth : 1, how);
 }
 
-int choice_pick_held_out(const struct choice_group *g, size_t esize, long rows, long cols,
-			 const struct size2 *held, size_t nheld, int *how)
+int choice_pick_held_out(const struct choice_group *g, size_t esize, const struct dims *d,
+			 const struct dims *held, size_t nheld, int *how)
 {
 	long *r = xcalloc((size_t)g->n + 1, sizeof(long)), *c = xcalloc((size_t)g->n + 1, sizeof(long));
+	long *k = xcalloc((size_t)g->n + 1, sizeof(long));
 	int *w = xcalloc((size_t)g->n + 1, sizeof(int));
 	float *share = xcalloc(((size_t)g->n + 1) * (size_t)(g->ncand + 1), sizeof(float));
 	int n = 0;
 	for (int i = 0; i < g->n; i++) {
 		int out = 0;
-		for (size_t k = 0; k < nheld && !out; k++)
-			out = held[k].rows == g->rows[i] && held[k].cols == g->cols[i];
+		for (size_t h = 0; h < nheld && !out; h++)
+			out = held[h].rows == g->rows[i] && held[h].cols == g->cols[i] && held[h].depth == g->depth[i];
 		if (out)
 			continue;
 		r[n] = g->rows[i];
 		c[n] = g->cols[i];
+		k[n] = g->depth[i];
 		w[n] = g->winner[i];
 		memcpy(share + (size_t)n * (size_t)g->ncand, g->share + (size_t)i * (size_t)g->ncand,
 		       (size_t)g->ncand * sizeof(float));
 		n++;
 	}
-	int v = gputune_choice_rule(n, r, c, w, g->ncand, g->cand, share, (long)esize, rows, cols, how);
+	int v = gputune_choice_rule(n, r, c, g->has_depth ? k : NULL, w, g->ncand, g->cand, share, (long)esize,
+				    d->rows, d->cols, g->has_depth ? d->depth : 1, how);
+	free(k);
 	free(r);
 	free(c);
 	free(w);
@@ -259,10 +270,12 @@ static long with_alignment(double target, long align, size_t esize)
 	return odd_multiple(target, step < 1 ? 1 : step);
 }
 
-size_t choice_probe_sizes(int shape, const struct size2 *req, size_t nreq, size_t esize, struct size2 *out,
+size_t choice_probe_sizes(int shape, const struct dims *req, size_t nreq, size_t esize, struct dims *out,
 			  int *anchor, size_t max)
 {
-	if (nreq == 0)
+	/* Matrix products: the header's rule reads no shape classes (see
+	 * choice-rule.h), so there is nothing to probe for. */
+	if (nreq == 0 || shape == 3)
 		return 0;
 	long lo = req[0].rows, hi = req[0].rows;
 	for (size_t i = 0; i < nreq; i++) {
@@ -320,6 +333,7 @@ size_t choice_probe_sizes(int shape, const struct size2 *req, size_t nreq, size_
 			long colclass = classes[(c + (int)s) % nclass];
 			out[n].rows = with_alignment(dim[0], classes[c], esize);
 			out[n].cols = shape == 1 ? 1 : with_alignment(dim[1], colclass, esize);
+			out[n].depth = 1;
 			anchor[n] = s == 0;
 			n++;
 		}

@@ -20,7 +20,8 @@ struct choice_group {
 	const struct result *key;     /* device, family, dtype, mode: its first winner */
 	int n;                        /* measured sizes */
 	const struct result **entry;  /* their winners */
-	long *rows, *cols;
+	long *rows, *cols, *depth;    /* depth: K of 3-D sizes, else 1 */
+	int has_depth;                /* a 3-D family: the rule reads depth */
 	int *winner;                  /* index into names */
 	int nnames;
 	char **names;                 /* the variants (params) the group refers to */
@@ -42,14 +43,14 @@ struct choice_set {
 int choice_load(const char *db_path, const struct result_filter *flt, struct choice_set *cs);
 void choice_free(struct choice_set *cs);
 
-/* The variant (index into g->names) the rule picks at rows x cols for an
+/* The variant (index into g->names) the rule picks at size d for an
  * element of esize bytes; *how is a GPUTUNE_CHOICE_* step. */
-int choice_pick(const struct choice_group *g, size_t esize, long rows, long cols, int *how);
+int choice_pick(const struct choice_group *g, size_t esize, const struct dims *d, int *how);
 /* The same as if the sizes held[0..nheld) had not been measured (what
  * `validate` asks: the header's choice at sizes it did not see); -1 when
  * no size is left. */
-int choice_pick_held_out(const struct choice_group *g, size_t esize, long rows, long cols,
-			 const struct size2 *held, size_t nheld, int *how);
+int choice_pick_held_out(const struct choice_group *g, size_t esize, const struct dims *d,
+			 const struct dims *held, size_t nheld, int *how);
 /* What *how means, for people. */
 const char *choice_how_text(int how);
 
@@ -63,7 +64,7 @@ const char *choice_how_text(int how);
  * candidates only.  Writes up to max sizes into out (anchor[i] set for
  * anchors); returns how many.
  */
-size_t choice_probe_sizes(int shape, const struct size2 *req, size_t nreq, size_t esize, struct size2 *out,
+size_t choice_probe_sizes(int shape, const struct dims *req, size_t nreq, size_t esize, struct dims *out,
 			  int *anchor, size_t max);
 
 #endif

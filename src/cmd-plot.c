@@ -120,6 +120,11 @@ static int exec_plot(struct args *a)
 	s.f = family_find(fam ? fam : "transpose");
 	if (!s.f)
 		return cmd_usage_error(a->cmd, "plot: unknown kernel '%s' (transpose, copy, reduce)", fam);
+	/* The plots read sizes as rows x cols; a matrix product's third
+	 * dimension would fold different sizes into one point. */
+	if (s.f->shape == SHAPE_3D)
+		return cmd_usage_error(a->cmd, "plot: %s sizes have three dimensions, which the plots do not draw yet "
+				       "(use `gputune query`)", s.f->name);
 	s.dt = family_dtype(s.f, dtn ? dtn : "f32");
 	if (!s.dt)
 		return cmd_usage_error(a->cmd, "plot: unknown --dtype '%s' for %s (%s)", dtn, s.f->name, s.f->dtypes);
@@ -130,7 +135,7 @@ static int exec_plot(struct args *a)
 		return cmd_usage_error(a->cmd, "plot: unknown format '%s' (svg or csv)", fmt);
 	s.format = fmt && !strcmp(fmt, "csv") ? PLOT_CSV : PLOT_SVG;
 	if (args_get(a, "size")) {
-		struct size2 *sz = NULL;
+		struct dims *sz = NULL;
 		size_t n = 0;
 		char err[200];
 		if (sizes_parse(s.f->shape, args_get(a, "size"), &sz, &n, err, sizeof(err)) < 0 || n != 1) {

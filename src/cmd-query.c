@@ -60,7 +60,7 @@ static void span_text(char *buf, size_t n, sqlite3_stmt *st, int col)
 static void add_winner(struct table *t, const struct result *r, const char *note)
 {
 	char size[48], med[32], gbps[32], pct[32];
-	family_size_text(family_find(r->family), r->rows, r->cols, size, sizeof(size));
+	family_size_text(family_find(r->family), &(struct dims){ r->rows, r->cols, r->depth }, size, sizeof(size));
 	snprintf(med, sizeof(med), "%.2f", r->median_ms * 1e3);
 	snprintf(gbps, sizeof(gbps), "%.0f", r->gbps);
 	snprintf(pct, sizeof(pct), "%.1f", r->fraction * 100);
@@ -77,17 +77,18 @@ static int query_all(const char *path, const struct result_filter *flt, int form
 		return EXIT_FAIL;
 	sqlite3_stmt *st = db_prepare(db,
 		"WITH latest AS (SELECT m.*, r.timing_mode, r.device_id, row_number() OVER"
-		" (PARTITION BY r.device_id, r.timing_mode, m.variant_id, m.rows, m.cols ORDER BY m.id DESC) rn"
+		" (PARTITION BY r.device_id, r.timing_mode, m.variant_id, m.rows, m.cols, m.depth ORDER BY m.id DESC) rn"
 		" FROM measurement m JOIN run r ON r.id = m.run_id)"
 		" SELECT d.name, d.uuid, d.id, f.name, v.dtype, l.rows, l.cols, l.timing_mode, v.params, l.status,"
 		" l.median_ms, l.gbps, l.fraction, l.reason, c.sm_mhz_start, c.sm_mhz_end, c.mem_mhz_start,"
-		" c.mem_mhz_end, c.temp_c_start, c.temp_c_end, c.power_w_start, c.power_w_end, c.throttle_reasons"
+		" c.mem_mhz_end, c.temp_c_start, c.temp_c_end, c.power_w_start, c.power_w_end, c.throttle_reasons,"
+		" l.depth"
 		" FROM latest l JOIN device d ON d.id = l.device_id"
 		" JOIN variant v ON v.id = l.variant_id JOIN family f ON f.id = v.family_id"
 		" LEFT JOIN run_condition c ON c.run_id = l.run_id AND c.dtype = v.dtype AND c.rows = l.rows"
-		" AND c.cols = l.cols WHERE l.rn = 1"
+		" AND c.cols = l.cols AND c.depth = l.depth WHERE l.rn = 1"
 		" AND (?1 IS NULL OR f.name = ?1) AND (?2 IS NULL OR v.dtype = ?2) AND (?3 IS NULL OR l.timing_mode = ?3)"
-		" ORDER BY d.name, f.name, v.dtype, l.rows * l.cols, l.rows, l.gbps DESC");
+		" ORDER BY d.name, f.name, v.dtype, l.rows * l.cols * l.depth, l.rows, l.cols, l.gbps DESC");
 	if (!st) {
 		db_close(db);
 		return EXIT_FAIL;
@@ -101,8 +102,9 @@ static int query_all(const char *path, const struct result_filter *flt, int form
 		if (flt->device && !results_device_matches(flt->device, sqlite3_column_int64(st, 2), uuid, name))
 			continue;
 		char size[48], med[32] = "", gbps[32] = "", pct[32] = "";
-		family_size_text(family_find((const char *)sqlite3_column_text(st, 3)), (long)sqlite3_column_int64(st, 5),
-				 (long)sqlite3_column_int64(st, 6), size, sizeof(size));
+		struct dims d = { (long)sqlite3_column_int64(st, 5), (long)sqlite3_column_int64(st, 6),
+				  (long)sqlite3_column_int64(st, 23) };
+		family_size_text(family_find((const char *)sqlite3_column_text(st, 3)), &d, size, sizeof(size));
 		if (sqlite3_column_type(st, 10) != SQLITE_NULL) {
 			snprintf(med, sizeof(med), "%.2f", sqlite3_column_double(st, 10) * 1e3);
 			snprintf(gbps, sizeof(gbps), "%.0f", sqlite3_column_double(st, 11));
@@ -139,48 +141,49 @@ static int exec_query(struct args *a)
 	struct result_filter flt = { args_get(a, "device"), args_get(a, "kernel"), args_get(a, "dtype"),
 				     args_get(a, "mode"), args_has(a, "no-shipped") };
 	if (flt.family && !family_find(flt.family))
-		return cmd_usage_error(a->cmd, "query: unknown kernel '%s' (transpose, copy, reduce)", flt.family);
+		return cmd_usage_error(a->cmd, "query: unknown kernel '%s' (transpose, copy, reduce, gemm)", flt.family);
 	if (flt.dtype && !dtype_find(flt.dtype))
 		return cmd_usage_error(a->cmd, "query: unknown dtype '%s' (f32, f64, f16, i32)", flt.dtype);
 	if (flt.mode && strcmp(flt.mode, "flushed") && strcmp(flt.mode, "hot"))
 		return cmd_usage_error(a->cmd, "query: unknown mode '%s' (flushed or hot)", flt.mode);
-	/* --size as a matrix and as a vector length: each group reads it by
-	 * its family's shape. */
-	struct size2 *size = NULL, *size1 = NULL;
-	size_t nsize = 0, nsize1 = 0;
+	/* --size as a vector length, a matrix and a matrix product: each
+	 * group reads it by its family's shape (a shape it does not parse as
+	 * gets a size of 0 rows, which no group of that shape answers). */
+	struct dims *size = NULL, *by_shape[4] = { NULL, NULL, NULL, NULL };
 	if (args_get(a, "size")) {
 		char err[200];
-		int r2 = sizes_parse(SHAPE_2D, args_get(a, "size"), &size, &nsize, err, sizeof(err));
-		int r1 = sizes_parse(SHAPE_1D, args_get(a, "size"), &size1, &nsize1, err, sizeof(err));
-		if ((r2 < 0 || nsize != 1) && (r1 < 0 || nsize1 != 1)) {
-			free(size);
-			free(size1);
-			return cmd_usage_error(a->cmd, "query: bad --size '%s' (one size, N or RxC)", args_get(a, "size"));
+		int any = 0;
+		for (int shape = SHAPE_1D; shape <= SHAPE_3D; shape++) {
+			size_t n = 0;
+			if (sizes_parse(shape, args_get(a, "size"), &by_shape[shape], &n, err, sizeof(err)) < 0 || n != 1) {
+				free(by_shape[shape]);
+				by_shape[shape] = xcalloc(1, sizeof(struct dims));
+			} else {
+				any = 1;
+			}
 		}
-		if (nsize != 1) {
-			/* Only a vector length reads it: no matrix group answers. */
-			free(size);
-			size = xcalloc(1, sizeof(*size));
+		if (!any) {
+			for (int shape = SHAPE_1D; shape <= SHAPE_3D; shape++)
+				free(by_shape[shape]);
+			return cmd_usage_error(a->cmd, "query: bad --size '%s' (one size, N, RxC or MxNxK)",
+					       args_get(a, "size"));
 		}
-		if (nsize1 != 1) {
-			free(size1);
-			size1 = xcalloc(1, sizeof(*size1));
-		}
+		size = by_shape[SHAPE_2D];
 	}
 	char *path = db_path_from(args_get(a, "db"));
 	int rc = EXIT_OK;
 	if (args_has(a, "all")) {
 		rc = query_all(path, &flt, format);
 		free(path);
-		free(size);
-		free(size1);
+		for (int shape = SHAPE_1D; shape <= SHAPE_3D; shape++)
+			free(by_shape[shape]);
 		return rc;
 	}
 	struct choice_set cs;
 	if (choice_load(path, &flt, &cs) < 0) {
 		free(path);
-		free(size);
-		free(size1);
+		for (int shape = SHAPE_1D; shape <= SHAPE_3D; shape++)
+			free(by_shape[shape]);
 		return EXIT_FAIL;
 	}
 	free(path);
@@ -192,21 +195,20 @@ static int exec_query(struct args *a)
 	for (size_t k = 0; size && k < cs.ngroups; k++) {
 		const struct choice_group *g = &cs.g[k];
 		const struct family *fam = family_find(g->key->family);
-		const struct size2 *sz2 = fam && fam->shape == SHAPE_1D ? size1 : size;
+		const struct dims *sz2 = by_shape[fam ? fam->shape : SHAPE_2D];
 		if (sz2->rows == 0)
 			continue;
 		int how;
-		int v = choice_pick(g, dtype_find(g->key->dtype) ? dtype_find(g->key->dtype)->size : 4, sz2->rows,
-				    sz2->cols, &how);
+		int v = choice_pick(g, dtype_find(g->key->dtype) ? dtype_find(g->key->dtype)->size : 4, sz2, &how);
 		if (how == GPUTUNE_CHOICE_EXACT) {
 			for (int i = 0; i < g->n; i++)
-				if (g->rows[i] == sz2->rows && g->cols[i] == sz2->cols)
+				if (g->rows[i] == sz2->rows && g->cols[i] == sz2->cols && g->depth[i] == sz2->depth)
 					add_winner(&t, g->entry[i], "");
 			continue;
 		}
 		const struct result *r = g->key;
 		char sz[48], note[200];
-		family_size_text(fam, sz2->rows, sz2->cols, sz, sizeof(sz));
+		family_size_text(fam, sz2, sz, sizeof(sz));
 		snprintf(note, sizeof(note), "untuned: %s (%d measured sizes, %d candidates)", choice_how_text(how),
 			 g->n, g->ncand);
 		const char *cells[] = { r->device, r->uuid, r->family, r->dtype, sz, r->mode, g->names[v],
@@ -220,8 +222,8 @@ static int exec_query(struct args *a)
 		table_print(&t, format, stdout);
 	table_free(&t);
 	choice_free(&cs);
-	free(size);
-	free(size1);
+	for (int shape = SHAPE_1D; shape <= SHAPE_3D; shape++)
+		free(by_shape[shape]);
 	return rc;
 }
 

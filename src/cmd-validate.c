@@ -63,13 +63,13 @@ static const struct choice_group *group_for(const struct choice_set *cs, const s
 /* Latest 'ok' GB/s and ceiling share of variant params at a size on this
  * device (flushed timing), or 0. */
 static double measured(sqlite3 *db, const char *uuid, const struct family *f, const char *dtype,
-		       const char *params, long rows, long cols, double *fraction)
+		       const char *params, const struct dims *sz, double *fraction)
 {
 	sqlite3_stmt *st = db_prepare(db,
 		"SELECT m.gbps, m.fraction FROM measurement m JOIN run r ON r.id = m.run_id"
 		" JOIN device d ON d.id = r.device_id JOIN variant v ON v.id = m.variant_id"
 		" JOIN family fa ON fa.id = v.family_id WHERE d.uuid = ?1 AND fa.name = ?2 AND v.dtype = ?3"
-		" AND v.params = ?4 AND m.rows = ?5 AND m.cols = ?6 AND r.timing_mode = 'flushed'"
+		" AND v.params = ?4 AND m.rows = ?5 AND m.cols = ?6 AND m.depth = ?7 AND r.timing_mode = 'flushed'"
 		" ORDER BY m.id DESC LIMIT 1");
 	double gbps = 0;
 	*fraction = 0;
@@ -79,8 +79,9 @@ static double measured(sqlite3 *db, const char *uuid, const struct family *f, co
 	sqlite3_bind_text(st, 2, f->name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, dtype, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, params, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 5, rows);
-	sqlite3_bind_int64(st, 6, cols);
+	sqlite3_bind_int64(st, 5, sz->rows);
+	sqlite3_bind_int64(st, 6, sz->cols);
+	sqlite3_bind_int64(st, 7, sz->depth);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		gbps = sqlite3_column_double(st, 0);
 		*fraction = sqlite3_column_double(st, 1);
@@ -91,18 +92,19 @@ static double measured(sqlite3 *db, const char *uuid, const struct family *f, co
 
 /* Records a held-out point in the validation table (for plots and later
  * reading): the choice, how it was made, its figure and the size's best. */
-static int store_point(sqlite3 *db, int64_t run_id, const char *dtype, const struct size2 *sz,
+static int store_point(sqlite3 *db, int64_t run_id, const char *dtype, const struct dims *sz,
 		       const char *params, const char *how, double gbps, double fraction, double best)
 {
 	sqlite3_stmt *st = db_prepare(db,
 		"INSERT OR REPLACE INTO validation (run_id, dtype, rows, cols, params, how, gbps, fraction,"
-		" best_gbps) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)");
+		" best_gbps, depth) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)");
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_text(st, 2, dtype, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, sz->rows);
 	sqlite3_bind_int64(st, 4, sz->cols);
+	sqlite3_bind_int64(st, 10, sz->depth);
 	sqlite3_bind_text(st, 5, params, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 6, how, -1, SQLITE_STATIC);
 	if (gbps > 0 && best > 0) {
@@ -114,14 +116,14 @@ static int store_point(sqlite3 *db, int64_t run_id, const char *dtype, const str
 }
 
 /* The winner at a size on this device: its params (caller frees) and GB/s. */
-static char *best_at(sqlite3 *db, const char *uuid, const struct family *f, const char *dtype, long rows,
-		     long cols, double *gbps)
+static char *best_at(sqlite3 *db, const char *uuid, const struct family *f, const char *dtype,
+		     const struct dims *sz, double *gbps)
 {
 	sqlite3_stmt *st = db_prepare(db,
 		"SELECT v.params, m.gbps FROM winner w JOIN measurement m ON m.id = w.measurement_id"
 		" JOIN variant v ON v.id = m.variant_id JOIN device d ON d.id = w.device_id"
 		" JOIN family fa ON fa.id = w.family_id WHERE d.uuid = ?1 AND fa.name = ?2 AND w.dtype = ?3"
-		" AND w.rows = ?4 AND w.cols = ?5 AND w.timing_mode = 'flushed'");
+		" AND w.rows = ?4 AND w.cols = ?5 AND w.depth = ?6 AND w.timing_mode = 'flushed'");
 	char *params = NULL;
 	*gbps = 0;
 	if (!st)
@@ -129,8 +131,9 @@ static char *best_at(sqlite3 *db, const char *uuid, const struct family *f, cons
 	sqlite3_bind_text(st, 1, uuid, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, f->name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, dtype, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, rows);
-	sqlite3_bind_int64(st, 5, cols);
+	sqlite3_bind_int64(st, 4, sz->rows);
+	sqlite3_bind_int64(st, 5, sz->cols);
+	sqlite3_bind_int64(st, 6, sz->depth);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		params = xstrdup((const char *)sqlite3_column_text(st, 0));
 		*gbps = sqlite3_column_double(st, 1);
@@ -155,7 +158,7 @@ static int exec_validate(struct args *a)
 {
 	const struct family *f = family_find(a->pos[0]);
 	if (!f)
-		return cmd_usage_error(a->cmd, "validate: unknown kernel family '%s' (transpose, copy, reduce)", a->pos[0]);
+		return cmd_usage_error(a->cmd, "validate: unknown kernel family '%s' (transpose, copy, reduce, gemm)", a->pos[0]);
 	int format = args_format(a);
 	if (format < 0)
 		return EXIT_USAGE;
@@ -166,7 +169,7 @@ static int exec_validate(struct args *a)
 	long dev = 0;
 	if (args_get(a, "device") && parse_long(args_get(a, "device"), 0, 1024, &dev) < 0)
 		return cmd_usage_error(a->cmd, "validate: bad --device '%s' (a GPU index)", args_get(a, "device"));
-	struct size2 *sizes = NULL;
+	struct dims *sizes = NULL;
 	size_t nsizes = 0;
 	char err[256];
 	const char *text = args_get(a, "sizes");
@@ -193,7 +196,7 @@ static int exec_validate(struct args *a)
 	char **choice = xcalloc(nsizes, sizeof(char *));
 	int *how = xcalloc(nsizes, sizeof(int));
 	for (size_t i = 0; i < nsizes; i++) {
-		int v = grp ? choice_pick_held_out(grp, dt->size, sizes[i].rows, sizes[i].cols, sizes, nsizes, &how[i])
+		int v = grp ? choice_pick_held_out(grp, dt->size, &sizes[i], sizes, nsizes, &how[i])
 			    : -1;
 		if (v >= 0) {
 			choice[i] = xstrdup(grp->names[v]);
@@ -225,10 +228,10 @@ static int exec_validate(struct args *a)
 	size_t nok = 0, below90 = 0;
 	for (size_t i = 0; rc == EXIT_OK && i < nsizes; i++) {
 		double frac = 0, bg = 0;
-		double cg = measured(db, g.uuid, f, dt->name, choice[i], sizes[i].rows, sizes[i].cols, &frac);
-		char *best = best_at(db, g.uuid, f, dt->name, sizes[i].rows, sizes[i].cols, &bg);
+		double cg = measured(db, g.uuid, f, dt->name, choice[i], &sizes[i], &frac);
+		char *best = best_at(db, g.uuid, f, dt->name, &sizes[i], &bg);
 		char sz[48], c1[32] = "", c2[32] = "", c3[32] = "", c4[32] = "";
-		family_size_text(f, sizes[i].rows, sizes[i].cols, sz, sizeof(sz));
+		family_size_text(f, &sizes[i], sz, sizeof(sz));
 		if (cg > 0 && bg > 0) {
 			snprintf(c1, sizeof(c1), "%.0f", cg);
 			snprintf(c2, sizeof(c2), "%.1f", 100 * frac);

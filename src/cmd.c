@@ -18,6 +18,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_transpose_entry,
 	&cmd_copy_entry,
 	&cmd_reduce_entry,
+	&cmd_gemm_entry,
 	&cmd_source_entry,
 	&cmd_query_entry,
 	&cmd_export_entry,

@@ -78,6 +78,7 @@ extern const struct cmd_entry cmd_devices_entry;
 extern const struct cmd_entry cmd_transpose_entry;
 extern const struct cmd_entry cmd_copy_entry;
 extern const struct cmd_entry cmd_reduce_entry;
+extern const struct cmd_entry cmd_gemm_entry;
 extern const struct cmd_entry cmd_source_entry;
 extern const struct cmd_entry cmd_query_entry;
 extern const struct cmd_entry cmd_export_entry;

@@ -16,20 +16,21 @@ int conditions_mark_run(sqlite3 *db, int64_t run_id, const char *text)
 	return db_step_done(db, st);
 }
 
-int conditions_store(sqlite3 *db, int64_t run_id, const char *dtype, long rows, long cols,
+int conditions_store(sqlite3 *db, int64_t run_id, const char *dtype, const struct dims *d,
 		     const struct gpu_conditions *c)
 {
 	sqlite3_stmt *st = db_prepare(db,
 		"INSERT OR REPLACE INTO run_condition (run_id, dtype, rows, cols, sm_mhz_start, sm_mhz_end,"
 		" sm_mhz_min, sm_mhz_max, mem_mhz_start, mem_mhz_end, temp_c_start, temp_c_end, temp_c_max,"
-		" power_w_start, power_w_end, power_w_max, throttle_reasons, samples)"
-		" VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)");
+		" power_w_start, power_w_end, power_w_max, throttle_reasons, samples, depth)"
+		" VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19)");
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_text(st, 2, dtype, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 3, rows);
-	sqlite3_bind_int64(st, 4, cols);
+	sqlite3_bind_int64(st, 3, d->rows);
+	sqlite3_bind_int64(st, 4, d->cols);
+	sqlite3_bind_int64(st, 19, d->depth);
 	sqlite3_bind_int(st, 5, (int)c->start.sm_mhz);
 	sqlite3_bind_int(st, 6, (int)c->end.sm_mhz);
 	sqlite3_bind_int(st, 7, (int)c->sm_mhz_min);

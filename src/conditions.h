@@ -7,6 +7,7 @@
 #define GPUTUNE_CONDITIONS_H
 
 #include "nvml.h"
+#include "sizes.h"
 
 #include <sqlite3.h>
 #include <stddef.h>
@@ -17,7 +18,7 @@ int conditions_mark_run(sqlite3 *db, int64_t run_id, const char *text);
 
 /* Stores c for one size of a run (replacing an earlier reading of the
  * same size in the same run).  0 or -1. */
-int conditions_store(sqlite3 *db, int64_t run_id, const char *dtype, long rows, long cols,
+int conditions_store(sqlite3 *db, int64_t run_id, const char *dtype, const struct dims *d,
 		     const struct gpu_conditions *c);
 
 /* One line on the ranges over a whole run, for its summary: "SM 1980 MHz,

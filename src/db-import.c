@@ -14,6 +14,8 @@
 /* A record's status, and one of its figures when that status is 'ok'. */
 #define STATUS "coalesce(json_extract(j.value, '$.status'), 'ok')"
 #define IF_OK(field) "CASE WHEN " STATUS " = 'ok' THEN json_extract(j.value, '$." field "') END"
+/* A record's depth: K of a 3-D size, absent (1) for every other. */
+#define DEPTH_SQL "coalesce(json_extract(j.value, '$.depth'), 1)"
 
 static const char *const json_steps[] = {
 	"INSERT INTO device (uuid, name, cc_major, cc_minor, sm_count, mem_bytes, l2_bytes,"
@@ -45,18 +47,18 @@ static const char *const json_steps[] = {
 	" JOIN device d ON d.uuid = json_extract(j.value, '$.device_uuid')"
 	" JOIN family f ON f.name = json_extract(j.value, '$.kernel')",
 
-	"INSERT OR IGNORE INTO ceiling (run_id, dtype, rows, cols, memcpy_gbps, copy_kernel_gbps, ceiling_gbps, kind)"
-	" SELECT r.id, json_extract(j.value, '$.dtype'), json_extract(j.value, '$.rows'),"
-	" json_extract(j.value, '$.cols'), json_extract(j.value, '$.memcpy_gbps'),"
+	"INSERT OR IGNORE INTO ceiling (run_id, dtype, rows, cols, depth, memcpy_gbps, copy_kernel_gbps, ceiling_gbps,"
+	" kind) SELECT r.id, json_extract(j.value, '$.dtype'), json_extract(j.value, '$.rows'),"
+	" json_extract(j.value, '$.cols'), " DEPTH_SQL ", json_extract(j.value, '$.memcpy_gbps'),"
 	" json_extract(j.value, '$.copy_kernel_gbps'), json_extract(j.value, '$.ceiling_gbps'),"
 	" coalesce(json_extract(j.value, '$.ceiling_kind'), 'copy')"
 	" FROM json_each(?1, ?2) j JOIN run r ON r.uuid = json_extract(j.value, '$.run.uuid')"
 	" WHERE json_extract(j.value, '$.ceiling_gbps') IS NOT NULL",
 
 	/* A record without "status" is 'ok'; one that is not has no figures. */
-	"INSERT OR IGNORE INTO measurement (run_id, variant_id, rows, cols, status, reason, median_ms, min_ms,"
+	"INSERT OR IGNORE INTO measurement (run_id, variant_id, rows, cols, depth, status, reason, median_ms, min_ms,"
 	" max_ms, p25_ms, p75_ms, launches, gbps, fraction)"
-	" SELECT r.id, v.id, json_extract(j.value, '$.rows'), json_extract(j.value, '$.cols'), " STATUS ","
+	" SELECT r.id, v.id, json_extract(j.value, '$.rows'), json_extract(j.value, '$.cols'), " DEPTH_SQL ", " STATUS ","
 	" json_extract(j.value, '$.reason'), " IF_OK("median_ms") ", " IF_OK("min_ms") ", " IF_OK("max_ms") ","
 	" " IF_OK("p25_ms") ", " IF_OK("p75_ms") ", json_extract(j.value, '$.launches'), " IF_OK("gbps") ","
 	" " IF_OK("fraction")
@@ -76,7 +78,8 @@ static const char check_sql[] =
 	"  JOIN variant v ON v.id = m.variant_id JOIN family f ON f.id = v.family_id"
 	"  WHERE r.uuid = json_extract(j.value, '$.run.uuid') AND f.name = json_extract(j.value, '$.kernel')"
 	"  AND v.dtype = json_extract(j.value, '$.dtype') AND v.params = json_extract(j.value, '$.params')"
-	"  AND m.rows = json_extract(j.value, '$.rows') AND m.cols = json_extract(j.value, '$.cols'))";
+	"  AND m.rows = json_extract(j.value, '$.rows') AND m.cols = json_extract(j.value, '$.cols')"
+	"  AND m.depth = " DEPTH_SQL ")";
 
 /* 1 when json is a gputune results document, 0 when it is other JSON,
  * -1 when it is not JSON at all. */
@@ -127,11 +130,11 @@ static int import_array(sqlite3 *db, const char *json, const char *path, const c
 /* The runs' conditions and held-out points (absent from most documents),
  * each joined to a run the records made. */
 static const char *const extra_steps[] = {
-	"INSERT OR IGNORE INTO run_condition (run_id, dtype, rows, cols, sm_mhz_start, sm_mhz_end, sm_mhz_min,"
+	"INSERT OR IGNORE INTO run_condition (run_id, dtype, rows, cols, depth, sm_mhz_start, sm_mhz_end, sm_mhz_min,"
 	" sm_mhz_max, mem_mhz_start, mem_mhz_end, temp_c_start, temp_c_end, temp_c_max, power_w_start,"
 	" power_w_end, power_w_max, throttle_reasons, samples)"
 	" SELECT r.id, json_extract(j.value, '$.dtype'), json_extract(j.value, '$.rows'),"
-	" json_extract(j.value, '$.cols'), json_extract(j.value, '$.sm_mhz_start'),"
+	" json_extract(j.value, '$.cols'), " DEPTH_SQL ", json_extract(j.value, '$.sm_mhz_start'),"
 	" json_extract(j.value, '$.sm_mhz_end'), json_extract(j.value, '$.sm_mhz_min'),"
 	" json_extract(j.value, '$.sm_mhz_max'), json_extract(j.value, '$.mem_mhz_start'),"
 	" json_extract(j.value, '$.mem_mhz_end'), json_extract(j.value, '$.temp_c_start'),"
@@ -141,9 +144,9 @@ static const char *const extra_steps[] = {
 	" json_extract(j.value, '$.samples')"
 	" FROM json_each(?1, '$.conditions') j JOIN run r ON r.uuid = json_extract(j.value, '$.run_uuid')",
 
-	"INSERT OR IGNORE INTO validation (run_id, dtype, rows, cols, params, how, gbps, fraction, best_gbps)"
+	"INSERT OR IGNORE INTO validation (run_id, dtype, rows, cols, depth, params, how, gbps, fraction, best_gbps)"
 	" SELECT r.id, json_extract(j.value, '$.dtype'), json_extract(j.value, '$.rows'),"
-	" json_extract(j.value, '$.cols'), json_extract(j.value, '$.params'), json_extract(j.value, '$.how'),"
+	" json_extract(j.value, '$.cols'), " DEPTH_SQL ", json_extract(j.value, '$.params'), json_extract(j.value, '$.how'),"
 	" json_extract(j.value, '$.gbps'), json_extract(j.value, '$.fraction'), json_extract(j.value, '$.best_gbps')"
 	" FROM json_each(?1, '$.validation') j JOIN run r ON r.uuid = json_extract(j.value, '$.run_uuid')",
 };
@@ -181,7 +184,7 @@ long long db_import_json(sqlite3 *db, const char *json, const char *what)
 		db_rollback(db);
 		return -1;
 	}
-	if (db_update_winners(db, -1, -1, NULL, -1, -1, NULL) < 0) {
+	if (db_update_winners(db, -1, -1, NULL, NULL, NULL) < 0) {
 		db_rollback(db);
 		return -1;
 	}
@@ -204,19 +207,23 @@ static const char *const merge_steps[] = {
 	" r.timing_mode, r.repetitions, r.status, r.conditions FROM other.run r"
 	" JOIN other.device od ON od.id = r.device_id JOIN device d ON d.uuid = od.uuid"
 	" JOIN other.family of ON of.id = r.family_id JOIN family f ON f.name = of.name",
-	"INSERT OR IGNORE INTO ceiling (run_id, dtype, rows, cols, memcpy_gbps, copy_kernel_gbps, ceiling_gbps, kind)"
-	" SELECT lr.id, c.dtype, c.rows, c.cols, c.memcpy_gbps, c.copy_kernel_gbps, c.ceiling_gbps, c.kind"
+	"INSERT OR IGNORE INTO ceiling (run_id, dtype, rows, cols, depth, memcpy_gbps, copy_kernel_gbps, ceiling_gbps,"
+	" kind) SELECT lr.id, c.dtype, c.rows, c.cols, c.depth, c.memcpy_gbps, c.copy_kernel_gbps, c.ceiling_gbps, c.kind"
 	" FROM other.ceiling c JOIN other.run r ON r.id = c.run_id JOIN run lr ON lr.uuid = r.uuid",
-	"INSERT OR IGNORE INTO run_condition SELECT lr.id, c.dtype, c.rows, c.cols, c.sm_mhz_start, c.sm_mhz_end,"
+	"INSERT OR IGNORE INTO run_condition (run_id, dtype, rows, cols, depth, sm_mhz_start, sm_mhz_end, sm_mhz_min,"
+	" sm_mhz_max, mem_mhz_start, mem_mhz_end, temp_c_start, temp_c_end, temp_c_max, power_w_start,"
+	" power_w_end, power_w_max, throttle_reasons, samples)"
+	" SELECT lr.id, c.dtype, c.rows, c.cols, c.depth, c.sm_mhz_start, c.sm_mhz_end,"
 	" c.sm_mhz_min, c.sm_mhz_max, c.mem_mhz_start, c.mem_mhz_end, c.temp_c_start, c.temp_c_end, c.temp_c_max,"
 	" c.power_w_start, c.power_w_end, c.power_w_max, c.throttle_reasons, c.samples"
 	" FROM other.run_condition c JOIN other.run r ON r.id = c.run_id JOIN run lr ON lr.uuid = r.uuid",
-	"INSERT OR IGNORE INTO validation SELECT lr.id, va.dtype, va.rows, va.cols, va.params, va.how, va.gbps,"
+	"INSERT OR IGNORE INTO validation (run_id, dtype, rows, cols, depth, params, how, gbps, fraction, best_gbps)"
+	" SELECT lr.id, va.dtype, va.rows, va.cols, va.depth, va.params, va.how, va.gbps,"
 	" va.fraction, va.best_gbps FROM other.validation va JOIN other.run r ON r.id = va.run_id"
 	" JOIN run lr ON lr.uuid = r.uuid",
-	"INSERT OR IGNORE INTO measurement (run_id, variant_id, rows, cols, status, reason, median_ms,"
+	"INSERT OR IGNORE INTO measurement (run_id, variant_id, rows, cols, depth, status, reason, median_ms,"
 	" min_ms, max_ms, p25_ms, p75_ms, launches, gbps, fraction)"
-	" SELECT lr.id, lv.id, m.rows, m.cols, m.status, m.reason, m.median_ms, m.min_ms, m.max_ms,"
+	" SELECT lr.id, lv.id, m.rows, m.cols, m.depth, m.status, m.reason, m.median_ms, m.min_ms, m.max_ms,"
 	" m.p25_ms, m.p75_ms, m.launches, m.gbps, m.fraction FROM other.measurement m"
 	" JOIN other.run r ON r.id = m.run_id JOIN run lr ON lr.uuid = r.uuid"
 	" JOIN other.variant ov ON ov.id = m.variant_id JOIN other.family of ON of.id = ov.family_id"
@@ -253,7 +260,7 @@ long long db_merge_file(sqlite3 *db, const char *path)
 			added = sqlite3_changes(db);
 	}
 	if (rc == 0)
-		rc = db_update_winners(db, -1, -1, NULL, -1, -1, NULL);
+		rc = db_update_winners(db, -1, -1, NULL, NULL, NULL);
 	if (rc == 0)
 		rc = db_commit(db);
 	else

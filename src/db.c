@@ -26,6 +26,7 @@ const char *const db_migrations[] = {
 	"db/002-quartiles.sql",
 	"db/003-families.sql",
 	"db/004-conditions.sql",
+	"db/005-depth.sql",
 	NULL
 };
 
@@ -410,29 +411,31 @@ int64_t db_variant_id(sqlite3 *db, int64_t family_id, const char *dtype, const c
 }
 
 int db_update_winners(sqlite3 *db, int64_t device_id, int64_t family_id, const char *dtype,
-		      long rows, long cols, const char *mode)
+		      const struct dims *size, const char *mode)
 {
 	static const char filter[] =
 		" (?1 < 0 OR %s = ?1) AND (?2 < 0 OR %s = ?2) AND (?3 IS NULL OR %s = ?3)"
-		" AND (?4 < 0 OR %s = ?4) AND (?5 < 0 OR %s = ?5) AND (?6 IS NULL OR %s = ?6)";
-	char *del_where = xasprintf(filter, "device_id", "family_id", "dtype", "rows", "cols", "timing_mode");
+		" AND (?4 < 0 OR %s = ?4) AND (?5 < 0 OR %s = ?5) AND (?6 IS NULL OR %s = ?6)"
+		" AND (?7 < 0 OR %s = ?7)";
+	char *del_where = xasprintf(filter, "device_id", "family_id", "dtype", "rows", "cols", "timing_mode",
+				    "depth");
 	char *sel_where = xasprintf(filter, "r.device_id", "v.family_id", "v.dtype", "m.rows", "m.cols",
-				    "r.timing_mode");
+				    "r.timing_mode", "m.depth");
 	char *del = xasprintf("DELETE FROM winner WHERE %s", del_where);
 	char *ins = xasprintf(
 		"WITH latest AS ("
-		"  SELECT m.id, m.status, m.gbps, m.rows, m.cols, r.device_id, r.timing_mode,"
+		"  SELECT m.id, m.status, m.gbps, m.rows, m.cols, m.depth, r.device_id, r.timing_mode,"
 		"         v.family_id, v.dtype,"
 		"         row_number() OVER (PARTITION BY r.device_id, r.timing_mode, m.variant_id,"
-		"                            m.rows, m.cols ORDER BY m.id DESC) AS rn"
+		"                            m.rows, m.cols, m.depth ORDER BY m.id DESC) AS rn"
 		"  FROM measurement m JOIN run r ON r.id = m.run_id JOIN variant v ON v.id = m.variant_id"
 		"  WHERE %s"
 		"), ranked AS ("
-		"  SELECT *, row_number() OVER (PARTITION BY device_id, family_id, dtype, rows, cols,"
+		"  SELECT *, row_number() OVER (PARTITION BY device_id, family_id, dtype, rows, cols, depth,"
 		"                               timing_mode ORDER BY gbps DESC, id) AS rk"
 		"  FROM latest WHERE rn = 1 AND status = 'ok'"
-		") INSERT INTO winner (device_id, family_id, dtype, rows, cols, timing_mode, measurement_id)"
-		"  SELECT device_id, family_id, dtype, rows, cols, timing_mode, id FROM ranked WHERE rk = 1",
+		") INSERT INTO winner (device_id, family_id, dtype, rows, cols, depth, timing_mode, measurement_id)"
+		"  SELECT device_id, family_id, dtype, rows, cols, depth, timing_mode, id FROM ranked WHERE rk = 1",
 		sel_where);
 	int rc = 0;
 	const char *sqls[2] = { del, ins };
@@ -446,8 +449,9 @@ int db_update_winners(sqlite3 *db, int64_t device_id, int64_t family_id, const c
 		sqlite3_bind_int64(st, 2, family_id);
 		if (dtype)
 			sqlite3_bind_text(st, 3, dtype, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int64(st, 4, rows);
-		sqlite3_bind_int64(st, 5, cols);
+		sqlite3_bind_int64(st, 4, size ? size->rows : -1);
+		sqlite3_bind_int64(st, 5, size ? size->cols : -1);
+		sqlite3_bind_int64(st, 7, size ? size->depth : -1);
 		if (mode)
 			sqlite3_bind_text(st, 6, mode, -1, SQLITE_TRANSIENT);
 		rc = db_step_done(db, st);

@@ -13,6 +13,8 @@
 #ifndef GPUTUNE_DB_H
 #define GPUTUNE_DB_H
 
+#include "sizes.h"
+
 #include <sqlite3.h>
 #include <stdint.h>
 
@@ -64,12 +66,12 @@ int64_t db_variant_id(sqlite3 *db, int64_t family_id, const char *dtype, const c
 
 /*
  * Recomputes the winners: for every key matching the given filters (a
- * filter of -1 / NULL matches all), the fastest 'ok' measurement among the
+ * filter of -1 / NULL matches all; size NULL: every size), the fastest 'ok' measurement among the
  * latest measurement of each variant.  Keys left with no 'ok' measurement
  * lose their winner row.
  */
 int db_update_winners(sqlite3 *db, int64_t device_id, int64_t family_id, const char *dtype,
-		      long rows, long cols, const char *mode);
+		      const struct dims *size, const char *mode);
 
 /* "2026-11-22T03:04:05Z" for now, into buf[32]. */
 void db_timestamp(char buf[32]);

@@ -192,17 +192,29 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	}
 	if (cs->ngroups == 0)
 		fputs(" *   none (only the default configuration is available)\n", f);
-	int vec = fam->shape == SHAPE_1D;
+	int vec = fam->shape == SHAPE_1D, three = fam->shape == SHAPE_3D;
+	/* How each shape's sizes are written in the helpers' signatures, and
+	 * the rule's rows, cols and depth from them. */
+	const char *size_params = vec ? "long n" : three ? "long m, long n, long k" : "long rows, long cols";
+	const char *size_locals = vec	  ? "\tlong rows = n, cols = 1, depth = 1;\n"
+				  : three ? "\tlong rows = m, cols = n, depth = k;\n"
+					  : "\tlong depth = 1;\n";
+	const char *geo_params = vec	 ? "unsigned long long n"
+				 : three ? "int m, int n, int k"
+					 : "unsigned rows, unsigned cols";
 	fprintf(f,
 		" *\n"
 		" * From C: gputune_%s_choose(device_name, cc, dtype, %s) returns the\n"
 		" * index of the variant to use at any size (the rule is below, with the\n"
 		" * tables it reads); gputune_%s_defines[i] followed by gputune_%s_source\n"
 		" * is its CUDA program for NVRTC (entry point gputune_%s_kernel_name), and\n"
-		" * gputune_%s_geometry() its launch grid and block.  From CUDA (nvcc):\n"
-		" * gputune_%s_launch(i, in, out, %s, stream) runs it.  Pointers\n"
+		" * gputune_%s_geometry() its launch grid and block%s.  From CUDA (nvcc):\n"
+		" * gputune_%s_launch(i, %s, stream) runs it.  Pointers\n"
 		" * aligned to 16 bytes take the vectorised paths.\n",
-		P, vec ? "n" : "rows, cols", P, P, P, P, P, vec ? "scratch, n" : "rows, cols");
+		P, vec ? "n" : three ? "m, n, k" : "rows, cols", P, P, P, P, three ? " (and dynamic shared memory)" : "", P,
+		vec ? "in, out, scratch, n" : three ? "A, B, C, m, n, k" : "in, out, rows, cols");
+	if (three)
+		fprintf(f, " * C = A B with A m x k, B k x n and C m x n, row-major and densely packed.\n");
 	if (fam->scratch_bytes)
 		fprintf(f, " * gputune_%s_scratch_bytes(i, n) is the scratch memory variant i needs:\n"
 			   " * zero it once before the first launch; every launch leaves it zeroed.\n", P);
@@ -230,7 +242,8 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		   "\tgputune_%s_config config;\n} gputune_%s_variant;\n\n", P, P, P);
 	fprintf(f, "/* A measured size. */\ntypedef struct gputune_%s_entry {\n"
 		   "\tconst char *device; /* as the driver names it */\n"
-		   "\tint cc;\n\tconst char *dtype;\n\tlong rows, cols; /* a vector's length is rows, cols = 1 */\n"
+		   "\tint cc;\n\tconst char *dtype;\n"
+		   "\tlong rows, cols, depth; /* a vector's length is rows, cols = depth = 1; m x n x k is rows x cols x depth */\n"
 		   "\tdouble gbps;     /* measured */\n"
 		   "\tdouble fraction; /* of the ceiling measured in the same run */\n"
 		   "\tint variant;\n} gputune_%s_entry;\n\n", P, P);
@@ -239,7 +252,8 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		   " * candidates measured at all of them: share[i * ncand + j] is candidate j's\n"
 		   " * bandwidth at size i over that size's best. */\n"
 		   "typedef struct gputune_%s_group {\n\tconst char *device;\n\tint cc;\n\tconst char *dtype;\n"
-		   "\tlong esize;\n\tint first, n;\n\tconst long *rows, *cols;\n\tconst int *winner;\n"
+		   "\tlong esize;\n\tint first, n;\n\tconst long *rows, *cols, *depths; /* depths: NULL unless 3-D */\n"
+		   "\tconst int *winner;\n"
 		   "\tint ncand;\n\tconst int *cand;\n\tconst float *share;\n} gputune_%s_group;\n\n", P, P);
 
 	fprintf(f, "#define GPUTUNE_%s_NUM_VARIANTS %d\n", U, nv);
@@ -267,11 +281,11 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 			const struct result *r = cs->g[k].entry[i];
 			fputs("\t{ ", f);
 			c_string_write(f, r->device);
-			fprintf(f, ", %d, \"%s\", %ld, %ld, %.1f, %.4f, %d },\n", r->cc_major * 10 + r->cc_minor,
-				r->dtype, r->rows, r->cols, r->gbps, r->fraction, gmap[k][cs->g[k].winner[i]]);
+			fprintf(f, ", %d, \"%s\", %ld, %ld, %ld, %.1f, %.4f, %d },\n", r->cc_major * 10 + r->cc_minor,
+				r->dtype, r->rows, r->cols, r->depth, r->gbps, r->fraction, gmap[k][cs->g[k].winner[i]]);
 		}
 	if (nentries == 0)
-		fputs("\t{ \"\", 0, \"\", 0, 0, 0.0, 0.0, 0 }\n", f);
+		fputs("\t{ \"\", 0, \"\", 0, 0, 0, 0.0, 0.0, 0 }\n", f);
 	fputs("};\n\n", f);
 	int first_entry = 0;
 	for (size_t k = 0; k < cs->ngroups; k++) {
@@ -282,6 +296,11 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		fprintf(f, " };\nstatic const long gputune_%s_g%zu_cols[] = {", P, k);
 		for (int i = 0; i < g->n; i++)
 			fprintf(f, "%s%ld", i ? ", " : " ", g->cols[i]);
+		if (three) {
+			fprintf(f, " };\nstatic const long gputune_%s_g%zu_depths[] = {", P, k);
+			for (int i = 0; i < g->n; i++)
+				fprintf(f, "%s%ld", i ? ", " : " ", g->depth[i]);
+		}
 		fprintf(f, " };\nstatic const int gputune_%s_g%zu_winner[] = {", P, k);
 		for (int i = 0; i < g->n; i++)
 			fprintf(f, "%s%d", i ? ", " : " ", gmap[k][g->winner[i]]);
@@ -291,7 +310,8 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		fprintf(f, "%s };\nstatic const float gputune_%s_g%zu_share[] = {\n", g->ncand ? "" : " -1", P, k);
 		for (int i = 0; i < g->n; i++) {
 			char sz[48];
-			fprintf(f, "\t/* %s */", family_size_text(fam, g->rows[i], g->cols[i], sz, sizeof(sz)));
+			fprintf(f, "\t/* %s */",
+				family_size_text(fam, &(struct dims){ g->rows[i], g->cols[i], g->depth[i] }, sz, sizeof(sz)));
 			for (int j = 0; j < g->ncand; j++)
 				fprintf(f, " %.3ff,", g->share[i * g->ncand + j]);
 			fputs("\n", f);
@@ -304,14 +324,17 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		const struct result *r = cs->g[k].key;
 		fputs("\t{ ", f);
 		c_string_write(f, r->device);
-		fprintf(f, ", %d, \"%s\", %zu, %d, %d, gputune_%s_g%zu_rows, gputune_%s_g%zu_cols, gputune_%s_g%zu_winner, "
+		char depths[96] = "NULL";
+		if (three)
+			snprintf(depths, sizeof(depths), "gputune_%s_g%zu_depths", P, k);
+		fprintf(f, ", %d, \"%s\", %zu, %d, %d, gputune_%s_g%zu_rows, gputune_%s_g%zu_cols, %s, gputune_%s_g%zu_winner, "
 			   "%d, gputune_%s_g%zu_cand, gputune_%s_g%zu_share },\n",
 			r->cc_major * 10 + r->cc_minor, r->dtype, dtype_find(r->dtype)->size, first_entry, cs->g[k].n,
-			P, k, P, k, P, k, cs->g[k].ncand, P, k, P, k);
+			P, k, P, k, depths, P, k, cs->g[k].ncand, P, k, P, k);
 		first_entry += cs->g[k].n;
 	}
 	if (cs->ngroups == 0)
-		fputs("\t{ \"\", 0, \"\", 0, 0, 0, NULL, NULL, NULL, 0, NULL, NULL }\n", f);
+		fputs("\t{ \"\", 0, \"\", 0, 0, 0, NULL, NULL, NULL, NULL, 0, NULL, NULL }\n", f);
 	fputs("};\n\n", f);
 
 	fprintf(f, "/* NVRTC: the program of variant i is gputune_%s_defines[i] followed by\n"
@@ -353,10 +376,9 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		   "\tconst char *dtype, %s)\n{\n%s"
 		   "\tconst gputune_%s_group *g = gputune_%s_group_for(device, cc, dtype);\n"
 		   "\tfor (int i = 0; g && i < g->n; i++)\n"
-		   "\t\tif (g->rows[i] == rows && g->cols[i] == cols)\n"
+		   "\t\tif (g->rows[i] == rows && g->cols[i] == cols && (!g->depths || g->depths[i] == depth))\n"
 		   "\t\t\treturn &gputune_%s_entries[g->first + i];\n"
-		   "\treturn NULL;\n}\n\n", P, P, vec ? "long n" : "long rows, long cols",
-		vec ? "\tlong rows = n, cols = 1;\n" : "", P, P, P);
+		   "\treturn NULL;\n}\n\n", P, P, size_params, size_locals, P, P, P);
 	fprintf(f, "/* The variant for an untuned device: the classic kernel; -1 for an\n"
 		   " * element type without one. */\nstatic inline int gputune_%s_default_variant(const char *dtype)\n{\n", P);
 	for (int t = 0; t < ntypes; t++)
@@ -368,13 +390,12 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		   "\tconst gputune_%s_group *g = gputune_%s_group_for(device, cc, dtype);\n"
 		   "\tint how;\n"
 		   "\tif (!g || g->n == 0)\n\t\treturn gputune_%s_default_variant(dtype);\n"
-		   "\treturn gputune_choice_rule(g->n, g->rows, g->cols, g->winner, g->ncand, g->cand, g->share,\n"
-		   "\t\tg->esize, rows, cols, &how);\n}\n\n", P, vec ? "long n" : "long rows, long cols",
-		vec ? "\tlong rows = n, cols = 1;\n" : "", P, P, P);
+		   "\treturn gputune_choice_rule(g->n, g->rows, g->cols, g->depths, g->winner, g->ncand, g->cand,\n"
+		   "\t\tg->share, g->esize, rows, cols, depth, &how);\n}\n\n", P, size_params, size_locals, P, P, P);
 	fprintf(f, "static inline void gputune_%s_geometry(int variant, %s,\n"
-		   "\tunsigned grid[3], unsigned block[3])\n{\n"
+		   "\tunsigned grid[3], unsigned block[3]%s)\n{\n"
 		   "\tconst gputune_%s_config *c = &gputune_%s_variants[variant].config;\n%s}\n\n",
-		P, vec ? "unsigned long long n" : "unsigned rows, unsigned cols", P, P, fam->geometry_c);
+		P, geo_params, three ? ", unsigned *smem" : "", P, P, fam->geometry_c);
 	if (fam->scratch_bytes)
 		fprintf(f, "static inline size_t gputune_%s_scratch_bytes(int variant, unsigned long long n)\n{\n"
 			   "\tunsigned grid[3], block[3];\n\tgputune_%s_geometry(variant, n, grid, block);\n"
@@ -385,12 +406,14 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	fputs(tmpl, f);
 	fputs("#undef GT_HEADER_KERNEL\n\n", f);
 	fprintf(f, "/* Launches variant i on stream; returns the launch's error. */\n"
-		   "static inline cudaError_t gputune_%s_launch(int variant, const void *in, void *out,\n"
+		   "static inline cudaError_t gputune_%s_launch(int variant, %s,\n"
 		   "\t%s, cudaStream_t stream)\n{\n"
 		   "\tif (variant < 0 || variant >= GPUTUNE_%s_NUM_VARIANTS)\n\t\treturn cudaErrorInvalidValue;\n"
-		   "\tunsigned g[3], b[3];\n\tgputune_%s_geometry(variant, %s, g, b);\n"
+		   "\tunsigned g[3], b[3]%s;\n\tgputune_%s_geometry(variant, %s, g, b%s);\n"
 		   "\tdim3 grid(g[0], g[1], g[2]), block(b[0], b[1], b[2]);\n\tswitch (variant) {\n", P,
-		vec ? "void *scratch, unsigned long long n" : "unsigned rows, unsigned cols", U, P, vec ? "n" : "rows, cols");
+		three ? "const float *A, const float *B, float *C" : "const void *in, void *out",
+		vec ? "void *scratch, unsigned long long n" : three ? "int m, int n, int k" : "unsigned rows, unsigned cols",
+		U, three ? ", smem = 0" : "", P, vec ? "n" : three ? "m, n, k" : "rows, cols", three ? ", &smem" : "");
 	for (int i = 0; i < nv; i++) {
 		/* Bit-moving families take one unsigned type per element size;
 		 * arithmetic ones the element and the accumulator types. */
@@ -401,6 +424,14 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		} else {
 			snprintf(T, sizeof(T), "gt_uint<%zu>::type", vs[i].dt->size);
 			snprintf(A, sizeof(A), "%s", T);
+		}
+		if (three) {
+			/* The matrix product's template is of single precision only. */
+			fprintf(f, "\tcase %d: gputune_%s_kernel<", i, P);
+			for (int k = 0; k < fam->nparams; k++)
+				fprintf(f, "%s%d", k ? ", " : "", vs[i].v[k]);
+			fputs("><<<grid, block, smem, stream>>>(A, B, C, m, n, k); break;\n", f);
+			continue;
 		}
 		fprintf(f, "\tcase %d: gputune_%s_kernel<%s", i, P, T);
 		if (fam->arithmetic)

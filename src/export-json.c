@@ -36,6 +36,9 @@ static void write_result(FILE *f, const struct result *r, int first)
 	field_s(f, ", ", "kernel", r->family);
 	field_s(f, ", ", "dtype", r->dtype);
 	fprintf(f, ", \"rows\": %ld, \"cols\": %ld", r->rows, r->cols);
+	/* K of a 3-D size; 1 (every other size) is left out. */
+	if (r->depth != 1)
+		fprintf(f, ", \"depth\": %ld", r->depth);
 	field_s(f, ", ", "timing_mode", r->mode);
 	field_s(f, ", ", "params", r->params);
 	field_s(f, ", ", "source_hash", r->source_hash);
@@ -98,16 +101,17 @@ static const char conditions_sql[] =
 	" 'sm_mhz_max', c.sm_mhz_max, 'mem_mhz_start', c.mem_mhz_start, 'mem_mhz_end', c.mem_mhz_end,"
 	" 'temp_c_start', c.temp_c_start, 'temp_c_end', c.temp_c_end, 'temp_c_max', c.temp_c_max,"
 	" 'power_w_start', c.power_w_start, 'power_w_end', c.power_w_end, 'power_w_max', c.power_w_max,"
-	" 'throttle_reasons', c.throttle_reasons, 'samples', c.samples)"
+	" 'throttle_reasons', c.throttle_reasons, 'samples', c.samples, 'depth', c.depth)"
 	" FROM run_condition c JOIN run r ON r.id = c.run_id JOIN device d ON d.id = r.device_id"
 	" JOIN family f ON f.id = r.family_id WHERE (?1 IS NULL OR f.name = ?1) AND (?2 IS NULL OR c.dtype = ?2)"
-	" AND (?3 IS NULL OR r.timing_mode = ?3) ORDER BY r.id, c.rows * c.cols, c.rows";
+	" AND (?3 IS NULL OR r.timing_mode = ?3) ORDER BY r.id, c.rows * c.cols * c.depth, c.rows, c.cols";
 static const char validation_sql[] =
 	"SELECT d.uuid, json_object('run_uuid', r.uuid, 'dtype', va.dtype, 'rows', va.rows, 'cols', va.cols,"
-	" 'params', va.params, 'how', va.how, 'gbps', va.gbps, 'fraction', va.fraction, 'best_gbps', va.best_gbps)"
+	" 'params', va.params, 'how', va.how, 'gbps', va.gbps, 'fraction', va.fraction, 'best_gbps', va.best_gbps,"
+	" 'depth', va.depth)"
 	" FROM validation va JOIN run r ON r.id = va.run_id JOIN device d ON d.id = r.device_id"
 	" JOIN family f ON f.id = r.family_id WHERE (?1 IS NULL OR f.name = ?1) AND (?2 IS NULL OR va.dtype = ?2)"
-	" AND (?3 IS NULL OR r.timing_mode = ?3) ORDER BY r.id, va.rows * va.cols, va.rows";
+	" AND (?3 IS NULL OR r.timing_mode = ?3) ORDER BY r.id, va.rows * va.cols * va.depth, va.rows, va.cols";
 
 int export_json(FILE *f, const struct choice_set *cs, sqlite3 *every_db, const struct result_filter *flt)
 {
@@ -174,7 +178,7 @@ int export_json(FILE *f, const struct choice_set *cs, sqlite3 *every_db, const s
 			for (size_t j = 0; j < rs->n && !winner; j++)
 				winner = !strcmp(rs->r[j].run_uuid, all.r[i].run_uuid) &&
 					 !strcmp(rs->r[j].params, all.r[i].params) && rs->r[j].rows == all.r[i].rows &&
-					 rs->r[j].cols == all.r[i].cols && !strcmp(rs->r[j].dtype, all.r[i].dtype);
+					 rs->r[j].cols == all.r[i].cols && rs->r[j].depth == all.r[i].depth && !strcmp(rs->r[j].dtype, all.r[i].dtype);
 			if (winner)
 				continue;
 			write_result(f, &all.r[i], none);

@@ -38,23 +38,23 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 	return NULL;
 }
 
-static void geometry(const int *v, const struct dtype *dt, long rows, long cols,
+static void geometry(const int *v, const struct dtype *dt, const struct dims *d,
 		     struct launch_geometry *g)
 {
 	(void)dt;
-	size_t nvec = (size_t)rows * (size_t)cols / (size_t)v[P_VEC];
+	size_t nvec = family_elems(d) / (size_t)v[P_VEC];
 	size_t per_block = (size_t)v[P_THREADS] * (size_t)v[P_ITEMS];
 	size_t blocks = (nvec + per_block - 1) / per_block;
 	g->grid[0] = (unsigned)(blocks ? blocks : 1);
 	g->grid[1] = g->grid[2] = 1;
 	g->block[0] = (unsigned)v[P_THREADS];
 	g->block[1] = g->block[2] = 1;
+	g->smem = 0;
 }
 
-static void reference(const void *in, void *out, const struct dtype *dt, long rows, long cols)
+static void reference(const void *in, void *out, const struct dtype *dt, const struct dims *d)
 {
-	size_t esize = dt->size;
-	memcpy(out, in, (size_t)rows * (size_t)cols * esize);
+	memcpy(out, in, family_elems_bytes(dt, d));
 }
 
 static const char *const classics[] = {

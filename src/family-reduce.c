@@ -88,35 +88,33 @@ static unsigned long long blocks(const int *v, long n)
 	return v[P_GRID] && (unsigned long long)v[P_GRID] < need ? (unsigned long long)v[P_GRID] : need;
 }
 
-static void geometry(const int *v, const struct dtype *dt, long rows, long cols, struct launch_geometry *g)
+static void geometry(const int *v, const struct dtype *dt, const struct dims *d, struct launch_geometry *g)
 {
 	(void)dt;
-	(void)cols;
-	g->grid[0] = (unsigned)blocks(v, rows);
+	g->grid[0] = (unsigned)blocks(v, d->rows);
 	g->grid[1] = g->grid[2] = 1;
 	g->block[0] = (unsigned)v[P_THREADS];
 	g->block[1] = g->block[2] = 1;
+	g->smem = 0;
 }
 
-static size_t out_bytes(const struct dtype *dt, long rows, long cols)
+static size_t out_bytes(const struct dtype *dt, const struct dims *d)
 {
-	(void)rows;
-	(void)cols;
+	(void)d;
 	return dt->acc_size;
 }
 
 /* Counter, slot and one partial sum per block (8 bytes each, the largest
  * accumulator); the header's scratch_c says the same. */
-static size_t scratch_bytes(const int *v, const struct dtype *dt, long rows, long cols)
+static size_t scratch_bytes(const int *v, const struct dtype *dt, const struct dims *d)
 {
 	(void)dt;
-	(void)cols;
-	return 256 + 8 * (size_t)blocks(v, rows);
+	return 256 + 8 * (size_t)blocks(v, d->rows);
 }
 
-static double bytes_read(const struct dtype *dt, long rows, long cols)
+static double bytes_read(const struct dtype *dt, const struct dims *d)
 {
-	return (double)rows * (double)cols * (double)dt->size;
+	return (double)family_elems_bytes(dt, d);
 }
 
 /* The element generator: a hash of (seed, index), so any range of the
@@ -230,9 +228,9 @@ static void fill_part(struct part *p)
  * value.  Set 1: small positive integers whose sum stays below the
  * accumulator's exact range (see the top of this file), the first and
  * last 64 never zero. */
-static void fill(void *in, const struct dtype *dt, long rows, long cols, uint64_t seed, int set)
+static void fill(void *in, const struct dtype *dt, const struct dims *d, uint64_t seed, int set)
 {
-	struct part parts[MAX_THREADS], t = { .in = in, .dt = dt, .n = (size_t)rows * (size_t)cols, .seed = seed,
+	struct part parts[MAX_THREADS], t = { .in = in, .dt = dt, .n = family_elems(d), .seed = seed,
 					       .set = set };
 	double limit = dt->acc_eps > 0 ? 1.0 / dt->acc_eps / 2 : 1e18; /* 2^23, 2^52 */
 	/* Values 1..4 (mean 2.5) where they all fit, else ones at a density
@@ -288,9 +286,9 @@ static void reference_part(struct part *p)
 /* Compensated (Neumaier) summation in long double, per range and then
  * over the ranges: its error is a few units of long double's roundoff,
  * far below any bound the judge uses. */
-static void reference(const void *in, void *expected, const struct dtype *dt, long rows, long cols)
+static void reference(const void *in, void *expected, const struct dtype *dt, const struct dims *d)
 {
-	struct part parts[MAX_THREADS], t = { .in = (void *)in, .dt = dt, .n = (size_t)rows * (size_t)cols };
+	struct part parts[MAX_THREADS], t = { .in = (void *)in, .dt = dt, .n = family_elems(d) };
 	int k = in_parts(&t, reference_part, parts);
 	struct reduce_expected *e = expected;
 	long double s = 0, c = 0, a = 0;
@@ -332,11 +330,11 @@ static double chain_length(const int *v, long n)
 	return h;
 }
 
-static const char *judge(const void *expected, const void *out, const int *v, const struct dtype *dt, long rows,
-			 long cols, int set, char *buf, size_t n)
+static const char *judge(const void *expected, const void *out, const int *v, const struct dtype *dt,
+			 const struct dims *d, int set, char *buf, size_t n)
 {
 	const struct reduce_expected *e = expected;
-	long len = rows * cols;
+	long len = (long)family_elems(d);
 	if (dt->acc_eps == 0) {
 		uint32_t got;
 		memcpy(&got, out, sizeof(got));
@@ -348,9 +346,9 @@ static const char *judge(const void *expected, const void *out, const int *v, co
 	}
 	long double got;
 	if (dt->acc_size == 8) {
-		double d;
-		memcpy(&d, out, sizeof(d));
-		got = d;
+		double x;
+		memcpy(&x, out, sizeof(x));
+		got = x;
 	} else {
 		float f;
 		memcpy(&f, out, sizeof(f));

@@ -111,10 +111,11 @@ static unsigned ceil_div(long a, long b)
 	return (unsigned)((a + b - 1) / b);
 }
 
-static void geometry(const int *v, const struct dtype *dt, long rows, long cols,
+static void geometry(const int *v, const struct dtype *dt, const struct dims *d,
 		     struct launch_geometry *g)
 {
 	(void)dt;
+	long rows = d->rows, cols = d->cols;
 	unsigned nx = ceil_div(cols, (long)v[P_TILE] * v[P_WIDE]);
 	unsigned ny = ceil_div(rows, (long)v[P_TILE] * v[P_UNROLL]);
 	g->grid[0] = nx * ny;
@@ -122,12 +123,14 @@ static void geometry(const int *v, const struct dtype *dt, long rows, long cols,
 	g->block[0] = (unsigned)(v[P_TILE] / v[P_VEC]);
 	g->block[1] = (unsigned)v[P_BLOCK_ROWS];
 	g->block[2] = 1;
+	g->smem = 0;
 }
 
 /* Blocked so that both sides stay in cache: a naive loop over 8192^2
  * elements is several times slower on the host. */
-static void reference(const void *in, void *out, const struct dtype *dt, long rows, long cols)
+static void reference(const void *in, void *out, const struct dtype *dt, const struct dims *d)
 {
+	long rows = d->rows, cols = d->cols;
 	size_t esize = dt->size;
 	const char *src = in;
 	char *dst = out;

@@ -14,6 +14,7 @@ const struct family *const family_table[] = {
 	&family_transpose,
 	&family_copy,
 	&family_reduce,
+	&family_gemm,
 	NULL
 };
 
@@ -55,19 +56,25 @@ const struct dtype *family_dtype(const struct family *f, const char *name)
 	return NULL;
 }
 
-size_t family_elems(long rows, long cols)
+size_t family_elems(const struct dims *d)
 {
-	return (size_t)rows * (size_t)cols;
+	return (size_t)d->rows * (size_t)d->cols;
 }
 
-size_t family_elems_bytes(const struct dtype *dt, long rows, long cols)
+size_t family_elems_bytes(const struct dtype *dt, const struct dims *d)
 {
-	return family_elems(rows, cols) * dt->size;
+	return family_elems(d) * dt->size;
 }
 
-double family_copy_bytes(const struct dtype *dt, long rows, long cols)
+double family_copy_bytes(const struct dtype *dt, const struct dims *d)
 {
-	return 2.0 * (double)family_elems(rows, cols) * (double)dt->size;
+	return 2.0 * (double)family_elems(d) * (double)dt->size;
+}
+
+const char *family_ceiling_name(const struct family *f)
+{
+	static const char *const names[] = { "copy", "read", "fma" };
+	return names[f->ceiling];
 }
 
 const char *family_metric_unit(const struct family *f)
@@ -75,12 +82,14 @@ const char *family_metric_unit(const struct family *f)
 	return f->metric == METRIC_FLOPS ? "GFLOP/s" : "GB/s";
 }
 
-const char *family_size_text(const struct family *f, long rows, long cols, char *buf, size_t n)
+const char *family_size_text(const struct family *f, const struct dims *d, char *buf, size_t n)
 {
-	if (f && f->shape == SHAPE_1D && cols == 1)
-		snprintf(buf, n, "%ld", rows);
+	if (f && f->shape == SHAPE_1D && d->cols == 1)
+		snprintf(buf, n, "%ld", d->rows);
+	else if ((f && f->shape == SHAPE_3D) || d->depth != 1)
+		snprintf(buf, n, "%ldx%ldx%ld", d->rows, d->cols, d->depth);
 	else
-		snprintf(buf, n, "%ldx%ld", rows, cols);
+		snprintf(buf, n, "%ldx%ld", d->rows, d->cols);
 	return buf;
 }
 

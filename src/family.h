@@ -35,6 +35,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sizes.h"
+
 #define MAX_PARAMS 12
 #define MAX_VALUES 16
 
@@ -78,24 +80,30 @@ struct device_limits {
 };
 
 /* How a family's sizes read and print: 1-D sizes are N (stored as rows =
- * N, cols = 1), 2-D sizes rows x cols. */
-enum family_shape { SHAPE_1D = 1, SHAPE_2D = 2 };
+ * N, cols = 1), 2-D sizes rows x cols, 3-D sizes M x N x K (rows = M,
+ * cols = N, depth = K). */
+enum family_shape { SHAPE_1D = 1, SHAPE_2D = 2, SHAPE_3D = 3 };
 /* What a family's figure counts per second. */
 enum family_metric { METRIC_BYTES, METRIC_FLOPS };
 /* How a variant's output is checked: bit for bit against the host
  * reference on the GPU, or by the family's judge on the host (a
- * floating-point tolerance). */
-enum family_check { CHECK_EXACT, CHECK_HOST };
+ * floating-point tolerance) against what its `reference` computed on the
+ * host or, with CHECK_GPU_REFERENCE, what the support kernel named by
+ * `gpu_reference` computed on the GPU. */
+enum family_check { CHECK_EXACT, CHECK_HOST, CHECK_GPU_REFERENCE };
 /* The ceiling measured beside the variants at every size: a copy of the
- * input (cuMemcpy and a copy kernel) or a streaming read of it. */
-enum family_ceiling { CEILING_COPY, CEILING_READ };
-/* The arguments of a kernel: (in, out, unsigned rows, unsigned cols), or
- * (in, out, scratch, unsigned long long n). */
-enum family_args { ARGS_MATRIX, ARGS_VECTOR };
+ * input (cuMemcpy and a copy kernel), a streaming read of it, or the
+ * GPU's measured rate of fused multiply-adds (the support kernels'). */
+enum family_ceiling { CEILING_COPY, CEILING_READ, CEILING_FMA };
+/* The arguments of a kernel: (in, out, unsigned rows, unsigned cols),
+ * (in, out, scratch, unsigned long long n), or (A, B, C, int M, int N,
+ * int K) with A and B one after the other in the input buffer. */
+enum family_args { ARGS_MATRIX, ARGS_VECTOR, ARGS_GEMM };
 
 
 struct launch_geometry {
 	unsigned grid[3], block[3];
+	unsigned smem; /* bytes of dynamic shared memory */
 };
 
 struct family {
@@ -117,35 +125,43 @@ struct family {
 	 * the reason, written into buf (size n) or a static string. */
 	const char *(*reject)(const int *v, const struct dtype *dt,
 			      const struct device_limits *lim, char *buf, size_t n);
-	void (*geometry)(const int *v, const struct dtype *dt, long rows, long cols,
+	void (*geometry)(const int *v, const struct dtype *dt, const struct dims *d,
 			 struct launch_geometry *g);
 	/* The same geometry as C statements for exported headers: they read
-	 * the configuration through `c->PARAM`, and `rows`, `cols` (2-D) or
-	 * `n` (1-D), and set `grid[3]` and `block[3]` (unsigned). */
+	 * the configuration through `c->PARAM`, and `rows`, `cols` (2-D),
+	 * `n` (1-D) or `m`, `n`, `k` (3-D), and set `grid[3]`, `block[3]`
+	 * (unsigned) and `smem` (bytes of dynamic shared memory). */
 	const char *geometry_c;
-	/* Elements of the input, and bytes of the output, for a size. */
-	size_t (*in_elems)(long rows, long cols);
-	size_t (*out_bytes)(const struct dtype *dt, long rows, long cols);
+	/* Elements of the input (every input matrix, one after the other),
+	 * and bytes of the output, for a size. */
+	size_t (*in_elems)(const struct dims *d);
+	size_t (*out_bytes)(const struct dtype *dt, const struct dims *d);
 	/* Bytes of scratch memory point v needs (zeroed before its first
 	 * launch; each launch leaves it zeroed), or NULL for none; scratch_c
 	 * is the same as a C expression of `c->PARAM` and `n` for headers. */
-	size_t (*scratch_bytes)(const int *v, const struct dtype *dt, long rows, long cols);
+	size_t (*scratch_bytes)(const int *v, const struct dtype *dt, const struct dims *d);
 	const char *scratch_c;
 	/* What one launch counts for the metric: bytes moved through device
 	 * memory (read + write), or floating-point operations. */
-	double (*work)(const struct dtype *dt, long rows, long cols);
+	double (*work)(const struct dtype *dt, const struct dims *d);
 	/* The input, or NULL for pseudo-random elements, never zero.  set 0
 	 * is timed; a family with nsets == 2 is also checked on set 1. */
-	void (*fill)(void *in, const struct dtype *dt, long rows, long cols, uint64_t seed, int set);
+	void (*fill)(void *in, const struct dtype *dt, const struct dims *d, uint64_t seed, int set);
 	int nsets;
 	/* CHECK_EXACT: the expected output of in, bit for bit.  CHECK_HOST:
-	 * what judge needs (expected_bytes of it), computed from in. */
-	void (*reference)(const void *in, void *expected, const struct dtype *dt, long rows, long cols);
+	 * what judge needs (expected_bytes of it), computed from in.
+	 * CHECK_GPU_REFERENCE: NULL; the support kernel gpu_reference_<dtype>
+	 * (templates/support.cu) computes what judge needs on the GPU, with
+	 * the family's arguments (in, expected, M, N, K) and expected_elem
+	 * bytes per element of the output. */
+	void (*reference)(const void *in, void *expected, const struct dtype *dt, const struct dims *d);
 	size_t expected_bytes;
+	const char *gpu_reference;
+	size_t expected_elem;
 	/* CHECK_HOST: NULL when out (copied back) is right for point v on
 	 * input set `set`; otherwise why, with the measured error, in buf. */
 	const char *(*judge)(const void *expected, const void *out, const int *v, const struct dtype *dt,
-			     long rows, long cols, int set, char *buf, size_t n);
+			     const struct dims *d, int set, char *buf, size_t n);
 	/* Named points of the space (the classic kernels), "name:p=v,p=v",
 	 * NULL-terminated; every run measures them and the report gives the
 	 * winner's speed-up over the first nreport of them. */
@@ -155,14 +171,18 @@ struct family {
 	/* validate's sizes when not given */
 	const char *validate_sizes;
 	/* How its space is walked when --strategy is not given (strategy.h):
-	 * 0, exhaustive, for spaces small enough to time in full. */
+	 * 0, exhaustive, for spaces small enough to time in full; and with a
+	 * search, the variants measured per size when --budget is not given
+	 * (0: a tenth of the space). */
 	int strategy;
+	int budget;
 };
 
 extern const struct family *const family_table[];
 extern const struct family family_transpose;
 extern const struct family family_copy;
 extern const struct family family_reduce;
+extern const struct family family_gemm;
 
 const struct family *family_find(const char *name);
 /* Element type name of f, or NULL when unknown or not one f supports. */
@@ -170,13 +190,15 @@ const struct dtype *family_dtype(const struct family *f, const char *name);
 /* Buffer and work helpers for table entries: every element of a size;
  * its bytes in dt (an output the input's size); the bytes of reading and
  * writing each element once. */
-size_t family_elems(long rows, long cols);
-size_t family_elems_bytes(const struct dtype *dt, long rows, long cols);
-double family_copy_bytes(const struct dtype *dt, long rows, long cols);
+size_t family_elems(const struct dims *d);
+size_t family_elems_bytes(const struct dtype *dt, const struct dims *d);
+double family_copy_bytes(const struct dtype *dt, const struct dims *d);
+/* The ceiling's kind as stored: "copy", "read" or "fma". */
+const char *family_ceiling_name(const struct family *f);
 /* "GB/s" or "GFLOP/s". */
 const char *family_metric_unit(const struct family *f);
-/* The size as people write it for f: "N" or "RxC". */
-const char *family_size_text(const struct family *f, long rows, long cols, char *buf, size_t n);
+/* The size as people write it for f: "N", "RxC" or "MxNxK". */
+const char *family_size_text(const struct family *f, const struct dims *d, char *buf, size_t n);
 /* Index of parameter name in f, or -1. */
 int family_param_index(const struct family *f, const char *name);
 /* The value's text ("32", "diagonal") into buf. */

@@ -145,7 +145,7 @@ static void write_svg(FILE *out, const struct plot_sel *s, long rows, long cols,
 		lo = hi - 0.01;
 	char what[200], size[48];
 	snprintf(what, sizeof(what), "best by %s and %s at %s", xp->name, yp->name,
-		 family_size_text(s->f, rows, cols, size, sizeof(size)));
+		 family_size_text(s->f, &(struct dims){ rows, cols, 1 }, size, sizeof(size)));
 	plot_begin(out, s, what);
 	double cw = (double)(SVG_RIGHT - SVG_LEFT) / nx, ch = (double)(SVG_BOTTOM - SVG_TOP) / ny;
 	char buf[64];

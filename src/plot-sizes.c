@@ -153,7 +153,7 @@ static void write_csv(FILE *out, const struct plot_sel *s, const struct series *
 			snprintf(e, sizeof(e), "%.0f", (double)p->rows * (double)p->cols);
 			snprintf(val, sizeof(val), "%.3f", p->value);
 			snprintf(pct, sizeof(pct), "%.2f", 100 * p->fraction);
-			const char *cells[] = { se[k].name, family_size_text(s->f, p->rows, p->cols, size, sizeof(size)),
+			const char *cells[] = { se[k].name, family_size_text(s->f, &(struct dims){ p->rows, p->cols, 1 }, size, sizeof(size)),
 						r, c, e, val, family_metric_unit(s->f), pct, p->params };
 			table_add(&t, cells);
 		}
@@ -194,7 +194,7 @@ static void write_svg(FILE *out, const struct plot_sel *s, const struct series *
 			const struct point *p = &se[k].p[i];
 			char size[48], tip[512];
 			snprintf(tip, sizeof(tip), "%s at %s: %.1f %s (%.1f%% of the ceiling)%s%s", se[k].name,
-				 family_size_text(s->f, p->rows, p->cols, size, sizeof(size)), p->value,
+				 family_size_text(s->f, &(struct dims){ p->rows, p->cols, 1 }, size, sizeof(size)), p->value,
 				 family_metric_unit(s->f), 100 * p->fraction, *p->params ? "; " : "", p->params);
 			svg_marker(out, se[k].style, px[i], py[i], tip);
 		}

@@ -110,7 +110,7 @@ static void write_svg(FILE *out, const struct plot_sel *s, long rows, long cols,
 			ymax = fmax(ymax, 100 * v[i].fraction);
 		}
 	char what[160], size[48];
-	snprintf(what, sizeof(what), "every variant at %s", family_size_text(s->f, rows, cols, size, sizeof(size)));
+	snprintf(what, sizeof(what), "every variant at %s", family_size_text(s->f, &(struct dims){ rows, cols, 1 }, size, sizeof(size)));
 	struct svg_axis x = { 0, n + 1, 0, "variants, fastest first (rank)", NULL };
 	struct svg_axis y = { 0, ymax * 1.05, 0, "share of the ceiling, % (higher is better)", NULL };
 	plot_begin(out, s, what);

@@ -51,7 +51,7 @@ int plot_nothing_at(const struct plot_sel *s, long rows, long cols)
 {
 	char size[48];
 	return fail("plot: no %s %s variant was measured at %s on %s (%s timing)", s->f->name, s->dt->name,
-		    family_size_text(s->f, rows, cols, size, sizeof(size)), s->device, s->mode);
+		    family_size_text(s->f, &(struct dims){ rows, cols, 1 }, size, sizeof(size)), s->device, s->mode);
 }
 
 char *plot_classic(const struct family *f, int i, char *buf, size_t n)

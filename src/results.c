@@ -37,15 +37,16 @@ void results_bind_filter(sqlite3_stmt *st, const struct result_filter *flt)
 	" m.rows, m.cols, v.params, v.source_hash, m.median_ms, m.min_ms, m.max_ms, m.p25_ms," \
 	" m.p75_ms, m.gbps, m.fraction, m.launches, c.ceiling_gbps, c.memcpy_gbps," \
 	" c.copy_kernel_gbps, r.uuid, r.started_at, r.gputune_version, r.nvrtc_version," \
-	" r.repetitions, c.kind, m.status, m.reason, r.conditions"
+	" r.repetitions, c.kind, m.status, m.reason, r.conditions, m.depth"
 #define RESULT_JOINS \
 	" JOIN run r ON r.id = m.run_id JOIN device d ON d.id = r.device_id" \
 	" JOIN variant v ON v.id = m.variant_id JOIN family f ON f.id = v.family_id" \
 	" LEFT JOIN ceiling c ON c.run_id = r.id AND c.dtype = v.dtype AND c.rows = m.rows" \
-	"  AND c.cols = m.cols" \
+	"  AND c.cols = m.cols AND c.depth = m.depth" \
 	" WHERE (?1 IS NULL OR f.name = ?1) AND (?2 IS NULL OR v.dtype = ?2)" \
 	" AND (?3 IS NULL OR r.timing_mode = ?3)"
-#define RESULT_ORDER " ORDER BY d.name, d.uuid, f.name, v.dtype, r.timing_mode, m.rows * m.cols, m.rows"
+#define RESULT_ORDER \
+	" ORDER BY d.name, d.uuid, f.name, v.dtype, r.timing_mode, m.rows * m.cols * m.depth, m.rows, m.cols"
 
 int results_read(sqlite3 *db, const struct result_filter *flt, int shipped, int which, struct result_set *s)
 {
@@ -54,7 +55,7 @@ int results_read(sqlite3 *db, const struct result_filter *flt, int shipped, int 
 		RESULT_JOINS RESULT_ORDER;
 	static const char latest[] =
 		"WITH latest AS (SELECT m.id, m.status, row_number() OVER (PARTITION BY r.device_id,"
-		" r.timing_mode, m.variant_id, m.rows, m.cols ORDER BY m.id DESC) rn"
+		" r.timing_mode, m.variant_id, m.rows, m.cols, m.depth ORDER BY m.id DESC) rn"
 		" FROM measurement m JOIN run r ON r.id = m.run_id)"
 		" SELECT " RESULT_COLUMNS " FROM latest l JOIN measurement m ON m.id = l.id"
 		RESULT_JOINS " AND l.rn = 1 AND (?4 OR l.status = 'ok')" RESULT_ORDER;
@@ -106,6 +107,7 @@ int results_read(sqlite3 *db, const struct result_filter *flt, int shipped, int 
 		r->status = col_text(st, 34);
 		r->reason = col_text(st, 35);
 		r->conditions = col_text(st, 36);
+		r->depth = (long)sqlite3_column_int64(st, 37);
 		r->shipped = shipped;
 	}
 	sqlite3_finalize(st);
@@ -277,7 +279,7 @@ int results_load(const char *db_path, const struct result_filter *flt, struct re
 			struct result *u = &out->r[j];
 			keep = u->shipped || strcmp(u->uuid, r->uuid) || strcmp(u->family, r->family) ||
 			       strcmp(u->dtype, r->dtype) || strcmp(u->mode, r->mode) || u->rows != r->rows ||
-			       u->cols != r->cols;
+			       u->cols != r->cols || u->depth != r->depth;
 		}
 		if (keep) {
 			out->r = xrealloc(out->r, (out->n + 1) * sizeof(*out->r));

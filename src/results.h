@@ -18,13 +18,13 @@ struct result {
 	long long mem_bytes;
 	/* The key. */
 	char *family, *dtype, *mode;
-	long rows, cols;
+	long rows, cols, depth; /* depth: K of a 3-D size, else 1 */
 	/* The winner and its measurement. */
 	char *params, *source_hash;
 	double median_ms, min_ms, max_ms, p25_ms, p75_ms, gbps, fraction;
 	char *status, *reason; /* "ok", or how it failed and why */
 	double ceiling_gbps, memcpy_gbps, copy_kernel_gbps;
-	char *ceiling_kind; /* "copy" or "read" */
+	char *ceiling_kind; /* "copy", "read" or "fma" */
 	int launches;
 	/* Its run. */
 	char *run_uuid, *started_at, *gputune_version, *nvrtc_version;

@@ -53,28 +53,28 @@ static int dim(int shape, const char *s, const char *e, long *out)
 /* The sizes so far, in order, and a hash set of them: a list of many
  * ranges stays linear to read. */
 struct list {
-	struct size2 *v;
+	struct dims *v;
 	size_t n, cap;
 	uint64_t *set; /* open addressing; 0 is empty (no size is 0 x 0) */
 	size_t set_cap;
 };
 
-static uint64_t size_key(long r, long c)
+static uint64_t size_key(long r, long c, long d)
 {
-	uint64_t k = ((uint64_t)r << 32) ^ (uint64_t)c;
+	uint64_t k = ((uint64_t)r << 32) ^ (uint64_t)c ^ ((uint64_t)d << 43) ^ ((uint64_t)d >> 21);
 	k ^= k >> 33;
 	k *= 0xff51afd7ed558ccdULL;
 	return k ^ (k >> 33);
 }
 
-/* Whether (r, c) is in the set; adds it when not. */
-static int seen(struct list *l, long r, long c)
+/* Whether (r, c, d) is in the set; adds it when not. */
+static int seen(struct list *l, long r, long c, long d)
 {
 	if (2 * (l->n + 1) > l->set_cap) {
 		size_t cap = l->set_cap ? l->set_cap * 2 : 64;
 		uint64_t *set = xcalloc(cap, sizeof(uint64_t));
 		for (size_t i = 0; i < l->n; i++) {
-			size_t h = size_key(l->v[i].rows, l->v[i].cols) & (cap - 1);
+			size_t h = size_key(l->v[i].rows, l->v[i].cols, l->v[i].depth) & (cap - 1);
 			while (set[h])
 				h = (h + 1) & (cap - 1);
 			set[h] = (uint64_t)i + 1;
@@ -83,17 +83,17 @@ static int seen(struct list *l, long r, long c)
 		l->set = set;
 		l->set_cap = cap;
 	}
-	size_t h = size_key(r, c) & (l->set_cap - 1);
+	size_t h = size_key(r, c, d) & (l->set_cap - 1);
 	for (; l->set[h]; h = (h + 1) & (l->set_cap - 1)) {
-		const struct size2 *o = &l->v[l->set[h] - 1];
-		if (o->rows == r && o->cols == c)
+		const struct dims *o = &l->v[l->set[h] - 1];
+		if (o->rows == r && o->cols == c && o->depth == d)
 			return 1;
 	}
 	l->set[h] = (uint64_t)l->n + 1; /* the index push is about to fill */
 	return 0;
 }
 
-static int push(struct list *l, long r, long c)
+static int push(struct list *l, long r, long c, long d)
 {
 	if (l->n >= 100000)
 		return -1;
@@ -101,12 +101,20 @@ static int push(struct list *l, long r, long c)
 		l->cap = l->cap ? l->cap * 2 : 16;
 		l->v = xrealloc(l->v, l->cap * sizeof(*l->v));
 	}
-	if (seen(l, r, c))
+	if (seen(l, r, c, d))
 		return 0;
 	l->v[l->n].rows = r;
 	l->v[l->n].cols = c;
+	l->v[l->n].depth = d;
 	l->n++;
 	return 0;
+}
+
+/* Whether a size's matrices each stay within SIZE_MAX_ELEMS: rows x cols,
+ * and for 3-D sizes (M x N x K) also M x K and K x N. */
+static int fits(long r, long c, long d)
+{
+	return r * c <= SIZE_MAX_ELEMS && r * d <= SIZE_MAX_ELEMS && d * c <= SIZE_MAX_ELEMS;
 }
 
 /* random:N:A-B[:SEED]: N sizes, rows and columns drawn independently and
@@ -131,7 +139,7 @@ static int random_item(int shape, const char *s, const char *e, struct list *l,
 	}
 	uint64_t x = 0x9e3779b97f4a7c15ULL ^ (uint64_t)seed;
 	for (long i = 0; i < count; i++) {
-		long d[2] = { 1, 1 };
+		long d[3] = { 1, 1, 1 };
 		for (int k = 0; k < shape; k++) {
 			/* xorshift64*: small, and the same on every machine. */
 			x ^= x >> 12;
@@ -155,11 +163,12 @@ static int random_item(int shape, const char *s, const char *e, struct list *l,
 			}
 			d[k] = lo + (long)(r % (uint64_t)(hi - lo + 1));
 		}
-		if (d[0] * d[1] > SIZE_MAX_ELEMS) {
-			snprintf(err, en, "size %ldx%ld from '%.*s' is too large", d[0], d[1], len, s);
+		if (!fits(d[0], d[1], d[2])) {
+			snprintf(err, en, "size %ldx%ld%s from '%.*s' is too large", d[0], d[1],
+				 shape == 3 ? "x..." : "", len, s);
 			return -1;
 		}
-		if (push(l, d[0], d[1]) < 0) {
+		if (push(l, d[0], d[1], d[2]) < 0) {
 			snprintf(err, en, "too many sizes in '%.*s'", len, s);
 			return -1;
 		}
@@ -171,7 +180,9 @@ static int item(int shape, const char *s, const char *e, struct list *l,
 		char *err, size_t en)
 {
 	int len = (int)(e - s);
-	long other = shape == 1 ? 1 : 0; /* the second dimension of a range's sizes; 0: square */
+	/* The second and third dimensions of a range's or a number's sizes;
+	 * 0: the same as the first (squares, cubes). */
+	long other = shape == 1 ? 1 : 0, depth = shape == 3 ? 0 : 1;
 	if (len > 7 && !strncmp(s, "random:", 7))
 		return random_item(shape, s, e, l, err, en);
 	const char *x = memchr(s, 'x', (size_t)len);
@@ -185,16 +196,25 @@ static int item(int shape, const char *s, const char *e, struct list *l,
 		return -1;
 	}
 	if (x && !dash) {
-		long r, c;
-		if (dim(shape, s, x, &r) < 0 || dim(shape, x + 1, e, &c) < 0) {
-			snprintf(err, en, "bad size '%.*s' (RxC with 1 <= R, C <= %ld)", len, s, SIZE_MAX_DIM);
+		/* RxC, or MxNxK for 3-D families. */
+		const char *x2 = memchr(x + 1, 'x', (size_t)(e - x - 1));
+		long r, c, d = 1;
+		int bad = shape == 3 ? !x2 || dim(shape, s, x, &r) < 0 || dim(shape, x + 1, x2, &c) < 0 ||
+					       dim(shape, x2 + 1, e, &d) < 0
+				     : x2 || dim(shape, s, x, &r) < 0 || dim(shape, x + 1, e, &c) < 0;
+		if (bad) {
+			if (shape == 3)
+				snprintf(err, en, "bad size '%.*s' (MxNxK with 1 <= M, N, K <= %ld)", len, s,
+					 SIZE_MAX_DIM);
+			else
+				snprintf(err, en, "bad size '%.*s' (RxC with 1 <= R, C <= %ld)", len, s, SIZE_MAX_DIM);
 			return -1;
 		}
-		if (r * c > SIZE_MAX_ELEMS) {
+		if (!fits(r, c, d)) {
 			snprintf(err, en, "size '%.*s' is too large", len, s);
 			return -1;
 		}
-		if (push(l, r, c) < 0)
+		if (push(l, r, c, d) < 0)
 			goto too_many;
 		return 0;
 	}
@@ -205,7 +225,7 @@ static int item(int shape, const char *s, const char *e, struct list *l,
 		if (x || dim(shape, s, dash, &a) < 0 || dim(shape, dash + 1, bend, &b) < 0 ||
 		    (colon && number(colon + 1, e, max_dim(shape), &step) < 0)) {
 			snprintf(err, en, "bad range '%.*s' (A-B or A-B:STEP%s, 1 <= A <= B <= %ld)", len, s,
-				 shape == 1 ? "" : " of square sizes", max_dim(shape));
+				 shape == 1 ? "" : shape == 2 ? " of square sizes" : " of cubes", max_dim(shape));
 			return -1;
 		}
 		if (a > b) {
@@ -218,18 +238,18 @@ static int item(int shape, const char *s, const char *e, struct list *l,
 				return -1;
 			}
 			for (long v = a; v <= b; v += step) {
-				if (v * (other ? other : v) > SIZE_MAX_ELEMS)
+				if (!fits(v, other ? other : v, depth ? depth : v))
 					goto too_large;
-				if (push(l, v, other ? other : v) < 0)
+				if (push(l, v, other ? other : v, depth ? depth : v) < 0)
 					goto too_many;
 			}
 		} else {
 			/* From a power of two, doubling walks exactly the powers
 			 * of two up to B, so one loop serves both rules. */
 			for (long v = a; v <= b; v *= 2) {
-				if (v * (other ? other : v) > SIZE_MAX_ELEMS)
+				if (!fits(v, other ? other : v, depth ? depth : v))
 					goto too_large;
-				if (push(l, v, other ? other : v) < 0)
+				if (push(l, v, other ? other : v, depth ? depth : v) < 0)
 					goto too_many;
 			}
 		}
@@ -238,12 +258,12 @@ static int item(int shape, const char *s, const char *e, struct list *l,
 	long v;
 	if (dim(shape, s, e, &v) < 0) {
 		snprintf(err, en, "bad size '%.*s' (N, 2^K,%s A-B or A-B:STEP with 1 <= N <= %ld)", len, s,
-			 shape == 1 ? "" : " RxC,", max_dim(shape));
+			 shape == 1 ? "" : shape == 2 ? " RxC," : " MxNxK,", max_dim(shape));
 		return -1;
 	}
-	if (v * (other ? other : v) > SIZE_MAX_ELEMS)
+	if (!fits(v, other ? other : v, depth ? depth : v))
 		goto too_large;
-	if (push(l, v, other ? other : v) < 0)
+	if (push(l, v, other ? other : v, depth ? depth : v) < 0)
 		goto too_many;
 	return 0;
 too_many:
@@ -254,7 +274,7 @@ too_large:
 	return -1;
 }
 
-int sizes_parse(int shape, const char *text, struct size2 **out, size_t *n, char *err, size_t en)
+int sizes_parse(int shape, const char *text, struct dims **out, size_t *n, char *err, size_t en)
 {
 	*out = NULL;
 	*n = 0;

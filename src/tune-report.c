@@ -17,7 +17,7 @@
 
 /* Latest 'ok' median of the classic point at this size, or 0. */
 static double classic_ms(sqlite3 *db, const struct family *f, const struct tune_report_key *k,
-			 long rows, long cols, int i)
+			 const struct dims *d, int i)
 {
 	int v[MAX_PARAMS] = {0};
 	if (family_classic_point(f, i, v) < 0)
@@ -27,7 +27,7 @@ static double classic_ms(sqlite3 *db, const struct family *f, const struct tune_
 	sqlite3_stmt *st = db_prepare(db,
 		"SELECT m.median_ms FROM measurement m JOIN run r ON r.id = m.run_id"
 		" JOIN variant v ON v.id = m.variant_id WHERE r.device_id = ?1 AND r.timing_mode = ?2"
-		" AND v.family_id = ?3 AND v.dtype = ?4 AND v.params = ?5 AND m.rows = ?6 AND m.cols = ?7"
+		" AND v.family_id = ?3 AND v.dtype = ?4 AND v.params = ?5 AND m.rows = ?6 AND m.cols = ?7 AND m.depth = ?8"
 		" AND m.status = 'ok' ORDER BY m.id DESC LIMIT 1");
 	if (!st) {
 		free(params);
@@ -39,15 +39,16 @@ static double classic_ms(sqlite3 *db, const struct family *f, const struct tune_
 	sqlite3_bind_text(st, 4, k->dtype, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 5, params, -1, SQLITE_TRANSIENT);
 	free(params);
-	sqlite3_bind_int64(st, 6, rows);
-	sqlite3_bind_int64(st, 7, cols);
+	sqlite3_bind_int64(st, 6, d->rows);
+	sqlite3_bind_int64(st, 7, d->cols);
+	sqlite3_bind_int64(st, 8, d->depth);
 	double ms = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_double(st, 0) : 0;
 	sqlite3_finalize(st);
 	return ms;
 }
 
 /* Counts of the latest result of each variant at this size, by status. */
-static void status_counts(sqlite3 *db, const struct tune_report_key *k, long rows, long cols,
+static void status_counts(sqlite3 *db, const struct tune_report_key *k, const struct dims *d,
 			  long *ok, long *wrong, long *failed)
 {
 	*ok = *wrong = *failed = 0;
@@ -55,7 +56,7 @@ static void status_counts(sqlite3 *db, const struct tune_report_key *k, long row
 		"WITH latest AS (SELECT m.status, row_number() OVER (PARTITION BY m.variant_id"
 		" ORDER BY m.id DESC) AS rn FROM measurement m JOIN run r ON r.id = m.run_id"
 		" JOIN variant v ON v.id = m.variant_id WHERE r.device_id = ?1 AND r.timing_mode = ?2"
-		" AND v.family_id = ?3 AND v.dtype = ?4 AND m.rows = ?5 AND m.cols = ?6)"
+		" AND v.family_id = ?3 AND v.dtype = ?4 AND m.rows = ?5 AND m.cols = ?6 AND m.depth = ?7)"
 		" SELECT status, count(*) FROM latest WHERE rn = 1 GROUP BY status");
 	if (!st)
 		return;
@@ -63,8 +64,9 @@ static void status_counts(sqlite3 *db, const struct tune_report_key *k, long row
 	sqlite3_bind_text(st, 2, k->mode, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, k->family_id);
 	sqlite3_bind_text(st, 4, k->dtype, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 5, rows);
-	sqlite3_bind_int64(st, 6, cols);
+	sqlite3_bind_int64(st, 5, d->rows);
+	sqlite3_bind_int64(st, 6, d->cols);
+	sqlite3_bind_int64(st, 7, d->depth);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *s = (const char *)sqlite3_column_text(st, 0);
 		long n = sqlite3_column_int64(st, 1);
@@ -86,7 +88,7 @@ static const struct table_col head_cols[] = {
 static const struct table_col tail_cols[] = { { "ok", 1 }, { "wrong", 1 }, { "failed", 1 } };
 
 int tune_report(sqlite3 *db, const struct family *f, const struct tune_report_key *k,
-		const struct size2 *sizes, size_t nsizes, int format)
+		const struct dims *sizes, size_t nsizes, int format)
 {
 	/* Columns: the head, "vs_NAME" per reported classic, the tail. */
 	int nc = f->nreport < MAX_REPORTED ? f->nreport : MAX_REPORTED;
@@ -111,25 +113,26 @@ int tune_report(sqlite3 *db, const struct family *f, const struct tune_report_ke
 		"SELECT v.params, m.median_ms, m.gbps, m.fraction FROM winner w"
 		" JOIN measurement m ON m.id = w.measurement_id JOIN variant v ON v.id = m.variant_id"
 		" WHERE w.device_id = ?1 AND w.family_id = ?2 AND w.dtype = ?3 AND w.rows = ?4"
-		" AND w.cols = ?5 AND w.timing_mode = ?6");
+		" AND w.cols = ?5 AND w.depth = ?7 AND w.timing_mode = ?6");
 	if (!st) {
 		table_free(&t);
 		return -1;
 	}
 	for (size_t i = 0; i < nsizes; i++) {
-		long rows = sizes[i].rows, cols = sizes[i].cols;
+		const struct dims *d = &sizes[i];
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, k->device_id);
 		sqlite3_bind_int64(st, 2, k->family_id);
 		sqlite3_bind_text(st, 3, k->dtype, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 4, rows);
-		sqlite3_bind_int64(st, 5, cols);
+		sqlite3_bind_int64(st, 4, d->rows);
+		sqlite3_bind_int64(st, 5, d->cols);
+		sqlite3_bind_int64(st, 7, d->depth);
 		sqlite3_bind_text(st, 6, k->mode, -1, SQLITE_STATIC);
 		char size[48], med[32] = "", gbps[32] = "", pct[32] = "", ceil[32] = "", vs[MAX_REPORTED][32],
 		     ok[16], wrong[16], failed[16];
 		char *params = NULL;
 		memset(vs, 0, sizeof(vs));
-		family_size_text(f, rows, cols, size, sizeof(size));
+		family_size_text(f, d, size, sizeof(size));
 		if (sqlite3_step(st) == SQLITE_ROW) {
 			params = xstrdup((const char *)sqlite3_column_text(st, 0));
 			double ms = sqlite3_column_double(st, 1), g = sqlite3_column_double(st, 2);
@@ -140,13 +143,13 @@ int tune_report(sqlite3 *db, const struct family *f, const struct tune_report_ke
 			if (fr > 0)
 				snprintf(ceil, sizeof(ceil), "%.0f", g / fr);
 			for (int c = 0; c < nc; c++) {
-				double cm = classic_ms(db, f, k, rows, cols, c);
+				double cm = classic_ms(db, f, k, d, c);
 				if (cm > 0)
 					snprintf(vs[c], sizeof(vs[c]), "%.2f", cm / ms);
 			}
 		}
 		long nok, nwrong, nfailed;
-		status_counts(db, k, rows, cols, &nok, &nwrong, &nfailed);
+		status_counts(db, k, d, &nok, &nwrong, &nfailed);
 		snprintf(ok, sizeof(ok), "%ld", nok);
 		snprintf(wrong, sizeof(wrong), "%ld", nwrong);
 		snprintf(failed, sizeof(failed), "%ld", nfailed);

@@ -54,8 +54,8 @@ const struct cmd_option tune_options[] = {
 	{ "hot", NULL, "time back-to-back launches without flushing L2 (stored as mode 'hot')", 0, 0 },
 	{ "force", NULL, "measure again what the database already holds for this device", 0, 0 },
 	{ "no-probe", NULL, "measure only the requested sizes, not the extra sizes the choice at untuned sizes learns from", 0, 0 },
-	{ "strategy", "NAME", "how to walk the space at each size: exhaustive (the default of every family so far), random, anneal or genetic", 0, 0 },
-	{ "budget", "N|Ns", "with a search strategy: variants measured per size (N), or seconds of search per size (Ns); default: 10% of the space", 0, 0 },
+	{ "strategy", "NAME", "how to walk the space at each size: exhaustive (the default of transpose, copy and reduce), random, anneal or genetic (the default of gemm)", 0, 0 },
+	{ "budget", "N|Ns", "with a search strategy: variants measured per size (N), or seconds of search per size (Ns); default: the family's (gemm: 240), else 10% of the space", 0, 0 },
 	{ "seed", "N", "seed of the random, anneal and genetic searches (default 1)", 0, 0 },
 	TUNE_OPT_QUIET,
 	OPT_DEVICE_INDEX,
@@ -108,7 +108,7 @@ struct run_state {
 	const struct family *f;
 	const struct dtype *dt;
 	struct args *a;
-	struct size2 *sizes;
+	struct dims *sizes;
 	size_t nsizes;
 	size_t nreq;            /* the requested sizes come first; then the probes */
 	int *anchor;            /* per size: 1 for an anchor probe (whole space) */
@@ -266,23 +266,24 @@ static int dry_run(struct run_state *s, const struct space *sp, const char *arch
 	return failed ? EXIT_FAIL : EXIT_OK;
 }
 
-static int store_measurement(struct run_state *s, const struct point *p, long rows, long cols,
+static int store_measurement(struct run_state *s, const struct point *p, const struct dims *d,
 			     const struct variant_result *r, double bytes, double ceiling)
 {
 	if (db_begin(s->db) < 0)
 		return -1;
 	sqlite3_stmt *st = db_prepare(s->db,
 		"INSERT OR REPLACE INTO measurement (run_id, variant_id, rows, cols, status, reason,"
-		" median_ms, min_ms, max_ms, p25_ms, p75_ms, launches, gbps, fraction)"
-		" VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)");
+		" median_ms, min_ms, max_ms, p25_ms, p75_ms, launches, gbps, fraction, depth)"
+		" VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15)");
 	if (!st) {
 		db_rollback(s->db);
 		return -1;
 	}
 	sqlite3_bind_int64(st, 1, s->run_id);
 	sqlite3_bind_int64(st, 2, p->variant_id);
-	sqlite3_bind_int64(st, 3, rows);
-	sqlite3_bind_int64(st, 4, cols);
+	sqlite3_bind_int64(st, 3, d->rows);
+	sqlite3_bind_int64(st, 4, d->cols);
+	sqlite3_bind_int64(st, 15, d->depth);
 	sqlite3_bind_text(st, 5, variant_status_name(r->status), -1, SQLITE_STATIC);
 	if (r->status == VS_OK) {
 		double gbps = bench_gbps(bytes, r->t.median_ms);
@@ -304,25 +305,26 @@ static int store_measurement(struct run_state *s, const struct point *p, long ro
 	return db_commit(s->db);
 }
 
-static int store_ceiling(struct run_state *s, long rows, long cols, double mc, double kern)
+static int store_ceiling(struct run_state *s, const struct dims *d, double mc, double kern)
 {
 	if (db_begin(s->db) < 0)
 		return -1;
 	sqlite3_stmt *st = db_prepare(s->db,
 		"INSERT OR REPLACE INTO ceiling (run_id, dtype, rows, cols, memcpy_gbps, copy_kernel_gbps,"
-		" ceiling_gbps, kind) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)");
+		" ceiling_gbps, kind, depth) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)");
 	if (!st) {
 		db_rollback(s->db);
 		return -1;
 	}
 	sqlite3_bind_int64(st, 1, s->run_id);
 	sqlite3_bind_text(st, 2, s->dt->name, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, rows);
-	sqlite3_bind_int64(st, 4, cols);
+	sqlite3_bind_int64(st, 3, d->rows);
+	sqlite3_bind_int64(st, 4, d->cols);
+	sqlite3_bind_int64(st, 9, d->depth);
 	sqlite3_bind_double(st, 5, mc);
 	sqlite3_bind_double(st, 6, kern);
 	sqlite3_bind_double(st, 7, mc > kern ? mc : kern);
-	sqlite3_bind_text(st, 8, s->f->ceiling == CEILING_READ ? "read" : "copy", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 8, family_ceiling_name(s->f), -1, SQLITE_STATIC);
 	if (db_step_done(s->db, st) < 0) {
 		db_rollback(s->db);
 		return -1;
@@ -334,13 +336,13 @@ static int store_ceiling(struct run_state *s, long rows, long cols, double mc, d
  * this device in this timing mode; with --force in a restarted process,
  * only results of the run being continued count.  st is the statement
  * plan_run prepared once for all points and sizes. */
-static int already_measured(struct run_state *s, sqlite3_stmt *st, int64_t variant_id, long rows,
-			    long cols)
+static int already_measured(struct run_state *s, sqlite3_stmt *st, int64_t variant_id, const struct dims *d)
 {
 	sqlite3_reset(st);
 	sqlite3_bind_int64(st, 1, variant_id);
-	sqlite3_bind_int64(st, 2, rows);
-	sqlite3_bind_int64(st, 3, cols);
+	sqlite3_bind_int64(st, 2, d->rows);
+	sqlite3_bind_int64(st, 3, d->cols);
+	sqlite3_bind_int64(st, 7, d->depth);
 	sqlite3_bind_int64(st, 4, s->device_id);
 	sqlite3_bind_text(st, 5, s->mode, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 6, s->force ? s->resumed_run : 0);
@@ -362,7 +364,7 @@ static int plan_run(struct run_state *s)
 		goto fail;
 	st = db_prepare(s->db,
 		"SELECT 1 FROM measurement m JOIN run r ON r.id = m.run_id WHERE m.variant_id = ?1"
-		" AND m.rows = ?2 AND m.cols = ?3 AND r.device_id = ?4 AND r.timing_mode = ?5"
+		" AND m.rows = ?2 AND m.cols = ?3 AND m.depth = ?7 AND r.device_id = ?4 AND r.timing_mode = ?5"
 		" AND (?6 = 0 OR r.id = ?6) LIMIT 1");
 	if (!st)
 		goto fail;
@@ -375,7 +377,7 @@ static int plan_run(struct run_state *s)
 		for (size_t k = 0; k < s->nsizes; k++) {
 			int m = s->force && !s->resumed_run
 					? 0
-					: already_measured(s, st, p->variant_id, s->sizes[k].rows, s->sizes[k].cols);
+					: already_measured(s, st, p->variant_id, &s->sizes[k]);
 			if (m < 0)
 				goto fail;
 			p->needed[k] = !m;
@@ -442,16 +444,16 @@ static void progress(struct run_state *s, size_t k, size_t done, size_t total, d
 	double per = done ? el / (double)done : 0;
 	char size[48];
 	fprintf(stderr, "\r\033[K%s %s: %zu/%zu variants, %.1f s, ~%.0f s left, best %.0f %s (%.1f%%)",
-		family_size_text(s->f, s->sizes[k].rows, s->sizes[k].cols, size, sizeof(size)), s->dt->name, done,
+		family_size_text(s->f, &s->sizes[k], size, sizeof(size)), s->dt->name, done,
 		total, el, per * (double)(total - done), best, family_metric_unit(s->f), ceil > 0 ? 100.0 * best / ceil : 0.0);
 	fflush(stderr);
 }
 
-/* Compiles (waits for) and measures point p at rows x cols, and stores the
+/* Compiles (waits for) and measures point p at size d, and stores the
  * result.  Returns 0, or -1 on a failure that ends the run (after a fault
  * this restarts the process and only returns when that fails). */
 static int measure_point(struct run_state *s, struct bench *b, struct compile_pool *pool,
-			 struct point *p, long rows, long cols, double bytes, double ceiling,
+			 struct point *p, const struct dims *d, double bytes, double ceiling,
 			 struct variant_result *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -467,22 +469,22 @@ static int measure_point(struct run_state *s, struct bench *b, struct compile_po
 			fprintf(stderr, "\n%s: %s\n%s\n", s->f->name, p->name, log);
 		free(line);
 		free(log);
-		return store_measurement(s, p, rows, cols, r, bytes, ceiling);
+		return store_measurement(s, p, d, r, bytes, ceiling);
 	}
 	size_t len = 0;
 	char *cubin = compile_pool_cubin(pool, (size_t)p->job, &len);
 	if (!cubin) {
 		r->status = VS_COMPILE_FAILED;
 		snprintf(r->reason, sizeof(r->reason), "the compiled image could not be read from the cache");
-		return store_measurement(s, p, rows, cols, r, bytes, ceiling);
+		return store_measurement(s, p, d, r, bytes, ceiling);
 	}
 	struct launch_geometry geo;
-	s->f->geometry(p->v, s->dt, rows, cols, &geo);
+	s->f->geometry(p->v, s->dt, d, &geo);
 	int lost = bench_variant(b, cubin, s->f->kernel_name, p->v, &geo, r) < 0;
 	s->t_verify += r->verify_s;
 	s->t_timing += r->timing_s;
 	free(cubin);
-	if (store_measurement(s, p, rows, cols, r, bytes, ceiling) < 0)
+	if (store_measurement(s, p, d, r, bytes, ceiling) < 0)
 		return -1;
 	if (lost) {
 		/* Nothing more can run in this process: the fault is stored;
@@ -492,7 +494,7 @@ static int measure_point(struct run_state *s, struct bench *b, struct compile_po
 			fprintf(stderr, "%sgputune: %s %s faulted at %s (%s); restarting "
 				"to continue with a fresh CUDA context\n",
 				isatty(2) ? "\r\033[K" : "", s->f->name, p->name,
-				family_size_text(s->f, rows, cols, size, sizeof(size)), r->reason);
+				family_size_text(s->f, d, size, sizeof(size)), r->reason);
 		db_close(s->db);
 		s->db = NULL;
 		restart_self(s->run_id);
@@ -507,7 +509,7 @@ static int measure_and_note(struct run_state *s, struct bench *b, struct compile
 			    double bytes, double ceiling, double *ms_of, double *best_ms, double *score)
 {
 	struct variant_result r;
-	int rc = measure_point(s, b, pool, &s->pts[i], s->sizes[k].rows, s->sizes[k].cols, bytes, ceiling, &r);
+	int rc = measure_point(s, b, pool, &s->pts[i], &s->sizes[k], bytes, ceiling, &r);
 	if (score)
 		*score = rc == 0 && r.status == VS_OK ? bench_gbps(bytes, r.t.median_ms) : 0;
 	if (rc == 0 && r.status == VS_OK) {
@@ -528,6 +530,7 @@ static double recorded_figure(struct run_state *s, sqlite3_stmt *st, size_t i, s
 	sqlite3_bind_int64(st, 3, s->sizes[k].cols);
 	sqlite3_bind_int64(st, 4, s->device_id);
 	sqlite3_bind_text(st, 5, s->mode, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 6, s->sizes[k].depth);
 	if (sqlite3_step(st) != SQLITE_ROW)
 		return -1;
 	return strcmp((const char *)sqlite3_column_text(st, 0), "ok") ? 0 : sqlite3_column_double(st, 1);
@@ -549,7 +552,8 @@ static int search_size(struct run_state *s, struct bench *b, struct compile_pool
 					   s->seed ^ (uint64_t)(k * 0x9e3779b97f4a7c15ULL));
 	sqlite3_stmt *q = db_prepare(s->db,
 		"SELECT m.status, m.gbps FROM measurement m JOIN run r ON r.id = m.run_id WHERE m.variant_id = ?1"
-		" AND m.rows = ?2 AND m.cols = ?3 AND r.device_id = ?4 AND r.timing_mode = ?5 ORDER BY m.id DESC LIMIT 1");
+		" AND m.rows = ?2 AND m.cols = ?3 AND m.depth = ?6 AND r.device_id = ?4 AND r.timing_mode = ?5"
+		" ORDER BY m.id DESC LIMIT 1");
 	if (!q) {
 		strategy_free(st);
 		return -1;
@@ -616,20 +620,20 @@ static int search_size(struct run_state *s, struct bench *b, struct compile_pool
 static int run_size(struct run_state *s, struct bench *b, struct compile_pool *pool, size_t k,
 		    const void *copy_cubin)
 {
-	long rows = s->sizes[k].rows, cols = s->sizes[k].cols;
+	const struct dims *d = &s->sizes[k];
 	size_t total = 0, done = 0;
 	for (size_t i = 0; i < s->npts; i++)
 		total += s->pts[i].needed[k];
 	if (!total)
 		return 0;
 	double t0 = now_seconds();
-	if (bench_prepare(b, s->f, s->dt, rows, cols) < 0)
+	if (bench_prepare(b, s->f, s->dt, d) < 0)
 		return -1;
 	/* NVML reads the GPU while this size is timed, from its ceiling to
 	 * its last confirmation. */
 	struct nvml_watch *watch = nvml_watch_start();
 	struct launch_geometry cgeo;
-	family_copy.geometry(s->copy_v, s->dt, rows, cols, &cgeo);
+	family_copy.geometry(s->copy_v, s->dt, d, &cgeo);
 	double mc = 0, kern = 0;
 	if (bench_ceiling(b, copy_cubin, &cgeo, &mc, &kern) < 0) {
 		struct gpu_conditions unused;
@@ -638,7 +642,7 @@ static int run_size(struct run_state *s, struct bench *b, struct compile_pool *p
 	}
 	s->t_prepare += now_seconds() - t0;
 	double ceiling = mc > kern ? mc : kern;
-	if (store_ceiling(s, rows, cols, mc, kern) < 0)
+	if (store_ceiling(s, d, mc, kern) < 0)
 		return -1;
 	double bytes = bench_work(b), best_ms = 0;
 	/* This process's median for each point at this size (0: none), and
@@ -680,7 +684,7 @@ measured:
 		if (top == s->npts || confirmed[top])
 			break;
 		struct variant_result r;
-		rc = measure_point(s, b, pool, &s->pts[top], rows, cols, bytes, ceiling, &r);
+		rc = measure_point(s, b, pool, &s->pts[top], d, bytes, ceiling, &r);
 		confirmed[top] = 1;
 		ms_of[top] = r.status == VS_OK ? r.t.median_ms : 0;
 	}
@@ -691,7 +695,7 @@ measured:
 	nvml_watch_stop(watch, &cond);
 	if (rc)
 		return rc;
-	if (cond.samples && conditions_store(s->db, s->run_id, s->dt->name, rows, cols, &cond) < 0)
+	if (cond.samples && conditions_store(s->db, s->run_id, s->dt->name, d, &cond) < 0)
 		return -1;
 	if (cond.reasons && !s->quiet) {
 		char size[48], names[160];
@@ -699,12 +703,11 @@ measured:
 			fputs("\r\033[K", stderr);
 		warning("the GPU's clocks were limited (%s) while %s %s was timed: its figures may be low",
 			nvml_reasons_text(cond.reasons, names, sizeof(names)),
-			family_size_text(s->f, rows, cols, size, sizeof(size)), s->dt->name);
+			family_size_text(s->f, d, size, sizeof(size)), s->dt->name);
 	}
 	if (db_begin(s->db) < 0)
 		return -1;
-	if (db_update_winners(s->db, s->device_id, s->family_id, s->dt->name, rows, cols,
-			      s->mode) < 0) {
+	if (db_update_winners(s->db, s->device_id, s->family_id, s->dt->name, d, s->mode) < 0) {
 		db_rollback(s->db);
 		return -1;
 	}
@@ -725,7 +728,7 @@ static int narrow_probes(struct run_state *s)
 	sqlite3_stmt *st = db_prepare(s->db,
 		"WITH latest AS (SELECT m.variant_id, m.gbps, m.status, row_number() OVER"
 		" (PARTITION BY m.variant_id ORDER BY m.id DESC) rn FROM measurement m JOIN run r ON r.id = m.run_id"
-		" WHERE r.device_id = ?1 AND r.timing_mode = ?2 AND m.rows = ?3 AND m.cols = ?4)"
+		" WHERE r.device_id = ?1 AND r.timing_mode = ?2 AND m.rows = ?3 AND m.cols = ?4 AND m.depth = ?8)"
 		" SELECT v.params FROM latest l JOIN variant v ON v.id = l.variant_id WHERE l.rn = 1"
 		" AND l.status = 'ok' AND v.family_id = ?5 AND v.dtype = ?6 ORDER BY l.gbps DESC LIMIT ?7");
 	if (!st) {
@@ -740,6 +743,7 @@ static int narrow_probes(struct run_state *s)
 		sqlite3_bind_text(st, 2, s->mode, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 3, s->sizes[k].rows);
 		sqlite3_bind_int64(st, 4, s->sizes[k].cols);
+		sqlite3_bind_int64(st, 8, s->sizes[k].depth);
 		sqlite3_bind_int64(st, 5, s->family_id);
 		sqlite3_bind_text(st, 6, s->dt->name, -1, SQLITE_STATIC);
 		sqlite3_bind_int(st, 7, PROBE_TOP);
@@ -766,11 +770,11 @@ static int gpu_run(struct run_state *s, const char *arch, const char *cache_dir,
 {
 	/* Every size must fit before any work starts. */
 	for (size_t k = 0; k < s->nsizes; k++) {
-		size_t need = bench_bytes_needed(&s->g, s->f, s->dt, s->sizes[k].rows, s->sizes[k].cols);
+		size_t need = bench_bytes_needed(&s->g, s->f, s->dt, &s->sizes[k]);
 		char size[48];
 		if (need > s->g.mem_bytes / 10 * 9)
 			return error("%s: size %s %s needs %.1f GiB of GPU memory; GPU %d (%s) has %.1f GiB",
-				     s->f->name, family_size_text(s->f, s->sizes[k].rows, s->sizes[k].cols, size, sizeof(size)),
+				     s->f->name, family_size_text(s->f, &s->sizes[k], size, sizeof(size)),
 				     s->dt->name, (double)need / (1 << 30), s->g.index, s->g.name,
 				     (double)s->g.mem_bytes / (1 << 30));
 	}
@@ -902,7 +906,7 @@ static int gpu_run(struct run_state *s, const char *arch, const char *cache_dir,
 /* Appends the probe sizes (choice.h) that are not requested already. */
 static void add_probes(struct run_state *s, int on)
 {
-	struct size2 probes[64];
+	struct dims probes[64];
 	int anchor[64];
 	size_t np = on ? choice_probe_sizes(s->f->shape, s->sizes, s->nreq, s->dt->size, probes, anchor, 64) : 0;
 	s->sizes = xrealloc(s->sizes, (s->nreq + np + 1) * sizeof(*s->sizes));
@@ -910,7 +914,8 @@ static void add_probes(struct run_state *s, int on)
 	for (size_t i = 0; i < np; i++) {
 		int dup = 0;
 		for (size_t k = 0; k < s->nsizes; k++)
-			dup |= s->sizes[k].rows == probes[i].rows && s->sizes[k].cols == probes[i].cols;
+			dup |= s->sizes[k].rows == probes[i].rows && s->sizes[k].cols == probes[i].cols &&
+			       s->sizes[k].depth == probes[i].depth;
 		if (dup)
 			continue;
 		s->anchor[s->nsizes] = anchor[i];
@@ -987,6 +992,8 @@ int tune_run(const struct family *f, struct args *a, struct tune_extra *x)
 			return cmd_usage_error(a->cmd, "%s: --budget needs a search: --strategy random, anneal or genetic",
 					       name);
 	}
+	if (!args_get(a, "budget") && s.strategy != STRATEGY_EXHAUSTIVE)
+		s.budget_n = f->budget;
 	long seed = 1;
 	if (args_get(a, "seed") && parse_long(args_get(a, "seed"), 0, LONG_MAX, &seed) < 0)
 		return cmd_usage_error(a->cmd, "%s: bad --seed '%s' (an integer, 0 or more)", name, args_get(a, "seed"));

@@ -30,7 +30,7 @@ int tune_main(const struct family *f, struct args *a);
 
 /* What another command (validate) changes in a tuning run. */
 struct tune_extra {
-	const struct size2 *sizes; /* measure these instead of --sizes */
+	const struct dims *sizes; /* measure these instead of --sizes */
 	size_t nsizes;
 	char **points;             /* variants (canonical names) measured beside the space */
 	size_t npoints;
@@ -49,6 +49,6 @@ struct tune_report_key {
 	const char *dtype, *mode;
 };
 int tune_report(sqlite3 *db, const struct family *f, const struct tune_report_key *k,
-		const struct size2 *sizes, size_t nsizes, int format);
+		const struct dims *sizes, size_t nsizes, int format);
 
 #endif

@@ -6,7 +6,8 @@
  *   result[0]  differing 2-byte units between out and expected
  *   result[1]  byte offset of the first difference (atomicMin)
  *   result[2]  guard bytes that are not the guard value
- * and, last, the kernel the read ceiling times.
+ * then the kernels the read and FMA ceilings time, and the matrix
+ * multiply's reference.
  */
 
 extern "C" __global__ void gt_compare(const unsigned short *__restrict__ out,
@@ -82,4 +83,71 @@ extern "C" __global__ void gt_read(const uint4 *__restrict__ in, unsigned long l
 		x ^= ((const unsigned char *)in)[words * 16 + threadIdx.x];
 	if (x == 0x9e3779b9u)
 		sink[3] = x;
+}
+
+/*
+ * The FMA ceiling: 8 independent chains of `iters` fused multiply-adds
+ * per thread (the chains hide the FMA latency), on values that stay near
+ * 1.  The result is stored only when it equals a key it practically never
+ * equals, so the compiler must keep every FMA.  The host counts
+ * 2 * 8 * iters operations per thread (bench.c: FMA_CHAINS).
+ */
+extern "C" __global__ void gt_fma(unsigned long long *sink, int iters)
+{
+	const float m = 0.999f, c = 1e-3f * (1.0f + threadIdx.x * 1e-6f);
+	float x0 = threadIdx.x * 1e-7f, x1 = x0 + 0.1f, x2 = x0 + 0.2f, x3 = x0 + 0.3f;
+	float x4 = x0 + 0.4f, x5 = x0 + 0.5f, x6 = x0 + 0.6f, x7 = x0 + 0.7f;
+	for (int i = 0; i < iters; i += 4) {
+#pragma unroll
+		for (int u = 0; u < 4; u++) {
+			x0 = fmaf(x0, m, c);
+			x1 = fmaf(x1, m, c);
+			x2 = fmaf(x2, m, c);
+			x3 = fmaf(x3, m, c);
+			x4 = fmaf(x4, m, c);
+			x5 = fmaf(x5, m, c);
+			x6 = fmaf(x6, m, c);
+			x7 = fmaf(x7, m, c);
+		}
+	}
+	if (x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7 == -1.0f)
+		sink[3] = 1;
+}
+
+/*
+ * The matrix multiply's reference: C = A B (A M x K, B K x N, row-major)
+ * summed in double precision from 16 x 16 tiles staged in shared memory,
+ * and beside each element the sum of |a b| over its products, which the
+ * error bound scales with.  One block per 16 x 16 tile of C in a
+ * one-dimensional grid (either dimension may exceed 65535 tiles).
+ */
+template <typename T>
+__device__ void gt_gemm_reference(const T *__restrict__ A, const T *__restrict__ B, double2 *__restrict__ ref,
+				  int M, int N, int K)
+{
+	__shared__ double as[16][17], bs[16][17];
+	const int tiles_n = (N + 15) / 16;
+	const int row = (blockIdx.x / tiles_n) * 16 + threadIdx.y, col = (blockIdx.x % tiles_n) * 16 + threadIdx.x;
+	double sum = 0, mag = 0;
+	for (int k0 = 0; k0 < K; k0 += 16) {
+		const int ka = k0 + threadIdx.x, kb = k0 + threadIdx.y;
+		as[threadIdx.y][threadIdx.x] = row < M && ka < K ? (double)A[(size_t)row * K + ka] : 0.0;
+		bs[threadIdx.y][threadIdx.x] = kb < K && col < N ? (double)B[(size_t)kb * N + col] : 0.0;
+		__syncthreads();
+#pragma unroll
+		for (int k = 0; k < 16; k++) {
+			const double p = as[threadIdx.y][k] * bs[k][threadIdx.x];
+			sum += p;
+			mag += fabs(p);
+		}
+		__syncthreads();
+	}
+	if (row < M && col < N)
+		ref[(size_t)row * N + col] = make_double2(sum, mag);
+}
+
+extern "C" __global__ void gt_gemm_reference_f32(const float *__restrict__ A, const float *__restrict__ B,
+						 double2 *__restrict__ ref, int M, int N, int K)
+{
+	gt_gemm_reference<float>(A, B, ref, M, N, K);
 }

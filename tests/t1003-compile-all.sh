@@ -39,5 +39,6 @@ copy f32 48
 reduce f32 60
 reduce f64 30
 reduce i32 30
+gemm f32 24
 LIST
 done_testing

@@ -8,8 +8,8 @@ schema1_db "$T/v1.db"
 check "a version-1 file was made" test "$("$SQL" "$T/v1.db" "PRAGMA user_version")" = 1
 
 run_gt 0 db info --db "$T/v1.db"
-grep_in "$T/out" "schema_version  4"
-check "migrated: user_version is 4" test "$("$SQL" "$T/v1.db" "PRAGMA user_version")" = 4
+grep_in "$T/out" "schema_version  5"
+check "migrated: user_version is 5" test "$("$SQL" "$T/v1.db" "PRAGMA user_version")" = 5
 check "migrated: the new columns exist" "$SQL" "$T/v1.db" "SELECT p25_ms, p75_ms, launches FROM measurement"
 check "migrated: the old family is 2-D in GB/s, its ceilings copies" \
 	test "$("$SQL" "$T/v1.db" "SELECT shape || ' ' || metric FROM family")" = "2d GB/s"
@@ -19,6 +19,17 @@ check "migrated: the run-conditions and validation tables exist" \
 check "migrated: a run made before says nothing about its conditions" \
 	test "$("$SQL" "$T/v1.db" "SELECT count(*) FROM run WHERE conditions IS NULL")" = 1
 check "migrated: the old row is kept" test "$("$SQL" "$T/v1.db" "SELECT median_ms FROM measurement")" = 0.01
+check "migrated: the measurement and the winner have depth 1" \
+	test "$("$SQL" "$T/v1.db" "SELECT (SELECT group_concat(depth) FROM measurement) || ' ' ||
+		(SELECT group_concat(depth) FROM winner)")" = "1 1"
+check "migrated: the winner still names its measurement" \
+	test "$("$SQL" "$T/v1.db" "SELECT count(*) FROM winner w JOIN measurement m ON m.id = w.measurement_id")" = 1
+check "migrated: the depth is part of the measurement's key" \
+	"$SQL" "$T/v1.db" "INSERT INTO measurement (run_id, variant_id, rows, cols, depth, status)
+		SELECT run_id, variant_id, rows, cols, 7, 'ok' FROM measurement"
+check "migrated: ceilings may be FMA rates" \
+	"$SQL" "$T/v1.db" "INSERT INTO ceiling (run_id, dtype, rows, cols, depth, memcpy_gbps, copy_kernel_gbps,
+		ceiling_gbps, kind) SELECT run_id, dtype, rows, cols, 7, 0, 1, 1, 'fma' FROM ceiling"
 run_gt 0 query --db "$T/v1.db" --no-shipped
 grep_in "$T/out" "Old GPU"
 
@@ -27,6 +38,6 @@ check "a reading command does not create a database" test ! -e "$T/fresh.db"
 . "$top_srcdir/tests/results-doc"
 results_doc "GPU A" GPU-aaaa 9 0 run-1 f32 1024x1024:3000:32 > "$T/a.json"
 run_gt 0 db merge "$T/a.json" --db "$T/fresh/sub/dir.db"
-check "a fresh file gets the current schema" test "$("$SQL" "$T/fresh/sub/dir.db" "PRAGMA user_version")" = 4
+check "a fresh file gets the current schema" test "$("$SQL" "$T/fresh/sub/dir.db" "PRAGMA user_version")" = 5
 check "in WAL mode" test "$("$SQL" "$T/fresh/sub/dir.db" "PRAGMA journal_mode")" = wal
 done_testing

@@ -87,7 +87,7 @@ static const char *judge_sum(const struct dtype *dt, const void *expected, doubl
 		float f = (float)got;
 		memcpy(out, &f, 4);
 	}
-	return family_reduce.judge(expected, out, v, dt, n, 1, set, buf, len);
+	return family_reduce.judge(expected, out, v, dt, &(struct dims){ n, 1, 1 }, set, buf, len);
 }
 
 int main(void)
@@ -108,8 +108,8 @@ int main(void)
 			void *in = xmalloc((size_t)n * dt->size);
 			void *expected = xcalloc(1, f->expected_bytes);
 			for (int set = 0; set < 2; set++) {
-				f->fill(in, dt, n, 1, 12345 + (uint64_t)n, set);
-				f->reference(in, expected, dt, n, 1);
+				f->fill(in, dt, &(struct dims){ n, 1, 1 }, 12345 + (uint64_t)n, set);
+				f->reference(in, expected, dt, &(struct dims){ n, 1, 1 });
 				for (size_t pi = 0; pi < ARRAY_SIZE(points); pi++) {
 					int v[MAX_PARAMS] = { points[pi][0], points[pi][1], points[pi][2], points[pi][3], 4, 0, 0 };
 					if ((size_t)v[1] * dt->size > 16)
@@ -144,8 +144,8 @@ int main(void)
 			if (!i32) {
 				/* Just past the bound is refused, with the error measured. */
 				int v[MAX_PARAMS] = { 256, 1, 4, 1024, 4, 0, 0 };
-				f->fill(in, dt, n, 1, 7, 0);
-				f->reference(in, expected, dt, n, 1);
+				f->fill(in, dt, &(struct dims){ n, 1, 1 }, 7, 0);
+				f->reference(in, expected, dt, &(struct dims){ n, 1, 1 });
 				double s = f64 ? sum_double(in, 1, 0, n, v, -1) : sum_float(in, 0, 0, n, v, -1);
 				const char *bad = judge_sum(dt, expected, s, 0, v, n, 0, why, sizeof(why));
 				check(!bad, "the plain sum passes", bad);
@@ -161,7 +161,7 @@ int main(void)
 	/* The exact-sum input stays where every order is exact. */
 	long n = 1L << 26;
 	float *in = xmalloc((size_t)n * sizeof(float));
-	f->fill(in, dtype_find("f32"), n, 1, 99, 1);
+	f->fill(in, dtype_find("f32"), &(struct dims){ n, 1, 1 }, 99, 1);
 	double total = 0;
 	int positive = 1;
 	for (long i = 0; i < n; i++) {

@@ -41,7 +41,7 @@ int main(int argc, char **argv)
 		if (!strcmp(text, "''"))
 			text = "";
 		const char *want = sep + 4;
-		struct size2 *s = NULL;
+		struct dims *s = NULL;
 		size_t k = 0;
 		char err[256] = "";
 		int r = sizes_parse(shape, text, &s, &k, err, sizeof(err));

@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	memcpy(text, data, n);
 	text[n] = '\0';
 	for (int shape = 1; shape <= 2; shape++) {
-		struct size2 *s = NULL;
+		struct dims *s = NULL;
 		size_t k = 0;
 		char err[256];
 		if (sizes_parse(shape, text, &s, &k, err, sizeof(err)) == 0) {

@@ -1,0 +1,249 @@
+/*
+ * family-gemm.c - C = A B in single precision on the CUDA cores, as a
+ * point in a space of block, warp and thread tiles, k-steps, load widths,
+ * padding, staging and block order (templates/gemm.cu says what each
+ * parameter does).  The space runs to thousands of valid points, too many
+ * to time in full at every size, so the family's default is a search
+ * (strategy.h) with a budget of variants per size.
+ *
+ * Sizes are M x N x K (A is M x K, B is K x N, all row-major); the figure
+ * is GFLOP/s (2 M N K operations per launch) and the ceiling the GPU's
+ * measured rate of fused multiply-adds in the same run.
+ *
+ * The check: the reference is computed on the GPU, in double precision,
+ * by a plain tiled kernel (support.cu), with beside each element the sum
+ * of |a b| over its products.  Any order of the K fused multiply-adds in
+ * single precision is within gamma(K) sum |a b| of the exact result
+ * (gamma(K) = K u / (1 - K u), u = 2^-24), so a variant whose output is
+ * further from the reference than that anywhere is wrong.  The timed
+ * input is of values of both signs in [-1, 1], so a wrong index cannot
+ * pass by accident.  Because a bound loose enough for every order could
+ * hide one missing product, each variant is also run on a second input of
+ * integers in [-4, 4] \ {0}: every product and partial sum is then an
+ * integer below 2^24 (K <= 2^20), exact in single precision whatever the
+ * order, so the output must equal the reference exactly.
+ */
+#include "family.h"
+#include "strategy.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { P_BM, P_BN, P_BK, P_WM, P_WN, P_TM, P_TN, P_VEC, P_PAD, P_DBUF, P_GROUP, P_INJECT, NPARAMS };
+
+static const char *const inject_names[] = { "none", "wrong", NULL };
+
+static const struct param_def params[NPARAMS] = {
+	[P_BM] = { "bm", "GT_BM", "rows of C per block (the block tile's height)",
+		   NULL, { 16, 32, 64, 128, 256 }, 5, { 32, 64, 128, 256 }, 4, 128, 0 },
+	[P_BN] = { "bn", "GT_BN", "columns of C per block (the block tile's width)",
+		   NULL, { 16, 32, 64, 128, 256 }, 5, { 32, 64, 128, 256 }, 4, 128, 0 },
+	[P_BK] = { "bk", "GT_BK", "the step along K staged in shared memory per round",
+		   NULL, { 8, 16, 32 }, 3, { 8, 16, 32 }, 3, 8, 0 },
+	[P_WM] = { "wm", "GT_WM", "rows of a warp's tile (a multiple of 4 tm)",
+		   NULL, { 4, 8, 16, 32, 64, 128 }, 6, { 16, 32, 64, 128 }, 4, 32, 0 },
+	[P_WN] = { "wn", "GT_WN", "columns of a warp's tile (a multiple of 8 tn)",
+		   NULL, { 8, 16, 32, 64, 128 }, 5, { 16, 32, 64, 128 }, 4, 64, 0 },
+	[P_TM] = { "tm", "GT_TM", "rows of a thread's tile (outputs kept in registers)",
+		   NULL, { 1, 2, 4, 8 }, 4, { 2, 4, 8 }, 3, 8, 0 },
+	[P_TN] = { "tn", "GT_TN", "columns of a thread's tile",
+		   NULL, { 1, 2, 4, 8 }, 4, { 2, 4, 8 }, 3, 8, 0 },
+	[P_VEC] = { "vec", "GT_VEC", "elements per global load of A and B (4: 16-byte loads where rows allow)",
+		    NULL, { 1, 4 }, 2, { 1, 4 }, 2, 4, 0 },
+	[P_PAD] = { "pad", "GT_PAD", "floats of padding per shared-memory row (bank conflicts)",
+		    NULL, { 0, 1, 4, 8 }, 4, { 0, 4 }, 2, 4, 0 },
+	[P_DBUF] = { "dbuf", "GT_DBUF", "1: two shared stages, the next round's tiles loaded while this one is computed",
+		     NULL, { 0, 1 }, 2, { 0, 1 }, 2, 0, 0 },
+	[P_GROUP] = { "group", "GT_GROUP", "block order: 1 row by row of C's tiles; G walks G tile rows column by column (L2 reuse)",
+		      NULL, { 1, 4, 8, 16 }, 4, { 1, 8 }, 2, 1, 0 },
+	[P_INJECT] = { "inject", "GT_INJECT", "test-only fault injection: none, or wrong (leaves out A's last column)",
+		       inject_names, { 0, 1 }, 2, { 0 }, 1, 0, 1 },
+};
+
+/* Threads of a block: one warp per warp tile. */
+static int threads_of(const int *v)
+{
+	return (v[P_BM] / v[P_WM]) * (v[P_BN] / v[P_WN]) * 32;
+}
+
+/* Bytes of dynamic shared memory: BK rows of A (transposed) and of B, padded,
+ * once or twice. */
+static size_t smem_of(const int *v)
+{
+	return (size_t)v[P_BK] * (size_t)(v[P_BM] + v[P_PAD] + v[P_BN] + v[P_PAD]) * (v[P_DBUF] ? 2 : 1) * 4;
+}
+
+/* Most outputs a thread keeps in registers: more spill. */
+#define MAX_ACC 128
+
+static const char *reject(const int *v, const struct dtype *dt, const struct device_limits *lim,
+			  char *buf, size_t n)
+{
+	(void)dt;
+	if (v[P_BM] % v[P_WM] || v[P_BN] % v[P_WN])
+		return "the warp tile does not divide the block tile";
+	if (v[P_WM] % (4 * v[P_TM]) || v[P_WN] % (8 * v[P_TN]))
+		return "the thread tile does not divide the warp tile (a warp is 4 x 8 threads of tm x tn)";
+	int t = threads_of(v);
+	if (t > lim->max_threads_per_block) {
+		snprintf(buf, n, "threads per block exceed the device limit (%d)", lim->max_threads_per_block);
+		return buf;
+	}
+	if (v[P_BK] % v[P_VEC] || v[P_BN] % v[P_VEC])
+		return "vector loads would straddle a tile row (bk and bn must be multiples of vec)";
+	int la = v[P_BM] * v[P_BK] / v[P_VEC], lb = v[P_BK] * v[P_BN] / v[P_VEC];
+	if (la % t || lb % t)
+		return "the threads cannot share the loads of a round's tiles evenly";
+	if ((v[P_WM] / 4) * (v[P_WN] / 8) > MAX_ACC) {
+		snprintf(buf, n, "more than %d outputs per thread (wm wn / 32): registers would spill", MAX_ACC);
+		return buf;
+	}
+	if (smem_of(v) > (size_t)lim->max_smem_per_block) {
+		snprintf(buf, n, "shared memory exceeds the device limit (%d bytes)", lim->max_smem_per_block);
+		return buf;
+	}
+	return NULL;
+}
+
+static void geometry(const int *v, const struct dtype *dt, const struct dims *d, struct launch_geometry *g)
+{
+	(void)dt;
+	long tiles = ((d->rows + v[P_BM] - 1) / v[P_BM]) * ((d->cols + v[P_BN] - 1) / v[P_BN]);
+	g->grid[0] = (unsigned)tiles;
+	g->grid[1] = g->grid[2] = 1;
+	g->block[0] = (unsigned)threads_of(v);
+	g->block[1] = g->block[2] = 1;
+	g->smem = (unsigned)smem_of(v);
+}
+
+/* A (M x K) then B (K x N). */
+static size_t in_elems(const struct dims *d)
+{
+	return (size_t)d->rows * (size_t)d->depth + (size_t)d->depth * (size_t)d->cols;
+}
+
+static size_t out_bytes(const struct dtype *dt, const struct dims *d)
+{
+	return family_elems_bytes(dt, d);
+}
+
+static double flops(const struct dtype *dt, const struct dims *d)
+{
+	(void)dt;
+	return 2.0 * (double)d->rows * (double)d->cols * (double)d->depth;
+}
+
+/* Set 0: values of both signs, |x| in [2^-12, 1]; set 1: integers in
+ * [-4, 4] \ {0} (see the top of this file). */
+static void fill(void *in, const struct dtype *dt, const struct dims *d, uint64_t seed, int set)
+{
+	(void)dt;
+	float *x = in;
+	size_t n = in_elems(d);
+	uint64_t s = seed * 0x9e3779b97f4a7c15ULL + (uint64_t)set + 1;
+	for (size_t i = 0; i < n; i++) {
+		/* splitmix64: every element from its own state step. */
+		uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+		z ^= z >> 31;
+		float sign = (z & 1) ? -1.0f : 1.0f;
+		if (set == 0)
+			x[i] = sign * (float)(((z >> 40) | 1) * (1.0 / 16777216.0)); /* (0, 1), 24 bits */
+		else
+			x[i] = sign * (float)(1 + (z >> 61) % 4);
+	}
+}
+
+/* What the reference kernel writes per element: the sum in double, and
+ * the sum of |a b|. */
+struct gemm_expected {
+	double sum, mag;
+};
+
+static const char *judge(const void *expected, const void *out, const int *v, const struct dtype *dt,
+			 const struct dims *d, int set, char *buf, size_t n)
+{
+	(void)v;
+	const struct gemm_expected *e = expected;
+	const float *c = out;
+	double u = dt->acc_eps, K = (double)d->depth;
+	double gamma = K * u / (1 - K * u);
+	size_t count = family_elems(d), bad = 0, first = 0;
+	double worst = 0, worst_bound = 0, ratio = 0;
+	for (size_t i = 0; i < count; i++) {
+		double err = fabs((double)c[i] - e[i].sum);
+		/* Set 1 is exact (integers below 2^24); set 0 within the bound. */
+		double bound = set == 1 ? 0 : gamma * e[i].mag;
+		if (!(err <= bound)) {
+			if (!bad++)
+				first = i;
+			double r = bound > 0 ? err / bound : INFINITY;
+			if (bad == 1 || r > ratio || isnan(err)) {
+				ratio = r;
+				worst = err;
+				worst_bound = bound;
+			}
+		}
+	}
+	if (!bad)
+		return NULL;
+	snprintf(buf, n,
+		 "%zu of %zu outputs outside the bound (first at row %zu, column %zu); worst error %.3g where %s "
+		 "%.3g is allowed (input set %d: %s)",
+		 bad, count, first / (size_t)d->cols, first % (size_t)d->cols, worst, set == 1 ? "exactly" : "",
+		 worst_bound, set, set == 1 ? "integers, exact" : "gamma(K) sum |a b|");
+	return buf;
+}
+
+/* The named points: the seed's one-output-per-thread tiled kernel, its
+ * 2-D register-tiled kernel (128 x 128 x 8, 8 x 8 outputs a thread), and
+ * the best fixed point of the template's benchmark on an H200 (the
+ * default for an untuned device). */
+static const char *const classics[] = {
+	"tiled16:bm=16,bn=16,bk=16,wm=4,wn=8,tm=1,tn=1,vec=1,pad=0,dbuf=0,group=1",
+	"regtile8x8:bm=128,bn=128,bk=8,wm=32,wn=64,tm=8,tn=8,vec=4,pad=4,dbuf=0,group=1",
+	"wide:bm=128,bn=256,bk=8,wm=64,wn=64,tm=8,tn=4,vec=4,pad=4,dbuf=1,group=8",
+	NULL
+};
+
+const struct family family_gemm = {
+	.name = "gemm",
+	.summary = "single-precision matrix multiply C = A B on the CUDA cores",
+	.template_name = "templates/gemm.cu",
+	.kernel_name = "gputune_gemm",
+	.shape = SHAPE_3D,
+	.default_sizes = "1024-8192",
+	.dtypes = "f32",
+	.metric = METRIC_FLOPS,
+	.check = CHECK_GPU_REFERENCE,
+	.ceiling = CEILING_FMA,
+	.args = ARGS_GEMM,
+	.params = params,
+	.nparams = NPARAMS,
+	.reject = reject,
+	.geometry = geometry,
+	.geometry_c =
+		"\tgrid[0] = (unsigned)(((m + c->bm - 1) / c->bm) * ((n + c->bn - 1) / c->bn));\n"
+		"\tgrid[1] = grid[2] = 1;\n"
+		"\tblock[0] = (unsigned)((c->bm / c->wm) * (c->bn / c->wn) * 32);\n"
+		"\tblock[1] = block[2] = 1;\n"
+		"\t*smem = (unsigned)(c->bk * (c->bm + c->pad + c->bn + c->pad) * (c->dbuf ? 2 : 1) * 4);\n"
+		"\t(void)k;\n",
+	.in_elems = in_elems,
+	.out_bytes = out_bytes,
+	.work = flops,
+	.fill = fill,
+	.nsets = 2,
+	.gpu_reference = "gt_gemm_reference",
+	.expected_elem = sizeof(struct gemm_expected),
+	.judge = judge,
+	.classics = classics,
+	.nreport = 2,
+	.fallback = 2,
+	.validate_sizes = "random:12:512-4096",
+	.strategy = STRATEGY_GENETIC,
+	.budget = 240,
+};
