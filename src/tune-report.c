@@ -100,6 +100,11 @@ int tune_report(sqlite3 *db, const struct family *f, const struct tune_report_ke
 	size_t ncols = 0;
 	for (size_t i = 0; i < ARRAY_SIZE(head_cols); i++)
 		cols_def[ncols++] = head_cols[i];
+	/* The figures' unit in their names. */
+	if (f->metric == METRIC_FLOPS) {
+		cols_def[4].name = "gflops";
+		cols_def[6].name = "ceiling_gflops";
+	}
 	for (int i = 0; i < nc; i++) {
 		snprintf(names[i], sizeof(names[i]), "vs_%.*s", (int)strcspn(f->classics[i], ":"), f->classics[i]);
 		cols_def[ncols].name = names[i];

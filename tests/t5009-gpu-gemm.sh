@@ -1,0 +1,97 @@
+#!/bin/sh
+# On a GPU: the matrix multiply tunes at sizes that are multiples of no
+# tile (M, N, K odd, K smaller than a k-step, a single row) and at a
+# power of two; every correct variant is 'ok', checked against the GPU's
+# double-precision reference; a variant that leaves out one product per
+# output is 'wrong' on the exact input and never wins; the figure is
+# GFLOP/s against a measured FMA ceiling; the family's default search
+# measures its budget; an exported header's kernel, built by nvcc, at a
+# size nobody tuned, agrees with a host reference within the bound.
+. "$(dirname "$0")/setup"
+skip_without_gpu
+SQL="$top_builddir/tests/sqlexec"
+q() { "$SQL" "$GPUTUNE_DB" "$1"; }
+
+space="--strategy exhaustive --param bm=32,128 --param bn=64 --param bk=8,16 --param wm=32 --param wn=32,64
+	--param tm=4,8 --param tn=4 --param vec=1,4 --param pad=0,4 --param dbuf=all --param group=1,8
+	--param inject=none,wrong"
+# shellcheck disable=SC2086
+run_gt 0 gemm --sizes 1x1x1,97x65x3,333x222x111,512 --quiet --no-probe $space
+cat "$T/out"
+for s in "1 1 1" "97 65 3" "333 222 111" "512 512 512"; do
+	set -- $s
+	j="FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE m.rows = $1 AND m.cols = $2 AND m.depth = $3"
+	check "$1x$2x$3: every variant without the injected fault is right" \
+		test "$(q "SELECT count(*) $j AND v.params NOT LIKE '%inject%' AND m.status <> 'ok'")" = 0
+	check "$1x$2x$3: the variant that leaves out a product is 'wrong' on the exact input" \
+		test "$(q "SELECT count(*) $j AND v.params LIKE '%inject=wrong%' AND (m.status <> 'wrong' OR m.reason NOT LIKE '%exact%')")" = 0
+	check "$1x$2x$3: injected variants were measured" test "$(q "SELECT count(*) $j AND v.params LIKE '%inject=wrong%'")" -gt 0
+	check "$1x$2x$3: the winner is a correct variant" \
+		test "$(q "SELECT count(*) FROM winner w JOIN measurement m ON m.id = w.measurement_id JOIN variant v ON v.id = m.variant_id WHERE w.rows = $1 AND w.cols = $2 AND w.depth = $3 AND v.params NOT LIKE '%inject%'")" = 1
+done
+q "SELECT m.reason FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE v.params LIKE '%inject=wrong%' LIMIT 1" | sed 's/^/# reason: /'
+check "the FMA ceiling is stored per size, in GFLOP/s" \
+	test "$(q "SELECT count(*) FROM ceiling WHERE kind = 'fma' AND ceiling_gbps > 1000")" = 4
+check "the 512-cube winner's GFLOP/s is 2 M N K over its median" \
+	test "$(q "SELECT abs(m.gbps - 2.0 * 512 * 512 * 512 / (m.median_ms * 1e-3) / 1e9) < 1 FROM winner w JOIN measurement m ON m.id = w.measurement_id WHERE w.depth = 512")" = 1
+grep_in "$T/out" "ceiling_gflops"
+grep_in "$T/out" "vs_tiled16"
+run_gt 0 query --kernel gemm --no-shipped --size 333x222x111
+grep_in "$T/out" "333x222x111"
+
+# The family's default: a genetic search of its budget per size.
+run_gt 0 gemm --sizes 300x200x100 --quiet --no-probe --budget 24 --seed 3
+check "the default search measured its budget at the size" \
+	test "$(q "SELECT count(DISTINCT m.variant_id) FROM measurement m WHERE m.rows = 300 AND m.cols = 200 AND m.depth = 100")" -eq 24
+
+# The exported header, built by nvcc, at a size nobody tuned.
+if [ -n "$NVCC" ] && command -v "$NVCC" >/dev/null 2>&1; then
+	run_gt 0 export --kernel gemm --format header --no-shipped --output "$T/gputune_gemm.h"
+	cat >"$T/use.cu" <<'CU'
+#include <cmath>
+#include <cstdio>
+#include <vector>
+#include "gputune_gemm.h"
+int main(void)
+{
+	const int m = 301, n = 203, k = 77;
+	std::vector<float> a((size_t)m * k), b((size_t)k * n), c((size_t)m * n);
+	for (size_t i = 0; i < a.size(); i++)
+		a[i] = (float)((int)(i * 7 % 13) - 6) / 8;
+	for (size_t i = 0; i < b.size(); i++)
+		b[i] = (float)((int)(i * 5 % 11) - 5) / 4;
+	cudaDeviceProp p;
+	cudaGetDeviceProperties(&p, 0);
+	int v = gputune_gemm_choose(p.name, p.major * 10 + p.minor, "f32", m, n, k);
+	float *A, *B, *C;
+	cudaMalloc(&A, a.size() * 4);
+	cudaMalloc(&B, b.size() * 4);
+	cudaMalloc(&C, c.size() * 4);
+	cudaMemcpy(A, a.data(), a.size() * 4, cudaMemcpyHostToDevice);
+	cudaMemcpy(B, b.data(), b.size() * 4, cudaMemcpyHostToDevice);
+	if (gputune_gemm_launch(v, A, B, C, m, n, k, 0) != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess)
+		return 2;
+	cudaMemcpy(c.data(), C, c.size() * 4, cudaMemcpyDeviceToHost);
+	/* The inputs are multiples of 1/32 below 1 in size: every product and
+	 * partial sum is exact in single precision, so any order is exact. */
+	long bad = 0;
+	for (int i = 0; i < m; i++)
+		for (int j = 0; j < n; j++) {
+			double s = 0;
+			for (int x = 0; x < k; x++)
+				s += (double)a[(size_t)i * k + x] * b[(size_t)x * n + j];
+			bad += c[(size_t)i * n + j] != s;
+		}
+	printf("variant %d (%s): %ld of %d outputs differ\n", v, gputune_gemm_variants[v].params, bad, m * n);
+	return bad != 0;
+}
+CU
+	if "$NVCC" -O2 -std=c++17 -I"$T" -o "$T/use" "$T/use.cu" 2>"$T/nvcc.err"; then
+		ok "the consumer builds with nvcc"
+		check "the header's kernel multiplies right at an untuned size" "$T/use"
+	else
+		not_ok "the consumer builds with nvcc"
+		sed 's/^/#   /' "$T/nvcc.err" | head -20
+	fi
+fi
+done_testing
