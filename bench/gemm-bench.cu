@@ -8,6 +8,11 @@
  * (1 - K u)), on inputs of both signs.
  *
  * Build: nvcc -O3 -std=c++17 -arch=sm_90 -I. bench/gemm-bench.cu -lcublas
+ * With -DGPUTUNE_GEMM_HEADER='"gputune_gemm.h"' (a header `gputune export
+ * --kernel gemm` wrote) it times, beside cuBLAS, the seed's two kernels
+ * and the variant the header chooses at each shape, and the header's
+ * figure for that shape when it was tuned there (nvcc-built kernel over
+ * the database's figure).
  * Usage: gemm-bench [MxNxK ...]   (default: the squares 1024 to 8192 and
  *        two shapes that are multiples of no tile)
  */
@@ -22,6 +27,10 @@
 #include "bench/timing.cuh"
 #define GT_HEADER_KERNEL gemm_kernel
 #include "templates/gemm.cu"
+#undef GT_HEADER_KERNEL
+#ifdef GPUTUNE_GEMM_HEADER
+#include GPUTUNE_GEMM_HEADER
+#endif
 
 #define CHECK_BLAS(call)                                                             \
 	do {                                                                         \
@@ -166,7 +175,28 @@ int main(int argc, char **argv)
 		const float wb = check();
 		const double mb = time_ms(T, blas);
 		std::printf("| %s | cuBLAS SGEMM | %.3f | %.1f | 100%% | %.3f |\n", sh.c_str(), mb, flop / mb / 1e9, wb);
-		for (const point &p : points) {
+#ifdef GPUTUNE_GEMM_HEADER
+		/* The tuned choice, then the seed's two kernels only. */
+		const int cc = T.prop.major * 10 + T.prop.minor;
+		const int v = gputune_gemm_choose(T.prop.name, cc, "f32", M, N, K);
+		const gputune_gemm_entry *e = gputune_gemm_lookup(T.prop.name, cc, "f32", M, N, K);
+		CHECK(cudaMemset(C, 0, (size_t)M * N * sizeof(float)));
+		CHECK(gputune_gemm_launch(v, A, B, C, M, N, K, 0));
+		const float wt = check();
+		const double mt = time_ms(T, [&] { gputune_gemm_launch(v, A, B, C, M, N, K, 0); });
+		char db[64] = "untuned here";
+		if (e)
+			std::snprintf(db, sizeof(db), "%.1f%% of the database's %.1f", 100 * flop / mt / 1e6 / e->gbps,
+				      e->gbps / 1e3);
+		std::printf("| %s | gputune: %s (%s) | %.3f | %.1f | %.1f%% | %.3f%s |\n", sh.c_str(),
+			    gputune_gemm_variants[v].params, db, mt, flop / mt / 1e9, 100 * mb / mt, wt,
+			    wt <= 1 ? "" : " WRONG");
+		const size_t npoints = 2;
+#else
+		const size_t npoints = sizeof(points) / sizeof(points[0]);
+#endif
+		for (size_t i = 0; i < npoints; i++) {
+			const point &p = points[i];
 			CHECK(cudaMemset(C, 0, (size_t)M * N * sizeof(float)));
 			p.launch(A, B, C, M, N, K);
 			CHECK(cudaGetLastError());

@@ -25,7 +25,7 @@
 #define BATCH 16
 
 struct space {
-	long rows, cols;
+	long rows, cols, depth;
 	size_t n;
 	int (*v)[MAXP];
 	double *gbps; /* 0: not ok */
@@ -110,11 +110,11 @@ int main(int argc, char **argv)
 	/* The latest measurement of each variant at each size. */
 	sqlite3_stmt *st;
 	sqlite3_prepare_v2(db,
-		"WITH latest AS (SELECT m.*, row_number() OVER (PARTITION BY m.variant_id, m.rows, m.cols"
+		"WITH latest AS (SELECT m.*, row_number() OVER (PARTITION BY m.variant_id, m.rows, m.cols, m.depth"
 		" ORDER BY m.id DESC) rn FROM measurement m)"
-		" SELECT l.rows, l.cols, v.params, l.status, coalesce(l.gbps, 0) FROM latest l"
+		" SELECT l.rows, l.cols, v.params, l.status, coalesce(l.gbps, 0), l.depth FROM latest l"
 		" JOIN variant v ON v.id = l.variant_id JOIN family f ON f.id = v.family_id"
-		" WHERE l.rn = 1 AND f.name = ?1 AND v.dtype = ?2 ORDER BY l.rows, l.cols, v.params",
+		" WHERE l.rn = 1 AND f.name = ?1 AND v.dtype = ?2 ORDER BY l.rows, l.cols, l.depth, v.params",
 		-1, &st, NULL);
 	sqlite3_bind_text(st, 1, fam, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, dt, -1, SQLITE_STATIC);
@@ -122,11 +122,13 @@ int main(int argc, char **argv)
 	size_t nsp = 0, most = 0;
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		long r = (long)sqlite3_column_int64(st, 0), c = (long)sqlite3_column_int64(st, 1);
-		if (!nsp || sp[nsp - 1].rows != r || sp[nsp - 1].cols != c) {
+		long d = (long)sqlite3_column_int64(st, 5);
+		if (!nsp || sp[nsp - 1].rows != r || sp[nsp - 1].cols != c || sp[nsp - 1].depth != d) {
 			sp = xrealloc(sp, (nsp + 1) * sizeof(*sp));
 			memset(&sp[nsp], 0, sizeof(*sp));
 			sp[nsp].rows = r;
 			sp[nsp].cols = c;
+			sp[nsp].depth = d;
 			nsp++;
 		}
 		struct space *x = &sp[nsp - 1];
