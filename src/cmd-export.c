@@ -41,7 +41,7 @@ static int exec_export(struct args *a)
 	const char *kernel = args_get(a, "kernel");
 	const struct family *fam = kernel ? family_find(kernel) : NULL;
 	if (kernel && !fam)
-		return cmd_usage_error(a->cmd, "export: unknown kernel '%s' (transpose, copy)", kernel);
+		return cmd_usage_error(a->cmd, "export: unknown kernel '%s' (transpose, copy, reduce, gemm)", kernel);
 	if (!fam && !json)
 		return cmd_usage_error(a->cmd, "export: a header needs --kernel FAMILY");
 	if (args_has(a, "every") && !json)
@@ -108,8 +108,13 @@ const struct cmd_entry cmd_export_entry = {
 		       "differs (it decides whether loads are vectorised); the best score wins.\n"
 		       "With no measured size of that alignment, the candidate with the best worst\n"
 		       "case over all sizes wins.  A vector length N is the size N x 1 to the rule\n"
-		       "(its alignment: N x element bytes).  A device is matched by name, else by\n"
-		       "compute capability; with neither, the family's classic kernel.  A\n"
+		       "(its alignment: N x element bytes).  A matrix product M x N x K is rows M,\n"
+		       "cols N and a depth K to the rule: its row alignment is K's (A's rows are K\n"
+		       "long, and K decides A's 16-byte loads), its column alignment N's, its area\n"
+		       "the volume M N K, and d adds 0.5 |ln ratio of K / N|.  No extra sizes are\n"
+		       "measured for it, so at a K of an alignment no tuned size has, the best\n"
+		       "worst case answers.  A device is matched by name, else by compute\n"
+		       "capability; with neither, the family's classic kernel.  A\n"
 		       "tuning run measures extra sizes of every alignment so the rule has evidence\n"
 		       "(see `gputune help transpose`); `gputune validate` measures how well it\n"
 		       "holds.  JSON holds the winners and the candidates' measurements and goes\n"

@@ -21,7 +21,7 @@
 
 static const struct cmd_option options[] = {
 	{ "device", "NAME|UUID|INDEX", "one device: name substring (any case), UUID, or index from `gputune db devices`", 0, 0 },
-	{ "kernel", "FAMILY", "one kernel family (transpose, copy, reduce)", 0, 0 },
+	{ "kernel", "FAMILY", "one kernel family (transpose, copy, reduce, gemm)", 0, 0 },
 	{ "dtype", "TYPE", "one element type (f32, f64, f16, i32)", 0, 0 },
 	{ "size", "N|RxC", "one size (N is a vector length for 1-D families, N x N for matrices); when it was not measured, the variant exported headers choose there", 0, 0 },
 	{ "mode", "MODE", "timing mode: flushed or hot (default: both)", 0, 0 },

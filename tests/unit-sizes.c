@@ -36,8 +36,9 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		*sep = '\0';
-		int shape = strncmp(line, "1d: ", 4) ? 2 : 1;
-		const char *text = line + (shape == 1 ? 4 : 0);
+		/* "1d: " and "3d: " prefixes name the shape; none is 2-D. */
+		int shape = !strncmp(line, "1d: ", 4) ? 1 : !strncmp(line, "3d: ", 4) ? 3 : 2;
+		const char *text = line + (shape != 2 ? 4 : 0);
 		if (!strcmp(text, "''"))
 			text = "";
 		const char *want = sep + 4;
@@ -48,9 +49,13 @@ int main(int argc, char **argv)
 		struct strbuf got = {0};
 		for (size_t i = 0; r == 0 && i < k; i++)
 			if (shape == 1)
-				sb_printf(&got, "%s%ld%s", i ? " " : "", s[i].rows, s[i].cols == 1 ? "" : "(cols!)");
+				sb_printf(&got, "%s%ld%s", i ? " " : "", s[i].rows,
+					  s[i].cols == 1 && s[i].depth == 1 ? "" : "(cols!)");
+			else if (shape == 2)
+				sb_printf(&got, "%s%ldx%ld%s", i ? " " : "", s[i].rows, s[i].cols,
+					  s[i].depth == 1 ? "" : "(depth!)");
 			else
-				sb_printf(&got, "%s%ldx%ld", i ? " " : "", s[i].rows, s[i].cols);
+				sb_printf(&got, "%s%ldx%ldx%ld", i ? " " : "", s[i].rows, s[i].cols, s[i].depth);
 		int pass = ok ? r == 0 && !strcmp(got.buf ? got.buf : "", want)
 			      : r < 0 && strstr(err, want) != NULL;
 		n++;
