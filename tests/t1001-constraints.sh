@@ -66,4 +66,26 @@ run_gt 0 reduce --dry-run --arch sm_90 --sizes 2^20 --dtype f64 --param threads=
 grep_in "$T/out" "8 points, 3 valid, 5 rejected"
 grep_in "$T/out" "rejected     4  vec x element size exceeds the 16-byte access limit (32 bytes)"
 grep_in "$T/out" "rejected     1  the shared-memory trees need at least 64 threads"
+
+# The matrix multiply's constraints (from its single point: 128 x 128 x 8,
+# warp 32 x 64, thread 8 x 8, 16-byte loads), and its named points.
+family=gemm
+accept
+reject "the warp tile does not divide the block tile" --param bm=32 --param wm=64
+reject "the thread tile does not divide the warp tile" --param wm=16 --param tm=8
+reject "threads per block exceed the device limit (1024)" --param bm=256 --param bn=256 --param wm=8 --param tm=2 --param wn=32 --param tn=4
+reject "the threads cannot share the loads of a round's tiles evenly" --param bm=16 --param wm=4 --param tm=1 --param bn=64 --param wn=8 --param tn=1
+reject "more than 128 outputs per thread" --param wm=128 --param wn=64 --param bm=128 --param bn=128
+reject "shared memory exceeds the device limit (49152 bytes)" --param bm=256 --param bn=256 --param bk=32 --param wm=64 --param wn=64 --param tm=8 --param tn=4 --param dbuf=1
+accept --param bm=16 --param bn=16 --param bk=16 --param wm=4 --param wn=8 --param tm=1 --param tn=1 --param vec=1 --param pad=0
+accept --param bm=128 --param bn=256 --param wm=64 --param wn=64 --param tn=4 --param dbuf=1 --param group=8
+accept --param inject=wrong
+run_gt 0 gemm --dry-run --arch sm_90 --param bm=64 --param bn=64 --param bk=8 --param wm=32,64 --param wn=32,64 \
+	--param tm=4,8 --param tn=4 --param vec=4 --param pad=4 --param dbuf=1 --param group=8
+grep_in "$T/out" "8 points, 8 valid, 0 rejected"
+run_gt 0 gemm --dry-run --arch sm_90 --param bm=16,128 --param bn=64 --param bk=8 --param wm=16,32 --param wn=64 \
+	--param tm=8 --param tn=8 --param vec=4 --param pad=0 --param dbuf=0 --param group=1
+grep_in "$T/out" "4 points, 1 valid, 3 rejected"
+grep_in "$T/out" "rejected     1  the warp tile does not divide the block tile"
+grep_in "$T/out" "rejected     2  the thread tile does not divide the warp tile"
 done_testing

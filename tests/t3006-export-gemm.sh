@@ -1,0 +1,147 @@
+#!/bin/sh
+# The matrix multiply's exported header on a hand-made database of three
+# tuned sizes M x N x K: variant X wins at 1024^3 and 4000x3000x5000, Z at
+# 2048^3, and Y never wins but is never below 90%.  The header compiles
+# with cc -std=c11 and nvcc; it answers tuned sizes with their winners, a
+# K of an alignment nobody tuned with the best worst case (Y), an unseen
+# device of the same compute capability from the same tables, another
+# with the default variant; it agrees with `gputune query --size`; its
+# NVRTC programs compile; and the sizes' depth survives JSON export and
+# merge.
+. "$(dirname "$0")/setup"
+
+uuid=GPU-gemm
+X=bm=128,bn=256,bk=8,wm=64,wn=64,tm=8,tn=2,vec=4,pad=4,dbuf=1,group=8
+Y=bm=64,bn=128,bk=16,wm=32,wn=32,tm=4,tn=2,vec=4,pad=4,dbuf=1,group=1
+Z=bm=128,bn=128,bk=8,wm=32,wn=64,tm=8,tn=8,vec=4,pad=4,dbuf=0,group=1
+# record M N K GFLOPS PARAMS HASH
+record() {
+	printf '{"device_uuid": "%s", "kernel": "gemm", "dtype": "f32", "rows": %s, "cols": %s, "depth": %s,' $uuid "$1" "$2" "$3"
+	printf ' "timing_mode": "flushed", "params": "%s", "source_hash": "%s",' "$5" "$6"
+	printf ' "median_ms": 1, "min_ms": 0.9, "max_ms": 1.2, "p25_ms": 0.95, "p75_ms": 1.1, "launches": 30,'
+	printf ' "gbps": %s, "fraction": 0.7, "ceiling_gbps": 64000, "memcpy_gbps": 0, "copy_kernel_gbps": 64000,' "$4"
+	printf ' "ceiling_kind": "fma", "run": {"uuid": "run-g", "started_at": "2026-11-22T00:00:00Z",'
+	printf ' "gputune_version": "0.1.0", "nvrtc_version": "13.0", "repetitions": 30}}'
+}
+{
+	printf '{"format": "gputune-results", "version": 1,\n'
+	printf ' "kernels": [{"name": "gemm", "params": "bm,bn,bk,wm,wn,tm,tn,vec,pad,dbuf,group,inject"}],\n'
+	printf ' "devices": [{"uuid": "%s", "name": "NVIDIA H200", "cc_major": 9, "cc_minor": 0, "sm_count": 132,' $uuid
+	printf ' "mem_bytes": 150000000000, "l2_bytes": 52428800, "bus_width_bits": 6144, "mem_clock_khz": 3201000,'
+	printf ' "driver_version": 13000}],\n "results": [\n'
+	record 1024 1024 1024 30000 $X hx; printf ',\n'
+	record 2048 2048 2048 45000 $Z hz; printf ',\n'
+	record 4000 3000 5000 44000 $X hx
+	printf '\n ],\n "measurements": [\n'
+	record 1024 1024 1024 27000 $Y hy; printf ',\n'
+	record 1024 1024 1024 15000 $Z hz; printf ',\n'
+	record 2048 2048 2048 22500 $X hx; printf ',\n'
+	record 2048 2048 2048 40500 $Y hy; printf ',\n'
+	record 4000 3000 5000 39600 $Y hy; printf ',\n'
+	record 4000 3000 5000 26400 $Z hz
+	printf '\n]}\n'
+} > "$T/gemm.json"
+run_gt 0 db merge "$T/gemm.json"
+run_gt 0 query --no-shipped --kernel gemm
+grep_in "$T/out" "4000x3000x5000"
+run_gt 0 export --kernel gemm --no-shipped -o "$T/gputune_gemm.h"
+grep_in "$T/gputune_gemm.h" "NVIDIA H200, sm_90, f32: 3 measured sizes, 3 candidates"
+grep_in "$T/gputune_gemm.h" "gputune_gemm_g0_depths[] = { 1024, 2048, 5000 }"
+check "the header does not name the test-only parameter" sh -c "! grep -q 'int inject' '$T/gputune_gemm.h'"
+
+cat > "$T/choice.c" <<'C'
+#include "gputune_gemm.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+static int failures;
+
+static void expect(const char *what, const char *dev, int cc, long m, long n, long k, const char *params)
+{
+	int v = gputune_gemm_choose(dev, cc, "f32", m, n, k);
+	const char *p = v >= 0 ? gputune_gemm_variants[v].params : "(none)";
+	if (strcmp(p, params)) {
+		printf("not ok - %s (%ldx%ldx%ld): got %s, expected %s\n", what, m, n, k, p, params);
+		failures++;
+	} else {
+		printf("ok - %s (%ldx%ldx%ld)\n", what, m, n, k);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1) { /* the choice at each size given, for comparison with query */
+		for (int i = 1; i < argc; i++) {
+			long m, n, k;
+			if (sscanf(argv[i], "%ldx%ldx%ld", &m, &n, &k) != 3)
+				return 2;
+			printf("%s %s\n", argv[i],
+			       gputune_gemm_variants[gputune_gemm_choose("NVIDIA H200", 90, "f32", m, n, k)].params);
+		}
+		return 0;
+	}
+	expect("a tuned size: its winner", "NVIDIA H200", 90, 2048, 2048, 2048, Z);
+	expect("a tuned size: its winner", "NVIDIA H200", 90, 4000, 3000, 5000, X);
+	expect("the same M and N at another K is not that size", "NVIDIA H200", 90, 2048, 2048, 2047, Y);
+	expect("a K of an alignment nobody tuned: the best worst case", "NVIDIA H200", 90, 777, 777, 777, Y);
+	expect("unseen device of the same compute capability", "NVIDIA H100", 90, 777, 777, 777, Y);
+	expect("unseen compute capability: the default variant", "Other GPU", 100, 777, 777, 777,
+	       "bm=128,bn=256,bk=8,wm=64,wn=64,tm=8,tn=4,vec=4,pad=4,dbuf=1,group=8");
+	const gputune_gemm_entry *e = gputune_gemm_lookup("NVIDIA H200", 90, "f32", 4000, 3000, 5000);
+	if (!e || e->depth != 5000 || gputune_gemm_lookup("NVIDIA H200", 90, "f32", 4000, 3000, 4999)) {
+		printf("not ok - lookup matches all three dimensions\n");
+		failures++;
+	}
+	unsigned grid[3], block[3], smem = 0;
+	gputune_gemm_geometry(gputune_gemm_choose("NVIDIA H200", 90, "f32", 1000, 1000, 1000), 1000, 1000, 1000, grid,
+			      block, &smem);
+	printf("# geometry at 1000^3: %u blocks of %u threads, %u bytes of shared memory\n", grid[0], block[0], smem);
+	return failures != 0;
+}
+C
+# The expectations name the variants X, Y and Z by their full names.
+if $CC -std=c11 -Wall -Wextra -Werror -DX="\"$X\"" -DY="\"$Y\"" -DZ="\"$Z\"" -I"$T" "$T/choice.c" -o "$T/choice" 2>"$T/cc.err"; then
+	ok "the header compiles with $CC -std=c11 -Wall -Wextra -Werror"
+	if "$T/choice" > "$T/choice.out"; then ok "the header chooses as documented"; else not_ok "the header's choice"; fi
+	sed 's/^/#   /' "$T/choice.out"
+	sizes="1024x1024x1024 2048x2048x2047 777x777x777 3000x3000x3000 8192x1024x4096 100x7000x64 4000x3000x5000"
+	"$T/choice" $sizes > "$T/header.txt"
+	: > "$T/query.txt"
+	for s in $sizes; do
+		"$GPUTUNE" query --no-shipped --kernel gemm --size "$s" --format csv |
+			awk -v s="$s" 'NR == 2 { split($0, q, "\""); print s, q[2] }' >> "$T/query.txt"
+	done
+	if cmp -s "$T/header.txt" "$T/query.txt"; then
+		ok "query --size and the header agree at ${sizes}"
+	else
+		not_ok "query --size and the header disagree"
+		diff "$T/header.txt" "$T/query.txt" | sed 's/^/#   /'
+	fi
+else
+	not_ok "the header compiles with $CC -std=c11 -Wall -Wextra -Werror"
+	sed 's/^/#   /' "$T/cc.err" | head -20
+fi
+
+# nvcc: the launch helper and the kernels it instantiates.
+if [ -n "$NVCC" ] && [ -x "$NVCC" ]; then
+	printf '#include "gputune_gemm.h"\nint use(const float *a, const float *b, float *c)\n{\n\treturn (int)gputune_gemm_launch(0, a, b, c, 100, 100, 100, 0);\n}\n' > "$T/use.cu"
+	if "$NVCC" -arch=sm_90 -Werror all-warnings -I"$T" -c "$T/use.cu" -o "$T/use.o" 2>"$T/nvcc.err"; then
+		ok "nvcc compiles the header's kernels"
+	else
+		not_ok "nvcc compiles the header's kernels"
+		sed 's/^/#   /' "$T/nvcc.err" | head -20
+	fi
+else
+	echo "# no nvcc: the kernels part was not compiled"
+fi
+
+check_header_programs gemm
+
+# JSON export and merge keep the third dimension.
+run_gt 0 export --format json --kernel gemm --no-shipped -o "$T/round.json"
+grep_in "$T/round.json" '"depth": 5000'
+run_gt 0 db merge "$T/round.json" --db "$T/round.db"
+run_gt 0 export --kernel gemm --no-shipped --db "$T/round.db" -o "$T/round.h"
+check "a merged copy exports the same tables" \
+	sh -c "grep -v Generated '$T/round.h' > '$T/a' && grep -v Generated '$T/gputune_gemm.h' > '$T/b' && cmp -s '$T/a' '$T/b'"
+done_testing
