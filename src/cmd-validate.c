@@ -26,7 +26,7 @@
 #include <strings.h>
 
 static const struct cmd_option options[] = {
-	{ "sizes", "LIST", "held-out sizes, as for tuning (default: random:40:1000-8192 for matrices, random:20:65536-268435456 for vectors)", 0, 0 },
+	{ "sizes", "LIST", "held-out sizes, as for tuning (default: random:40:1000-8192 for matrices, random:20:65536-268435456 for vectors, random:12:512-4096 for gemm)", 0, 0 },
 	TUNE_OPT_DTYPE,
 	{ "no-shipped", NULL, "choose from your database only, not the results shipped with gputune", 0, 0 },
 	{ "param", "NAME=V,...", "the space each held-out size is tuned with, as for tuning (default: the family's)", 1, 0 },
@@ -287,8 +287,9 @@ const struct cmd_entry cmd_validate_entry = {
 		"random:20:65536-268435456), takes the variant an exported header\n"
 		"would run there, choosing from the results as they stand but with the asked\n"
 		"sizes left out (held out even if they were measured before); then, on the GPU,\n"
-		"tunes each size with the whole space (no extra sizes), which measures the\n"
-		"chosen variant too, and reports the choice's GB/s, its share of the\n"
+		"tunes each size with the whole space (gemm: with its default search, the\n"
+		"chosen variant always measured; no extra sizes), and reports the choice's\n"
+		"figure (GB/s, or GFLOP/s for gemm), its share of the\n"
 		"family's ceiling and of the size's own best, with the median and the worst at the end.\n"
 		"The measurements are stored like any tuning run's, and each held-out point\n"
 		"(the choice, its figure and the size's best) in the validation table, which\n"

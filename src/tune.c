@@ -100,7 +100,7 @@ struct point {
 	char hash[17];
 	int64_t variant_id;
 	int job;           /* index into the compile jobs, -1 when not compiled */
-	int classic;       /* one of the family's classic kernels */
+	int always;        /* measured even by a search: a classic, or a point validate asks for */
 	unsigned char *needed; /* per size: still to measure */
 };
 
@@ -114,6 +114,7 @@ struct run_state {
 	int *anchor;            /* per size: 1 for an anchor probe (whole space) */
 	size_t probe_cands;     /* candidates measured at the other probes */
 	double t_probe;
+	double t_cross;     /* a search's best variants measured at the run's other sizes */
 	struct tune_extra *x;   /* changes by another command, or NULL */
 	struct point *pts;
 	size_t npts;
@@ -185,7 +186,7 @@ static void add_classics(struct run_state *s, const struct device_limits *lim)
 		if (!s->f->reject(v, s->dt, lim, buf, sizeof(buf))) {
 			/* add_point may move s->pts: index it after. */
 			size_t k = add_point(s, v);
-			s->pts[k].classic = 1;
+			s->pts[k].always = 1;
 		}
 	}
 }
@@ -568,9 +569,10 @@ static int search_size(struct run_state *s, struct bench *b, struct compile_pool
 		}
 	}
 	sqlite3_finalize(q);
-	/* The classics first: the report compares the winner with them. */
+	/* The classics first (the report compares the winner with them), and
+	 * the points another command asks for (validate's choices). */
 	for (size_t i = 0; i < s->npts && rc == 0; i++) {
-		if (!s->pts[i].classic || !s->pts[i].needed[k])
+		if (!s->pts[i].always || !s->pts[i].needed[k])
 			continue;
 		double f;
 		rc = interrupted() ? 1 : measure_and_note(s, b, pool, k, i, bytes, ceiling, ms_of, best_ms, &f);
@@ -716,6 +718,74 @@ measured:
 	if (!s->quiet && isatty(2))
 		fputs("\r\033[K", stderr);
 	return 0;
+}
+
+/*
+ * After a search (which measures a different handful of variants at each
+ * size): the CROSS_TOP fastest variants of each size of this run are
+ * measured at every other size of it, so that the exported choice at
+ * untuned sizes has candidates (variants measured at every size) that are
+ * strong ones, not only the classics.  0, 1 when interrupted, -1 on
+ * failure.
+ */
+#define CROSS_TOP 4
+static int cross_measure(struct run_state *s, struct bench *b, struct compile_pool *pool, const void *copy_cubin)
+{
+	if (s->nsizes < 2)
+		return 0;
+	unsigned char *cand = xcalloc(s->npts ? s->npts : 1, 1);
+	sqlite3_stmt *st = db_prepare(s->db,
+		"WITH latest AS (SELECT m.variant_id, m.gbps, m.status, row_number() OVER"
+		" (PARTITION BY m.variant_id ORDER BY m.id DESC) rn FROM measurement m JOIN run r ON r.id = m.run_id"
+		" WHERE r.device_id = ?1 AND r.timing_mode = ?2 AND m.rows = ?3 AND m.cols = ?4 AND m.depth = ?8)"
+		" SELECT v.params FROM latest l JOIN variant v ON v.id = l.variant_id WHERE l.rn = 1"
+		" AND l.status = 'ok' AND v.family_id = ?5 AND v.dtype = ?6 ORDER BY l.gbps DESC LIMIT ?7");
+	if (!st) {
+		free(cand);
+		return -1;
+	}
+	for (size_t k = 0; k < s->nsizes; k++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, s->device_id);
+		sqlite3_bind_text(st, 2, s->mode, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, s->sizes[k].rows);
+		sqlite3_bind_int64(st, 4, s->sizes[k].cols);
+		sqlite3_bind_int64(st, 8, s->sizes[k].depth);
+		sqlite3_bind_int64(st, 5, s->family_id);
+		sqlite3_bind_text(st, 6, s->dt->name, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 7, CROSS_TOP);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			const char *params = (const char *)sqlite3_column_text(st, 0);
+			for (size_t i = 0; i < s->npts; i++)
+				if (!strcmp(s->pts[i].name, params))
+					cand[i] = 1;
+		}
+	}
+	sqlite3_finalize(st);
+	/* What a search left unmeasured stays needed: keep only the
+	 * candidates, and have them compiled now, in parallel. */
+	size_t todo = 0;
+	for (size_t i = 0; i < s->npts; i++)
+		for (size_t k = 0; k < s->nsizes; k++) {
+			s->pts[i].needed[k] &= cand[i];
+			todo += s->pts[i].needed[k];
+		}
+	free(cand);
+	for (size_t i = 0; i < s->npts; i++)
+		for (size_t k = 0; k < s->nsizes; k++)
+			if (s->pts[i].needed[k] && s->pts[i].job >= 0) {
+				compile_pool_request(pool, (size_t)s->pts[i].job);
+				break;
+			}
+	if (todo && !s->quiet)
+		fprintf(stderr, "%sgputune: measuring the %d fastest variants of each size at the others (%zu "
+			"measurements), for the choice at untuned sizes\n", isatty(2) ? "\r\033[K" : "", CROSS_TOP, todo);
+	int strategy = s->strategy, rc = 0;
+	s->strategy = STRATEGY_EXHAUSTIVE; /* exactly the needed points */
+	for (size_t k = 0; k < s->nsizes && rc == 0; k++)
+		rc = run_size(s, b, pool, k, copy_cubin);
+	s->strategy = strategy;
+	return rc;
 }
 
 /* Before the first probe that is not an anchor: the candidates are the
@@ -865,6 +935,15 @@ static int gpu_run(struct run_state *s, const char *arch, const char *cache_dir,
 		else if (r > 0)
 			stop = 1;
 	}
+	if (rc == EXIT_OK && !stop && s->strategy != STRATEGY_EXHAUSTIVE && !s->x) {
+		double tc = now_seconds();
+		int r = cross_measure(s, b, pool, copy);
+		s->t_cross = now_seconds() - tc;
+		if (r < 0)
+			rc = EXIT_FAIL;
+		else if (r > 0)
+			stop = 1;
+	}
 	double total = now_seconds() - s->t_start;
 	size_t compiled = compile_pool_compiled(pool);
 	compile_pool_stop(pool);
@@ -890,12 +969,16 @@ static int gpu_run(struct run_state *s, const char *arch, const char *cache_dir,
 	if (tune_report(s->db, s->f, &key, s->sizes, s->nreq, s->format) < 0)
 		return EXIT_FAIL;
 	FILE *out = s->format == FMT_TABLE ? stdout : stderr;
+	char cross[96] = "";
+	if (s->t_cross > 0)
+		snprintf(cross, sizeof(cross), ", %.1f s measuring each size's %d best at the others", s->t_cross,
+			 CROSS_TOP);
 	if (!s->quiet || s->format == FMT_TABLE)
 		fprintf(out, "\n%s on %s in %.1f s: %zu variants compiled by this run (%zu jobs), "
 			"%.1f s waiting for the compiler, %.1f s preparing sizes and ceilings, "
-			"%.1f s verifying, %.1f s timing; %.1f s of it on %zu extra sizes (%zu candidates)\n",
+			"%.1f s verifying, %.1f s timing; %.1f s of it on %zu extra sizes (%zu candidates)%s\n",
 			s->f->name, s->g.name, total, compiled, s->njobs, s->t_wait_compile, s->t_prepare,
-			s->t_verify, s->t_timing, s->t_probe, s->nsizes - s->nreq, s->probe_cands);
+			s->t_verify, s->t_timing, s->t_probe, s->nsizes - s->nreq, s->probe_cands, cross);
 	char cond[400];
 	conditions_run_text(s->db, s->run_id, cond, sizeof(cond));
 	if (*cond && (!s->quiet || s->format == FMT_TABLE))
@@ -1092,7 +1175,7 @@ int tune_run(const struct family *f, struct args *a, struct tune_extra *x)
 	for (size_t i = 0; x && i < x->npoints; i++) {
 		int v[MAX_PARAMS] = {0};
 		if (family_point_parse(f, x->points[i], v) == 0)
-			add_point(&s, v);
+			s.pts[add_point(&s, v)].always = 1;
 	}
 	for (size_t i = 0; i < s.npts; i++) {
 		struct point *p = &s.pts[i];

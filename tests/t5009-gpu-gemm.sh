@@ -5,7 +5,8 @@
 # double-precision reference; a variant that leaves out one product per
 # output is 'wrong' on the exact input and never wins; the figure is
 # GFLOP/s against a measured FMA ceiling; the family's default search
-# measures its budget; an exported header's kernel, built by nvcc, at a
+# measures its budget, and then each size's best at the others; validate
+# measures the choice at held-out sizes; an exported header's kernel, built by nvcc, at a
 # size nobody tuned, agrees with a host reference within the bound.
 . "$(dirname "$0")/setup"
 skip_without_gpu
@@ -43,6 +44,24 @@ grep_in "$T/out" "333x222x111"
 run_gt 0 gemm --sizes 300x200x100 --quiet --no-probe --budget 24 --seed 3
 check "the default search measured its budget at the size" \
 	test "$(q "SELECT count(DISTINCT m.variant_id) FROM measurement m WHERE m.rows = 300 AND m.cols = 200 AND m.depth = 100")" -eq 24
+
+# After a search of several sizes, each size's fastest variants are
+# measured at the others (the exported choice's candidates).
+run_gt 0 gemm --sizes 200x300x100,300x200x100 --quiet --budget 12 --seed 5
+grep_in "$T/out" "measuring each size's 4 best at the others"
+for pair in "200 300 300 200" "300 200 200 300"; do
+	set -- $pair
+	check "the 4 fastest at $1x$2x100 are measured at $3x$4x100" \
+		test "$(q "SELECT count(*) FROM (SELECT m.variant_id FROM measurement m WHERE m.rows = $1 AND m.cols = $2 AND m.depth = 100 AND m.status = 'ok' ORDER BY m.gbps DESC LIMIT 4) t WHERE NOT EXISTS (SELECT 1 FROM measurement x WHERE x.variant_id = t.variant_id AND x.rows = $3 AND x.cols = $4 AND x.depth = 100)")" = 0
+done
+
+# validate: the header's choice at held-out sizes, each then tuned by the
+# default search, with the choice always measured.
+run_gt 0 validate gemm --sizes 300x500x200,129x257x65 --quiet
+cat "$T/out"
+grep_in "$T/out" "held-out f32 on"
+check "validate stored both held-out points with the choice's figure" \
+	test "$(q "SELECT count(*) FROM validation WHERE depth IN (200, 65) AND gbps > 0 AND best_gbps >= gbps")" = 2
 
 # The exported header, built by nvcc, at a size nobody tuned.
 if [ -n "$NVCC" ] && command -v "$NVCC" >/dev/null 2>&1; then
