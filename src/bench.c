@@ -429,42 +429,39 @@ static CUresult time_launches(struct bench *b, const struct launch *l, struct ti
 	return CUDA_SUCCESS;
 }
 
-/* The read ceiling: gt_read (support.cu) at three shapes of a grid
- * that covers the GPU, the best of them. */
-static int read_ceiling(struct bench *b, double *gbps)
+/* The best rate of a support kernel over three grid shapes ({threads,
+ * blocks per SM}) that cover the GPU: work per launch is `fixed` plus
+ * `per_thread` for each thread launched. */
+static int best_of_shapes(struct bench *b, CUfunction fn, int kind, const unsigned shapes[3][2], double fixed,
+			  double per_thread, double *rate)
 {
-	static const unsigned shapes[][2] = { { 256, 8 }, { 512, 4 }, { 1024, 2 } }; /* threads, blocks per SM */
-	*gbps = 0;
-	for (size_t i = 0; i < ARRAY_SIZE(shapes); i++) {
+	*rate = 0;
+	for (size_t i = 0; i < 3; i++) {
 		struct launch_geometry geo = { { shapes[i][1] * (unsigned)b->g.sm_count, 1, 1 }, { shapes[i][0], 1, 1 }, 0 };
-		struct launch l = { b->read, &geo, LAUNCH_READ };
+		struct launch l = { fn, &geo, kind };
 		struct timing t;
 		if (CU(time_launches(b, &l, &t)))
 			return -1;
-		double g = bench_gbps((double)b->in_bytes, t.median_ms);
-		*gbps = g > *gbps ? g : *gbps;
+		double g = bench_gbps(fixed + per_thread * (double)geo.grid[0] * (double)geo.block[0], t.median_ms);
+		*rate = g > *rate ? g : *rate;
 	}
 	return 0;
 }
 
+/* The read ceiling: gt_read (support.cu), every byte of the input read once. */
+static int read_ceiling(struct bench *b, double *gbps)
+{
+	static const unsigned shapes[3][2] = { { 256, 8 }, { 512, 4 }, { 1024, 2 } };
+	return best_of_shapes(b, b->read, LAUNCH_READ, shapes, (double)b->in_bytes, 0, gbps);
+}
+
 /* The FMA ceiling: gt_fma (support.cu), FMA_CHAINS independent chains of
- * FMA_ITERS fused multiply-adds per thread, at three shapes of a grid that
- * fills the GPU several times over, the best of them in GFLOP/s. */
+ * FMA_ITERS fused multiply-adds per thread, over grids that fill the GPU
+ * several times, in GFLOP/s. */
 static int fma_ceiling(struct bench *b, double *gflops)
 {
-	static const unsigned shapes[][2] = { { 128, 16 }, { 256, 8 }, { 512, 4 } }; /* threads, blocks per SM */
-	*gflops = 0;
-	for (size_t i = 0; i < ARRAY_SIZE(shapes); i++) {
-		struct launch_geometry geo = { { shapes[i][1] * (unsigned)b->g.sm_count, 1, 1 }, { shapes[i][0], 1, 1 }, 0 };
-		struct launch l = { b->fma, &geo, LAUNCH_FMA };
-		struct timing t;
-		if (CU(time_launches(b, &l, &t)))
-			return -1;
-		double flops = 2.0 * FMA_CHAINS * FMA_ITERS * (double)geo.grid[0] * (double)geo.block[0];
-		double g = bench_gbps(flops, t.median_ms);
-		*gflops = g > *gflops ? g : *gflops;
-	}
-	return 0;
+	static const unsigned shapes[3][2] = { { 128, 16 }, { 256, 8 }, { 512, 4 } };
+	return best_of_shapes(b, b->fma, LAUNCH_FMA, shapes, 0, 2.0 * FMA_CHAINS * FMA_ITERS, gflops);
 }
 
 int bench_ceiling(struct bench *b, const void *copy_cubin, const struct launch_geometry *copy_geo,

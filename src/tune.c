@@ -720,6 +720,42 @@ measured:
 	return 0;
 }
 
+/* Marks in cand[] (one flag per point) the `top` fastest variants on this
+ * device at each size k with use[k] (use NULL: every size of the run).
+ * 0 or -1. */
+static int mark_fastest(struct run_state *s, const unsigned char *use, int top, unsigned char *cand)
+{
+	sqlite3_stmt *st = db_prepare(s->db,
+		"WITH latest AS (SELECT m.variant_id, m.gbps, m.status, row_number() OVER"
+		" (PARTITION BY m.variant_id ORDER BY m.id DESC) rn FROM measurement m JOIN run r ON r.id = m.run_id"
+		" WHERE r.device_id = ?1 AND r.timing_mode = ?2 AND m.rows = ?3 AND m.cols = ?4 AND m.depth = ?8)"
+		" SELECT v.params FROM latest l JOIN variant v ON v.id = l.variant_id WHERE l.rn = 1"
+		" AND l.status = 'ok' AND v.family_id = ?5 AND v.dtype = ?6 ORDER BY l.gbps DESC LIMIT ?7");
+	if (!st)
+		return -1;
+	for (size_t k = 0; k < s->nsizes; k++) {
+		if (use && !use[k])
+			continue;
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, s->device_id);
+		sqlite3_bind_text(st, 2, s->mode, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, s->sizes[k].rows);
+		sqlite3_bind_int64(st, 4, s->sizes[k].cols);
+		sqlite3_bind_int64(st, 8, s->sizes[k].depth);
+		sqlite3_bind_int64(st, 5, s->family_id);
+		sqlite3_bind_text(st, 6, s->dt->name, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 7, top);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			const char *params = (const char *)sqlite3_column_text(st, 0);
+			for (size_t i = 0; i < s->npts; i++)
+				if (!strcmp(s->pts[i].name, params))
+					cand[i] = 1;
+		}
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
 /*
  * After a search (which measures a different handful of variants at each
  * size): the CROSS_TOP fastest variants of each size of this run are
@@ -734,34 +770,10 @@ static int cross_measure(struct run_state *s, struct bench *b, struct compile_po
 	if (s->nsizes < 2)
 		return 0;
 	unsigned char *cand = xcalloc(s->npts ? s->npts : 1, 1);
-	sqlite3_stmt *st = db_prepare(s->db,
-		"WITH latest AS (SELECT m.variant_id, m.gbps, m.status, row_number() OVER"
-		" (PARTITION BY m.variant_id ORDER BY m.id DESC) rn FROM measurement m JOIN run r ON r.id = m.run_id"
-		" WHERE r.device_id = ?1 AND r.timing_mode = ?2 AND m.rows = ?3 AND m.cols = ?4 AND m.depth = ?8)"
-		" SELECT v.params FROM latest l JOIN variant v ON v.id = l.variant_id WHERE l.rn = 1"
-		" AND l.status = 'ok' AND v.family_id = ?5 AND v.dtype = ?6 ORDER BY l.gbps DESC LIMIT ?7");
-	if (!st) {
+	if (mark_fastest(s, NULL, CROSS_TOP, cand) < 0) {
 		free(cand);
 		return -1;
 	}
-	for (size_t k = 0; k < s->nsizes; k++) {
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, s->device_id);
-		sqlite3_bind_text(st, 2, s->mode, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 3, s->sizes[k].rows);
-		sqlite3_bind_int64(st, 4, s->sizes[k].cols);
-		sqlite3_bind_int64(st, 8, s->sizes[k].depth);
-		sqlite3_bind_int64(st, 5, s->family_id);
-		sqlite3_bind_text(st, 6, s->dt->name, -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 7, CROSS_TOP);
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			const char *params = (const char *)sqlite3_column_text(st, 0);
-			for (size_t i = 0; i < s->npts; i++)
-				if (!strcmp(s->pts[i].name, params))
-					cand[i] = 1;
-		}
-	}
-	sqlite3_finalize(st);
 	/* What a search left unmeasured stays needed: keep only the
 	 * candidates, and have them compiled now, in parallel. */
 	size_t todo = 0;
@@ -795,36 +807,16 @@ static int cross_measure(struct run_state *s, struct bench *b, struct compile_po
 static int narrow_probes(struct run_state *s)
 {
 	unsigned char *cand = xcalloc(s->npts ? s->npts : 1, 1);
-	sqlite3_stmt *st = db_prepare(s->db,
-		"WITH latest AS (SELECT m.variant_id, m.gbps, m.status, row_number() OVER"
-		" (PARTITION BY m.variant_id ORDER BY m.id DESC) rn FROM measurement m JOIN run r ON r.id = m.run_id"
-		" WHERE r.device_id = ?1 AND r.timing_mode = ?2 AND m.rows = ?3 AND m.cols = ?4 AND m.depth = ?8)"
-		" SELECT v.params FROM latest l JOIN variant v ON v.id = l.variant_id WHERE l.rn = 1"
-		" AND l.status = 'ok' AND v.family_id = ?5 AND v.dtype = ?6 ORDER BY l.gbps DESC LIMIT ?7");
-	if (!st) {
+	/* The requested sizes and the anchors. */
+	unsigned char *use = xcalloc(s->nsizes + 1, 1);
+	for (size_t k = 0; k < s->nsizes; k++)
+		use[k] = k < s->nreq || s->anchor[k];
+	int rc = mark_fastest(s, use, PROBE_TOP, cand);
+	free(use);
+	if (rc < 0) {
 		free(cand);
 		return -1;
 	}
-	for (size_t k = 0; k < s->nsizes; k++) {
-		if (k >= s->nreq && !s->anchor[k])
-			continue;
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, s->device_id);
-		sqlite3_bind_text(st, 2, s->mode, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 3, s->sizes[k].rows);
-		sqlite3_bind_int64(st, 4, s->sizes[k].cols);
-		sqlite3_bind_int64(st, 8, s->sizes[k].depth);
-		sqlite3_bind_int64(st, 5, s->family_id);
-		sqlite3_bind_text(st, 6, s->dt->name, -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 7, PROBE_TOP);
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			const char *params = (const char *)sqlite3_column_text(st, 0);
-			for (size_t i = 0; i < s->npts; i++)
-				if (!strcmp(s->pts[i].name, params))
-					cand[i] = 1;
-		}
-	}
-	sqlite3_finalize(st);
 	s->probe_cands = 0;
 	for (size_t i = 0; i < s->npts; i++) {
 		s->probe_cands += cand[i];
