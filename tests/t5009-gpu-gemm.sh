@@ -6,8 +6,9 @@
 # output is 'wrong' on the exact input and never wins; the figure is
 # GFLOP/s against a measured FMA ceiling; the family's default search
 # measures its budget, and then each size's best at the others; validate
-# measures the choice at held-out sizes; an exported header's kernel, built by nvcc, at a
-# size nobody tuned, agrees with a host reference within the bound.
+# measures the choice at held-out sizes; an exported header's kernel,
+# built by nvcc, at a size nobody tuned, agrees exactly with a host
+# reference (inputs whose every partial sum is exact).
 . "$(dirname "$0")/setup"
 skip_without_gpu
 SQL="$top_builddir/tests/sqlexec"
