@@ -186,6 +186,16 @@ size_t bench_bytes_needed(const struct gpu_info *g, const struct family *f, cons
 	       (64u << 20);
 }
 
+size_t bench_host_bytes_needed(const struct family *f, const struct dtype *dt, const struct dims *d)
+{
+	size_t nsets = (size_t)(f->nsets > 1 ? f->nsets : 1);
+	size_t out = f->out_bytes(dt, d);
+	size_t expected = f->check == CHECK_EXACT	       ? out
+			  : f->check == CHECK_GPU_REFERENCE ? out / dt->size * f->expected_elem
+							    : f->expected_bytes;
+	return nsets * (f->in_elems(d) * dt->size + expected) + out;
+}
+
 /* xorshift64*: fast, and good enough to make every element distinct-ish
  * and never zero. */
 static uint64_t next_random(uint64_t *s)

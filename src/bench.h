@@ -53,6 +53,10 @@ void bench_close(struct bench *b);
 size_t bench_bytes_needed(const struct gpu_info *g, const struct family *f, const struct dtype *dt,
 			  const struct dims *d);
 
+/* Host bytes bench_prepare needs for one size: the input sets, what the
+ * check compares with, and the output read back. */
+size_t bench_host_bytes_needed(const struct family *f, const struct dtype *dt, const struct dims *d);
+
 /*
  * Makes the buffers for f at size d: the family's input sets (fresh
  * pseudo-random elements, never zeros, unless the family fills its own),

@@ -839,6 +839,13 @@ static int gpu_run(struct run_state *s, const char *arch, const char *cache_dir,
 				     s->f->name, family_size_text(s->f, &s->sizes[k], size, sizeof(size)),
 				     s->dt->name, (double)need / (1 << 30), s->g.index, s->g.name,
 				     (double)s->g.mem_bytes / (1 << 30));
+		/* And the host's copies of the inputs and of what the check reads. */
+		size_t host = bench_host_bytes_needed(s->f, s->dt, &s->sizes[k]);
+		double have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+		if (have > 0 && (double)host > have * 0.8)
+			return error("%s: size %s %s needs %.1f GiB of host memory; this machine has %.1f GiB",
+				     s->f->name, family_size_text(s->f, &s->sizes[k], size, sizeof(size)),
+				     s->dt->name, (double)host / (1 << 30), have / (1 << 30));
 	}
 	char *path = db_path_from(args_get(s->a, "db"));
 	int rc = db_open(path, DB_WRITE, &s->db);
