@@ -115,6 +115,7 @@ struct run_state {
 	size_t probe_cands;     /* candidates measured at the other probes */
 	double t_probe;
 	double t_cross;     /* a search's best variants measured at the run's other sizes */
+	size_t n_cross;     /* how many such measurements */
 	struct tune_extra *x;   /* changes by another command, or NULL */
 	struct point *pts;
 	size_t npts;
@@ -783,6 +784,7 @@ static int cross_measure(struct run_state *s, struct bench *b, struct compile_po
 			todo += s->pts[i].needed[k];
 		}
 	free(cand);
+	s->n_cross = todo;
 	for (size_t i = 0; i < s->npts; i++)
 		for (size_t k = 0; k < s->nsizes; k++)
 			if (s->pts[i].needed[k] && s->pts[i].job >= 0) {
@@ -969,9 +971,9 @@ static int gpu_run(struct run_state *s, const char *arch, const char *cache_dir,
 		return EXIT_FAIL;
 	FILE *out = s->format == FMT_TABLE ? stdout : stderr;
 	char cross[96] = "";
-	if (s->t_cross > 0)
-		snprintf(cross, sizeof(cross), ", %.1f s measuring each size's %d best at the others", s->t_cross,
-			 CROSS_TOP);
+	if (s->n_cross > 0)
+		snprintf(cross, sizeof(cross), ", %.1f s measuring each size's %d best at the others (%zu)", s->t_cross,
+			 CROSS_TOP, s->n_cross);
 	if (!s->quiet || s->format == FMT_TABLE)
 		fprintf(out, "\n%s on %s in %.1f s: %zu variants compiled by this run (%zu jobs), "
 			"%.1f s waiting for the compiler, %.1f s preparing sizes and ceilings, "
