@@ -15,11 +15,15 @@
  *     template with the GT_* macros (a rendered variant).  Say at its top
  *     what it computes and what each parameter means.
  *  2. Write src/family-<name>.c defining `const struct family family_<name>`:
- *     its size shape and default sizes, element types, parameters, the
- *     constraints that reject a point (each with the reason printed to the
- *     user), the launch geometry, its buffers, its metric, how its output
- *     is checked and against which ceiling it is measured, and its named
- *     classic points.
+ *     its size shape (1-D N, 2-D rows x cols, 3-D M x N x K) and default
+ *     sizes, element types, parameters, the constraints that reject a
+ *     point (each with the reason printed to the user), the launch
+ *     geometry, its buffers and arguments, its metric (bytes or
+ *     floating-point operations), how its output is checked (bit for bit
+ *     against a host reference, or by its judge against a host or a GPU
+ *     reference) and against which ceiling it is measured, its named
+ *     classic points, and, for a space too large to time in full, its
+ *     default search strategy and budget.
  *  3. Add it to family_table[] in src/family.c and the template to
  *     EMBEDDED_FILES in Makefile.am.
  *  4. Add the command: src/cmd-<name>.c is a few lines around tune_main(),
