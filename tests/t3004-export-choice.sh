@@ -91,22 +91,11 @@ if $CC -std=c11 -Wall -Wextra -Werror -I"$T" "$T/choice.c" -o "$T/choice" 2>"$T/
 	ok "the header compiles with $CC -std=c11 -Wall -Wextra -Werror"
 	if "$T/choice" > "$T/choice.out"; then ok "the header chooses as documented"; else not_ok "the header's choice"; fi
 	sed 's/^/#   /' "$T/choice.out"
-	# query --size answers with the same rule: compare at sizes of every alignment.
-	sizes="6000x3000 5001x3000 3002x3000 3004x1500 1000x1000 8191x8191 1234x5678 7000x2000 4096x4096 2500x999"
-	# Stored names may omit parameters at their defaults: compare the seven
-	# parameters both spell out.
-	"$T/choice" $sizes | cut -d, -f1-7 > "$T/header.txt"
-	: > "$T/query.txt"
-	for s in $sizes; do
-		"$GPUTUNE" query --no-shipped --kernel transpose --size "$s" --format csv |
-			awk -v s="$s" 'NR == 2 { split($0, q, "\""); print s, q[2] }' | cut -d, -f1-7 >> "$T/query.txt"
-	done
-	if cmp -s "$T/header.txt" "$T/query.txt"; then
-		ok "query --size and the header agree at ${sizes}"
-	else
-		not_ok "query --size and the header disagree"
-		diff "$T/header.txt" "$T/query.txt" | sed 's/^/#   /'
-	fi
+	# query --size answers with the same rule: compare at sizes of every
+	# alignment.  Stored names may omit parameters at their defaults:
+	# compare the seven parameters both spell out.
+	query_agrees transpose 7 "$T/choice" 6000x3000 5001x3000 3002x3000 3004x1500 1000x1000 8191x8191 1234x5678 \
+		7000x2000 4096x4096 2500x999
 else
 	not_ok "the header compiles with $CC -std=c11 -Wall -Wextra -Werror"
 	sed 's/^/#   /' "$T/cc.err" | head -20

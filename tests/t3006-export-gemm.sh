@@ -104,36 +104,16 @@ if $CC -std=c11 -Wall -Wextra -Werror -DX="\"$X\"" -DY="\"$Y\"" -DZ="\"$Z\"" -I"
 	ok "the header compiles with $CC -std=c11 -Wall -Wextra -Werror"
 	if "$T/choice" > "$T/choice.out"; then ok "the header chooses as documented"; else not_ok "the header's choice"; fi
 	sed 's/^/#   /' "$T/choice.out"
-	sizes="1024x1024x1024 2048x2048x2047 777x777x777 3000x3000x3000 8192x1024x4096 100x7000x64 4000x3000x5000"
-	"$T/choice" $sizes > "$T/header.txt"
-	: > "$T/query.txt"
-	for s in $sizes; do
-		"$GPUTUNE" query --no-shipped --kernel gemm --size "$s" --format csv |
-			awk -v s="$s" 'NR == 2 { split($0, q, "\""); print s, q[2] }' >> "$T/query.txt"
-	done
-	if cmp -s "$T/header.txt" "$T/query.txt"; then
-		ok "query --size and the header agree at ${sizes}"
-	else
-		not_ok "query --size and the header disagree"
-		diff "$T/header.txt" "$T/query.txt" | sed 's/^/#   /'
-	fi
+	query_agrees gemm 99 "$T/choice" 1024x1024x1024 2048x2048x2047 777x777x777 3000x3000x3000 8192x1024x4096 \
+		100x7000x64 4000x3000x5000
 else
 	not_ok "the header compiles with $CC -std=c11 -Wall -Wextra -Werror"
 	sed 's/^/#   /' "$T/cc.err" | head -20
 fi
 
 # nvcc: the launch helper and the kernels it instantiates.
-if [ -n "$NVCC" ] && [ -x "$NVCC" ]; then
-	printf '#include "gputune_gemm.h"\nint use(const float *a, const float *b, float *c)\n{\n\treturn (int)gputune_gemm_launch(0, a, b, c, 100, 100, 100, 0);\n}\n' > "$T/use.cu"
-	if "$NVCC" -arch=sm_90 -Werror all-warnings -I"$T" -c "$T/use.cu" -o "$T/use.o" 2>"$T/nvcc.err"; then
-		ok "nvcc compiles the header's kernels"
-	else
-		not_ok "nvcc compiles the header's kernels"
-		sed 's/^/#   /' "$T/nvcc.err" | head -20
-	fi
-else
-	echo "# no nvcc: the kernels part was not compiled"
-fi
+printf '#include "gputune_gemm.h"\nint use(const float *a, const float *b, float *c)\n{\n\treturn (int)gputune_gemm_launch(0, a, b, c, 100, 100, 100, 0);\n}\n' > "$T/use.cu"
+nvcc_compiles "$T/use.cu"
 
 check_header_programs gemm
 

@@ -13,25 +13,13 @@
  * failure.
  */
 #include "family.h"
+#include "unit-check.h"
 #include "util.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int n_checks, n_bad;
-
-static void check(int pass, const char *what, const char *detail)
-{
-	n_checks++;
-	if (pass) {
-		printf("ok %d - %s\n", n_checks, what);
-	} else {
-		n_bad++;
-		printf("not ok %d - %s%s%s\n", n_checks, what, detail ? ": " : "", detail ? detail : "");
-	}
-}
 
 struct expected {
 	double sum, mag;
@@ -155,6 +143,5 @@ int main(void)
 	      "1500x1000: two wrong elements in different slices, the first named, the worst measured", r);
 	free(c);
 	free(e);
-	printf("# %d checks, %d failed\n", n_checks, n_bad);
-	return n_bad != 0;
+	return unit_done();
 }

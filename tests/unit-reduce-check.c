@@ -11,24 +11,12 @@
  * exits 1 on any failure.
  */
 #include "family.h"
+#include "unit-check.h"
 #include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int n_checks, n_bad;
-
-static void check(int pass, const char *what, const char *detail)
-{
-	n_checks++;
-	if (pass) {
-		printf("ok %d - %s\n", n_checks, what);
-	} else {
-		n_bad++;
-		printf("not ok %d - %s%s%s\n", n_checks, what, detail ? ": " : "", detail ? detail : "");
-	}
-}
 
 /* The template's order for an accumulator type A (threads' runs, a tree
  * over each block, then the blocks' sums in block order), with element
@@ -171,6 +159,5 @@ int main(void)
 	check(total < 8388608.0 && positive && in[0] > 0 && in[n - 1] > 0,
 	      "f32 exact-sum input at 2^26: small non-negative integers, ends non-zero, total below 2^23", NULL);
 	free(in);
-	printf("# %d checks, %d failed\n", n_checks, n_bad);
-	return n_bad ? 1 : 0;
+	return unit_done();
 }
