@@ -193,8 +193,9 @@ static void print_values(const struct param_def *p, const int *v, int n, FILE *o
 void family_print_params(const struct family *f, FILE *out)
 {
 	fprintf(out, "\n%s: sizes are %s (default --sizes %s); element types %s.\n", f->name,
-		f->shape == SHAPE_1D ? "vector lengths N (N, 2^K, A-B, A-B:STEP, random:COUNT:A-B[:SEED])"
-				     : "matrices (N, RxC, 2^K, A-B, A-B:STEP, random:COUNT:A-B[:SEED])",
+		f->shape == SHAPE_1D	 ? "vector lengths N (N, 2^K, A-B, A-B:STEP, random:COUNT:A-B[:SEED])"
+		: f->shape == SHAPE_3D ? "products M x N x K (MxNxK; N, 2^K, A-B, A-B:STEP, random:COUNT:A-B[:SEED] as cubes)"
+				       : "matrices (N, RxC, 2^K, A-B, A-B:STEP, random:COUNT:A-B[:SEED])",
 		f->default_sizes, f->dtypes);
 	fprintf(out, "\nParameters of %s (--param NAME=V,...; default search values in brackets):\n", f->name);
 	for (int i = 0; i < f->nparams; i++) {

@@ -40,7 +40,7 @@
 #define DEFAULT_REPS 30
 
 const struct cmd_option tune_options[] = {
-	{ "sizes", "LIST", "sizes to tune: N, 2^K, RxC (matrices), A-B, A-B:STEP, random:N:A-B[:SEED], comma-separated (default: the family's, see below)", 0, 0 },
+	{ "sizes", "LIST", "sizes to tune: N, 2^K, RxC (matrices), MxNxK (gemm), A-B, A-B:STEP, random:N:A-B[:SEED], comma-separated (default: the family's, see below)", 0, 0 },
 	TUNE_OPT_DTYPE,
 	{ "param", "NAME=V,...", "candidate values of one parameter, or NAME=all (replaces its defaults)", 1, 0 },
 	{ "dry-run", NULL, "enumerate and compile every variant, time nothing", 0, 0 },
