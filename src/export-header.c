@@ -89,19 +89,51 @@ static char *variant_defines(const struct family *fam, const struct dtype *dt, c
 	return sb_detach(&sb);
 }
 
+/* src without its comments: the header carries the commented text once,
+ * for nvcc, and the NVRTC program needs none.  String and character
+ * literals are copied as they are. */
+static char *strip_comments(const char *src)
+{
+	struct strbuf sb = {0};
+	for (const char *p = src; *p;) {
+		if (p[0] == '/' && p[1] == '*') {
+			const char *end = strstr(p + 2, "*/");
+			p = end ? end + 2 : p + strlen(p);
+		} else if (p[0] == '/' && p[1] == '/') {
+			p += strcspn(p, "\n");
+		} else if (*p == '"' || *p == '\'') {
+			char q = *p;
+			const char *s = p++;
+			while (*p && *p != q && *p != '\n')
+				p += p[0] == '\\' && p[1] ? 2 : 1;
+			if (*p == q)
+				p++;
+			sb_add(&sb, s, (size_t)(p - s));
+		} else {
+			sb_add(&sb, p++, 1);
+		}
+	}
+	return sb_detach(&sb);
+}
+
 static void write_source_literal(FILE *f, const char *src)
 {
-	/* One literal per line keeps the header reviewable. */
-	const char *p = src;
+	/* One literal per line keeps the header reviewable; lines left
+	 * blank (by the comments gone) are dropped. */
+	char *text = strip_comments(src);
+	const char *p = text;
 	while (*p) {
 		size_t n = strcspn(p, "\n");
-		char *line = xasprintf("%.*s%s", (int)n, p, p[n] ? "\n" : "");
-		fputs("\t", f);
-		c_string_write(f, line);
-		fputs("\n", f);
-		free(line);
+		if (strspn(p, " \t") < n) {
+			char *line = xasprintf("%.*s%s", (int)n, p, p[n] ? "\n" : "");
+			fputs("\t", f);
+			c_string_write(f, line);
+			fputs("\n", f);
+			free(line);
+		}
 		p += n + (p[n] ? 1 : 0);
 	}
+	free(text);
 }
 
 int export_header(FILE *f, const struct family *fam, const struct choice_set *cs, const char *mode,
@@ -338,7 +370,8 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	fputs("};\n\n", f);
 
 	fprintf(f, "/* NVRTC: the program of variant i is gputune_%s_defines[i] followed by\n"
-		   " * gputune_%s_source; its entry point is gputune_%s_kernel_name. */\n", P, P, P);
+		   " * gputune_%s_source (the kernel template below, without its comments);\n"
+		   " * its entry point is gputune_%s_kernel_name. */\n", P, P, P);
 	fprintf(f, "static const char gputune_%s_kernel_name[] = \"%s\";\n", P, fam->kernel_name);
 	fprintf(f, "static const char *const gputune_%s_defines[%d] = {\n", P, nv);
 	for (int i = 0; i < nv; i++) {

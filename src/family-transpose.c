@@ -23,7 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { P_TILE, P_BLOCK_ROWS, P_PAD, P_UNROLL, P_MAPPING, P_VEC, P_SHARED, P_SECTOR, P_WIDE, P_INJECT, NPARAMS };
+enum { P_TILE, P_BLOCK_ROWS, P_PAD, P_UNROLL, P_MAPPING, P_VEC, P_SHARED, P_SECTOR, P_WIDE, P_REALIGN, P_INJECT, NPARAMS };
 
 static const char *const mapping_names[] = { "cartesian", "diagonal", "colmajor", NULL };
 static const char *const off_on[] = { "off", "on", NULL };
@@ -48,6 +48,8 @@ static const struct param_def params[NPARAMS] = {
 		       off_on, { 0, 1 }, 2, { 0, 1 }, 2, 0, 0 },
 	[P_WIDE] = { "wide", "GT_WIDE", "tiles per block side by side along the input rows",
 		     NULL, { 1, 2, 4 }, 3, { 1, 2 }, 2, 1, 0 },
+	[P_REALIGN] = { "realign", "GT_REALIGN", "load input rows that start off a vector boundary (cols not a multiple of vec) as aligned vectors shifted into place",
+			off_on, { 0, 1 }, 2, { 0, 1 }, 2, 0, 0, 1 },
 	[P_INJECT] = { "inject", "GT_INJECT", "test-only fault injection: none, wrong, fault or overrun",
 		       inject_names, { 0, 1, 2, 3 }, 4, { 0 }, 1, 0, 1 },
 };
@@ -92,6 +94,30 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 		snprintf(buf, n, "sector=on needs tile x unroll to span whole 32-byte sectors (%zu bytes)",
 			 (size_t)tile * (size_t)v[P_UNROLL] * dt->size);
 		return buf;
+	}
+	if (v[P_REALIGN]) {
+		if (!v[P_SHARED])
+			return "realign needs the shared-memory tile (shared=off)";
+		if (vec == 1)
+			return "realign needs vec>1";
+		/* Each row step holds its vectors, their neighbours' and the
+		 * shifted result: past 8 steps a thread takes 80 registers on
+		 * sm_90 (measured), and the occupancy lost costs more than the
+		 * wider loads gain. */
+		if (accesses > 8) {
+			snprintf(buf, n, "realign allows at most 8 row steps per thread and phase (%d)", accesses);
+			return buf;
+		}
+		if ((size_t)vec * dt->size < 8) {
+			snprintf(buf, n, "realign needs accesses of at least 8 bytes (vec x element size is %zu)",
+				 (size_t)vec * dt->size);
+			return buf;
+		}
+		if (tile / vec > 32) {
+			snprintf(buf, n, "realign needs a tile row's threads (tile / vec = %d) within a warp (32)",
+				 tile / vec);
+			return buf;
+		}
 	}
 	if (v[P_SHARED]) {
 		size_t halo = v[P_SECTOR] ? 32 / dt->size : 0;

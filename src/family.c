@@ -136,7 +136,7 @@ char *family_point_name(const struct family *f, const int *v)
 	char buf[32];
 	for (int i = 0; i < f->nparams; i++) {
 		const struct param_def *p = &f->params[i];
-		if (p->hidden && v[i] == p->single)
+		if ((p->hidden || p->quiet) && v[i] == p->single)
 			continue;
 		sb_printf(&sb, "%s%s=%s", sb.len ? "," : "", p->name,
 			  param_value_text(p, v[i], buf, sizeof(buf)));

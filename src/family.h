@@ -74,6 +74,11 @@ struct param_def {
 	int ndefaults;
 	int single;               /* the value `gputune source` uses when not given */
 	int hidden;               /* test-only: left out of names when at `single` */
+	/* Left out of names when at `single`, like a hidden one, but a real
+	 * parameter: one added after results were stored, so that the names
+	 * of the points it leaves unchanged (and the results stored under
+	 * them) stay as they were. */
+	int quiet;
 };
 
 /* What a point is checked against: the GPU's limits (or the target

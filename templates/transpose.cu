@@ -21,6 +21,10 @@
  *                  a misaligned store costs the L2 a partial sector)
  *   GT_WIDE        tiles per block side by side along the input rows (longer
  *                  row segments: fewer split sectors where rows are misaligned)
+ *   GT_REALIGN     1 loads input rows that do not start on a VEC boundary
+ *                  (cols not a multiple of VEC) as aligned vectors, shifted
+ *                  into place through warp shuffles, instead of element by
+ *                  element (default 0)
  *   GT_INJECT      test-only faults: 1 wrong result, 2 illegal address,
  *                  3 write past the end of the output (default 0)
  *   GT_KERNEL_NAME the entry point (default gputune_transpose)
@@ -51,8 +55,21 @@ __device__ __forceinline__ void gt_map(unsigned b, unsigned nx, unsigned ny, uns
 	}
 }
 
+/* Pack v of lane `lane` of each group of `width` lanes, word by word. */
+template <typename P> __device__ __forceinline__ P gt_shfl(P v, int lane, int width)
+{
+	union {
+		P p;
+		unsigned u[sizeof(P) / 4];
+	} x = { v };
+#pragma unroll
+	for (int i = 0; i < (int)(sizeof(P) / 4); i++)
+		x.u[i] = __shfl_sync(0xffffffffu, x.u[i], lane, width);
+	return x.p;
+}
+
 template <typename T, int TILE, int BLOCK_ROWS, int PAD, int UNROLL, int MAPPING, int VEC, int SHARED,
-	  int SECTOR, int WIDE, int INJECT>
+	  int SECTOR, int WIDE, int REALIGN, int INJECT>
 __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__restrict__ out, unsigned rows,
 					     unsigned cols)
 {
@@ -62,6 +79,9 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 	constexpr int WIDTH = TILE * WIDE;    /* input columns per block */
 	constexpr int HALO = SECTOR ? 32 / (int)sizeof(T) : 0; /* elements in a 32-byte sector */
 	constexpr size_t VEC_BYTES = sizeof(pack);
+	/* The family's constraints keep REALIGN to vectors of whole words
+	 * and rows of threads within a warp. */
+	constexpr bool REALIGNS = REALIGN && VEC > 1 && VEC_BYTES % 4 == 0 && THREADS_X <= 32;
 
 	const unsigned nx = (cols + WIDTH - 1) / WIDTH;
 	const unsigned ny = (rows + STRIPE - 1) / STRIPE;
@@ -104,6 +124,45 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 					for (int k = 0; k < VEC; k++)
 						tile[HALO + ty + i][j + k] = p.e[k];
 				}
+		} else if (REALIGNS && whole && (size_t)in % VEC_BYTES == 0) {
+			/* Row r's piece starts m elements past a vector boundary:
+			 * each thread loads the aligned vector at its place, takes
+			 * its neighbour's (a shuffle; the row's last thread loads
+			 * the one past the piece itself) and keeps VEC elements
+			 * from m on.  A row's threads lie in one warp. */
+			const size_t total = (size_t)rows * cols;
+#pragma unroll
+			for (int i = 0; i < STRIPE; i += BLOCK_ROWS) {
+				const size_t g0 = (row0 + ty + i) * cols + col0;
+				const int m = (int)(g0 % VEC);
+				const size_t past = g0 - m + WIDTH;
+				pack v[WIDE + 1];
+#pragma unroll
+				for (int w = 0; w < WIDE; w++)
+					v[w] = *(const pack *)(in + g0 - m + (w * THREADS_X + tx) * VEC);
+				v[WIDE] = v[0];
+				if (tx == THREADS_X - 1 && m > 0)
+#pragma unroll
+					for (int k = 0; k < VEC; k++)
+						v[WIDE].e[k] = past + k < total ? in[past + k] : T(0);
+#pragma unroll
+				for (int w = 0; w < WIDE; w++) {
+					pack next = gt_shfl(v[w], (int)tx + 1, THREADS_X);
+					const pack first = gt_shfl(v[w + 1 < WIDE ? w + 1 : w], 0, THREADS_X);
+					if (tx == THREADS_X - 1)
+						next = w + 1 < WIDE ? first : v[WIDE];
+					pack p = v[w];
+#pragma unroll
+					for (int s = 1; s < VEC; s++)
+#pragma unroll
+						for (int k = 0; k < VEC; k++)
+							if (s == m)
+								p.e[k] = k + s < VEC ? v[w].e[(k + s) % VEC] : next.e[(k + s) % VEC];
+#pragma unroll
+					for (int k = 0; k < VEC; k++)
+						tile[HALO + ty + i][w * TILE + tx * VEC + k] = p.e[k];
+				}
+			}
 		} else {
 			/* Element by element, neighbouring threads on neighbouring
 			 * columns, so each load instruction of a warp stays
@@ -122,7 +181,11 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 		if constexpr (SECTOR) {
 			/* When rows is a whole number of sectors every window
 			 * starts at the stripe (the stripe is too: a constraint),
-			 * so no halo is needed. */
+			 * so no halo is needed.  The halo's loads come after the
+			 * stripe's: its rows are the previous stripe's, which the
+			 * block that moves it has then mostly brought into L2
+			 * (loading them first measured slower, and the registers
+			 * holding them cost occupancy). */
 			if (row0 > 0 && rows % HALO != 0) {
 #pragma unroll
 				for (int i = 0; i < HALO; i += BLOCK_ROWS)
@@ -156,8 +219,11 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 				const size_t mask = ~(size_t)(HALO - 1);
 				const size_t lo = row0 == 0 ? 0 : ((base + row0) & mask) - base;
 				const size_t hi = row0 + STRIPE >= rows ? rows : ((base + row0 + STRIPE) & mask) - base;
+				/* A window is at most STRIPE + HALO - 1 long (the
+				 * last stripe's). */
+				constexpr int NP = (STRIPE + HALO - 1 + TILE - 1) / TILE;
 #pragma unroll
-				for (int p = 0; p <= UNROLL; p++) {
+				for (int p = 0; p < NP; p++) {
 					const size_t e = lo + p * TILE + tx * VEC;
 					if (e >= hi)
 						continue;
@@ -224,12 +290,12 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
  * family's table (src/family-transpose.c). */
 #ifdef GT_HEADER_KERNEL
 template <typename T, int TILE, int BLOCK_ROWS, int PAD, int UNROLL, int MAPPING, int VEC, int SHARED,
-	  int SECTOR, int WIDE, int INJECT>
+	  int SECTOR, int WIDE, int REALIGN, int INJECT>
 __global__ void __launch_bounds__(TILE / VEC * BLOCK_ROWS)
 GT_HEADER_KERNEL(const T *__restrict__ in, T *__restrict__ out, unsigned rows, unsigned cols)
 {
-	gt_transpose<T, TILE, BLOCK_ROWS, PAD, UNROLL, MAPPING, VEC, SHARED, SECTOR, WIDE, INJECT>(in, out, rows,
-												   cols);
+	gt_transpose<T, TILE, BLOCK_ROWS, PAD, UNROLL, MAPPING, VEC, SHARED, SECTOR, WIDE, REALIGN, INJECT>(
+		in, out, rows, cols);
 }
 #endif
 
@@ -241,11 +307,14 @@ GT_HEADER_KERNEL(const T *__restrict__ in, T *__restrict__ out, unsigned rows, u
 #ifndef GT_INJECT
 #define GT_INJECT 0
 #endif
+#ifndef GT_REALIGN
+#define GT_REALIGN 0
+#endif
 extern "C" __global__ void __launch_bounds__(GT_TILE / GT_VEC * GT_BLOCK_ROWS)
 GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out, unsigned rows, unsigned cols)
 {
 	gt_transpose<gt_elem, GT_TILE, GT_BLOCK_ROWS, GT_PAD, GT_UNROLL, GT_MAPPING, GT_VEC, GT_SHARED, GT_SECTOR,
-		     GT_WIDE, GT_INJECT>(in, out, rows, cols);
+		     GT_WIDE, GT_REALIGN, GT_INJECT>(in, out, rows, cols);
 }
 #undef GT_VEC_BYTES
 #undef GT_KERNEL_NAME

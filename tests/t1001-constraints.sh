@@ -31,6 +31,19 @@ reject "more than 32 global accesses per thread and phase (64)" --param tile=32 
 accept --param tile=32 --param block_rows=8 --param unroll=4 --param wide=2
 accept --param vec=8 --dtype f16
 accept --param vec=2 --dtype f64
+reject "realign needs vec>1" --param realign=on
+reject "realign needs the shared-memory tile" --param realign=on --param shared=off --param pad=0
+reject "realign needs a tile row's threads (tile / vec = 64) within a warp (32)" --param realign=on --param tile=128 --param vec=2 --param block_rows=16
+reject "realign allows at most 8 row steps per thread and phase (16)" --param realign=on --param vec=4 --param unroll=4
+reject "realign needs accesses of at least 8 bytes (vec x element size is 4)" --param realign=on --param vec=2 --dtype f16
+accept --param realign=on --param vec=4
+accept --param realign=on --param vec=4 --dtype f16
+# A point with realign at its default keeps the name it had before the
+# parameter existed; one with realign=on names it.
+run_gt 0 source transpose --param vec=4
+grep_in "$T/out" "tile=32,block_rows=8,pad=1,unroll=1,mapping=cartesian,vec=4,shared=on,sector=off,wide=1 */"
+run_gt 0 source transpose --param vec=4 --param realign=on
+grep_in "$T/out" "vec=4,shared=on,sector=off,wide=1,realign=on"
 
 # The classic kernels are reachable.
 accept --param shared=off --param pad=0 --param tile=32 --param block_rows=8
@@ -41,12 +54,12 @@ accept --param tile=32 --param block_rows=8 --param pad=1 --param mapping=diagon
 
 # The default space, enumerated for a target without a GPU: counts and reasons.
 run_gt 0 transpose --dry-run --arch sm_90 --sizes 1024 --param tile=32 --param block_rows=8 \
-	--param pad=0 --param unroll=1 --param mapping=cartesian --param vec=1,2,4,8 --param shared=on,off --param sector=off --param wide=1
+	--param pad=0 --param unroll=1 --param mapping=cartesian --param vec=1,2,4,8 --param shared=on,off --param sector=off --param wide=1 --param realign=off
 grep_in "$T/out" "8 points, 4 valid, 4 rejected"
 grep_in "$T/out" "vec>1 needs the shared-memory tile (shared=off)"
 grep_in "$T/out" "vec x element size exceeds the 16-byte access limit (32 bytes)"
 run_gt 0 transpose --dry-run --arch sm_90 --param tile=all --param block_rows=8 --param pad=0 \
-	--param unroll=1 --param mapping=cartesian --param vec=1 --param shared=on --param sector=off --param wide=1 --dtype f64
+	--param unroll=1 --param mapping=cartesian --param vec=1 --param shared=on --param sector=off --param wide=1 --param realign=off --dtype f64
 grep_in "$T/out" "5 points, 4 valid, 1 rejected"
 grep_in "$T/out" "shared memory per block exceeds the device limit (131072 > 49152 bytes)"
 
