@@ -60,10 +60,10 @@ template <typename P> __device__ __forceinline__ P gt_shfl(P v, int lane, int wi
 {
 	union {
 		P p;
-		unsigned u[sizeof(P) / 4];
+		unsigned u[(sizeof(P) + 3) / 4];
 	} x = { v };
 #pragma unroll
-	for (int i = 0; i < (int)(sizeof(P) / 4); i++)
+	for (int i = 0; i < (int)(sizeof(P) + 3) / 4; i++)
 		x.u[i] = __shfl_sync(0xffffffffu, x.u[i], lane, width);
 	return x.p;
 }
