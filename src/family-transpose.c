@@ -15,7 +15,11 @@
  * the ceiling at 8192, 87.9% at 8191) and the diagonal order at none, so
  * it is left to --param mapping=diagonal.  Likewise tile=16 and pad=0 never
  * won there (1 to 4% and 3 to 16% behind), so they are left out of the
- * default space, which keeps a tuning run near 600 f32 variants.
+ * default space.  realign=on, also gputune's own, loads input rows that
+ * start off a vector boundary (cols not a multiple of vec) as aligned
+ * vectors shifted into place through warp shuffles; it won at 3001 x 7000
+ * (by 1.6%), 2898^2 and 2900^2 (1%) and f16 3000 x 5000 (3%).  A tuning
+ * run measures about 740 f32 variants.
  */
 #include "family.h"
 #include "util.h"
@@ -106,6 +110,16 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 		 * wider loads gain. */
 		if (accesses > 8) {
 			snprintf(buf, n, "realign allows at most 8 row steps per thread and phase (%d)", accesses);
+			return buf;
+		}
+		/* Each row's piece costs one more vector, loaded by one thread.
+		 * On rows narrower than 64 elements that is a larger share: at
+		 * 18 sizes tuned on an H200 such variants never beat the rest of
+		 * the space by more than 0.1%, where the wider ones won by up
+		 * to 3% (f16 3000x5000), so they are left out. */
+		if (tile * v[P_WIDE] < 64) {
+			snprintf(buf, n, "realign needs rows of at least 64 elements per block (tile x wide = %d)",
+				 tile * v[P_WIDE]);
 			return buf;
 		}
 		if ((size_t)vec * dt->size < 8) {

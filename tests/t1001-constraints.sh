@@ -35,15 +35,16 @@ reject "realign needs vec>1" --param realign=on
 reject "realign needs the shared-memory tile" --param realign=on --param shared=off --param pad=0
 reject "realign needs a tile row's threads (tile / vec = 64) within a warp (32)" --param realign=on --param tile=128 --param vec=2 --param block_rows=16
 reject "realign allows at most 8 row steps per thread and phase (16)" --param realign=on --param vec=4 --param unroll=4
-reject "realign needs accesses of at least 8 bytes (vec x element size is 4)" --param realign=on --param vec=2 --dtype f16
-accept --param realign=on --param vec=4
-accept --param realign=on --param vec=4 --dtype f16
+reject "realign needs rows of at least 64 elements per block (tile x wide = 32)" --param realign=on --param vec=4
+reject "realign needs accesses of at least 8 bytes (vec x element size is 4)" --param realign=on --param vec=2 --param tile=64 --param block_rows=16 --dtype f16
+accept --param realign=on --param vec=4 --param wide=2
+accept --param realign=on --param vec=4 --param tile=64 --param block_rows=16 --dtype f16
 # A point with realign at its default keeps the name it had before the
 # parameter existed; one with realign=on names it.
 run_gt 0 source transpose --param vec=4
 grep_in "$T/out" "tile=32,block_rows=8,pad=1,unroll=1,mapping=cartesian,vec=4,shared=on,sector=off,wide=1 */"
-run_gt 0 source transpose --param vec=4 --param realign=on
-grep_in "$T/out" "vec=4,shared=on,sector=off,wide=1,realign=on"
+run_gt 0 source transpose --param vec=4 --param wide=2 --param realign=on
+grep_in "$T/out" "vec=4,shared=on,sector=off,wide=2,realign=on"
 
 # The classic kernels are reachable.
 accept --param shared=off --param pad=0 --param tile=32 --param block_rows=8
