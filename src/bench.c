@@ -173,6 +173,17 @@ void bench_close(struct bench *b)
 	free(b);
 }
 
+/* Bytes per input set of what a variant's output is checked against: the
+ * expected output itself (CHECK_EXACT), the GPU reference's output
+ * (expected_elem bytes per output element), or the host judge's record. */
+static size_t expected_bytes(const struct family *f, const struct dtype *dt, const struct dims *d)
+{
+	size_t out = f->out_bytes(dt, d);
+	return f->check == CHECK_EXACT		   ? out
+	       : f->check == CHECK_GPU_REFERENCE ? out / dt->size * f->expected_elem
+						 : f->expected_bytes;
+}
+
 size_t bench_bytes_needed(const struct gpu_info *g, const struct family *f, const struct dtype *dt,
 			  const struct dims *d)
 {
@@ -181,7 +192,7 @@ size_t bench_bytes_needed(const struct gpu_info *g, const struct family *f, cons
 	/* Scratch memory: per-block partials at most, never more than the input. */
 	size_t scratch = f->scratch_bytes ? f->in_elems(d) * dt->size + (1u << 20) : 0;
 	/* The GPU reference's output, while it is made. */
-	size_t ref = f->check == CHECK_GPU_REFERENCE ? out / dt->size * f->expected_elem : 0;
+	size_t ref = f->check == CHECK_GPU_REFERENCE ? expected_bytes(f, dt, d) : 0;
 	return in + 2 * out + scratch + ref + 2 * GUARD + (size_t)(g->l2_bytes > 0 ? g->l2_bytes : 64 << 20) * 2 +
 	       (64u << 20);
 }
@@ -189,11 +200,7 @@ size_t bench_bytes_needed(const struct gpu_info *g, const struct family *f, cons
 size_t bench_host_bytes_needed(const struct family *f, const struct dtype *dt, const struct dims *d)
 {
 	size_t nsets = (size_t)(f->nsets > 1 ? f->nsets : 1);
-	size_t out = f->out_bytes(dt, d);
-	size_t expected = f->check == CHECK_EXACT	       ? out
-			  : f->check == CHECK_GPU_REFERENCE ? out / dt->size * f->expected_elem
-							    : f->expected_bytes;
-	return nsets * (f->in_elems(d) * dt->size + expected) + out;
+	return nsets * (f->in_elems(d) * dt->size + expected_bytes(f, dt, d)) + f->out_bytes(dt, d);
 }
 
 /* xorshift64*: fast, and good enough to make every element distinct-ish
@@ -291,7 +298,7 @@ static int gpu_reference(struct bench *b)
 	snprintf(name, sizeof(name), "%s_%s", b->f->gpu_reference, b->dt->name);
 	CUfunction fn;
 	CUdeviceptr ref = 0;
-	size_t bytes = b->f->expected_elem * (size_t)b->d.rows * (size_t)b->d.cols;
+	size_t bytes = expected_bytes(b->f, b->dt, &b->d);
 	int rc = -1;
 	if (CU(cu.ModuleGetFunction(&fn, b->support, name)) || CU(cu.MemAlloc(&ref, bytes)))
 		goto out;
@@ -321,9 +328,7 @@ int bench_prepare(struct bench *b, const struct family *f, const struct dtype *d
 	b->nsets = f->nsets > 1 ? 2 : 1;
 	b->in_bytes = f->in_elems(d) * dt->size;
 	b->out_bytes = f->out_bytes(dt, d);
-	size_t expected = f->check == CHECK_EXACT		? b->out_bytes
-			  : f->check == CHECK_GPU_REFERENCE ? b->out_bytes / dt->size * f->expected_elem
-							    : f->expected_bytes;
+	size_t expected = expected_bytes(f, dt, d);
 	b->host_out = xmalloc(b->out_bytes);
 	uint64_t seed = (uint64_t)(now_seconds() * 1e9) ^ ((uint64_t)d->rows << 32) ^ (uint64_t)d->cols ^
 			((uint64_t)d->depth << 16);

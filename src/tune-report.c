@@ -81,9 +81,14 @@ static void status_counts(sqlite3 *db, const struct tune_report_key *k, const st
 }
 
 #define MAX_REPORTED 8
+/* The figures' unit in their names: bandwidth, or arithmetic. */
 static const struct table_col head_cols[] = {
 	{ "size", 0 }, { "dtype", 0 }, { "winner", 0 }, { "median_us", 1 }, { "gbps", 1 },
 	{ "pct_ceiling", 1 }, { "ceiling_gbps", 1 },
+};
+static const struct table_col head_cols_flops[ARRAY_SIZE(head_cols)] = {
+	{ "size", 0 }, { "dtype", 0 }, { "winner", 0 }, { "median_us", 1 }, { "gflops", 1 },
+	{ "pct_ceiling", 1 }, { "ceiling_gflops", 1 },
 };
 static const struct table_col tail_cols[] = { { "ok", 1 }, { "wrong", 1 }, { "failed", 1 } };
 
@@ -98,13 +103,9 @@ int tune_report(sqlite3 *db, const struct family *f, const struct tune_report_ke
 	struct table_col cols_def[ARRAY_SIZE(head_cols) + MAX_REPORTED + ARRAY_SIZE(tail_cols)];
 	char names[MAX_REPORTED][48];
 	size_t ncols = 0;
+	const struct table_col *head = f->metric == METRIC_FLOPS ? head_cols_flops : head_cols;
 	for (size_t i = 0; i < ARRAY_SIZE(head_cols); i++)
-		cols_def[ncols++] = head_cols[i];
-	/* The figures' unit in their names. */
-	if (f->metric == METRIC_FLOPS) {
-		cols_def[4].name = "gflops";
-		cols_def[6].name = "ceiling_gflops";
-	}
+		cols_def[ncols++] = head[i];
 	for (int i = 0; i < nc; i++) {
 		snprintf(names[i], sizeof(names[i]), "vs_%.*s", (int)strcspn(f->classics[i], ":"), f->classics[i]);
 		cols_def[ncols].name = names[i];

@@ -618,10 +618,11 @@ static int search_size(struct run_state *s, struct bench *b, struct compile_pool
 	return rc;
 }
 
-/* Measures every needed point at size k.  Returns 0, 1 when interrupted,
+/* Measures the needed points at size k: every one, or with search set,
+ * those the run's search strategy picks.  Returns 0, 1 when interrupted,
  * -1 on a failure that ends the run. */
 static int run_size(struct run_state *s, struct bench *b, struct compile_pool *pool, size_t k,
-		    const void *copy_cubin)
+		    const void *copy_cubin, int search)
 {
 	const struct dims *d = &s->sizes[k];
 	size_t total = 0, done = 0;
@@ -653,7 +654,7 @@ static int run_size(struct run_state *s, struct bench *b, struct compile_pool *p
 	double *ms_of = xcalloc(s->npts, sizeof(double));
 	unsigned char *confirmed = xcalloc(s->npts, 1);
 	int rc = 0;
-	if (s->strategy != STRATEGY_EXHAUSTIVE) {
+	if (search) {
 		rc = search_size(s, b, pool, k, bytes, ceiling, ms_of, &best_ms);
 		goto measured;
 	}
@@ -794,11 +795,9 @@ static int cross_measure(struct run_state *s, struct bench *b, struct compile_po
 	if (todo && !s->quiet)
 		fprintf(stderr, "%sgputune: measuring the %d fastest variants of each size at the others (%zu "
 			"measurements), for the choice at untuned sizes\n", isatty(2) ? "\r\033[K" : "", CROSS_TOP, todo);
-	int strategy = s->strategy, rc = 0;
-	s->strategy = STRATEGY_EXHAUSTIVE; /* exactly the needed points */
+	int rc = 0;
 	for (size_t k = 0; k < s->nsizes && rc == 0; k++)
-		rc = run_size(s, b, pool, k, copy_cubin);
-	s->strategy = strategy;
+		rc = run_size(s, b, pool, k, copy_cubin, 0); /* exactly the needed points */
 	return rc;
 }
 
@@ -928,7 +927,7 @@ static int gpu_run(struct run_state *s, const char *arch, const char *cache_dir,
 				break;
 			}
 		}
-		int r = run_size(s, b, pool, k, copy);
+		int r = run_size(s, b, pool, k, copy, s->strategy != STRATEGY_EXHAUSTIVE);
 		if (k >= s->nreq)
 			s->t_probe += now_seconds() - tk;
 		if (r < 0)

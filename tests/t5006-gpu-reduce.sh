@@ -82,12 +82,6 @@ int main(void)
 	return got[0] == ref && got[1] == ref && got[2] == ref ? 0 : 1;
 }
 CU
-	if "$NVCC" -O2 -std=c++17 -I"$T" -o "$T/use" "$T/use.cu" 2>"$T/nvcc.err"; then
-		ok "the consumer builds with nvcc"
-		check "the header's kernel sums right, three launches in a row" "$T/use"
-	else
-		not_ok "the consumer builds with nvcc"
-		sed 's/^/#   /' "$T/nvcc.err" | head -20
-	fi
+	nvcc_runs "$T/use.cu" "the header's kernel sums right, three launches in a row"
 fi
 done_testing

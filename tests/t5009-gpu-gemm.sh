@@ -106,12 +106,6 @@ int main(void)
 	return bad != 0;
 }
 CU
-	if "$NVCC" -O2 -std=c++17 -I"$T" -o "$T/use" "$T/use.cu" 2>"$T/nvcc.err"; then
-		ok "the consumer builds with nvcc"
-		check "the header's kernel multiplies right at an untuned size" "$T/use"
-	else
-		not_ok "the consumer builds with nvcc"
-		sed 's/^/#   /' "$T/nvcc.err" | head -20
-	fi
+	nvcc_runs "$T/use.cu" "the header's kernel multiplies right at an untuned size"
 fi
 done_testing
