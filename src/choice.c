@@ -306,18 +306,22 @@ size_t choice_probe_sizes(int shape, const struct dims *req, size_t nreq, size_t
 	int nclass = 0;
 	for (long a = (long)esize; a <= 32; a *= 2)
 		classes[nclass++] = a;
+	/* A vector's row class is all of its shape: a class the requested
+	 * lengths already have needs no probe (matrices of one class still
+	 * differ in aspect, so they are probed whatever was asked). */
+	int covered[6] = { 0 };
+	for (int c = 0; c < nclass; c++)
+		for (size_t i = 0; shape == 1 && i < nreq; i++)
+			covered[c] |= gputune_choice_align(req[i].rows, (long)esize) == classes[c];
 	double ratio = (double)hi / (double)lo;
 	size_t n = 0;
-	for (int c = 0; c < nclass; c++) {
-		/* A vector's row class is all of its shape: a class the requested
-		 * lengths already have needs no probe (matrices of one class
-		 * still differ in aspect, so they are probed whatever was asked). */
-		int covered = 0;
-		for (size_t i = 0; shape == 1 && i < nreq; i++)
-			covered |= gputune_choice_align(req[i].rows, (long)esize) == classes[c];
-		if (covered)
-			continue;
-		for (size_t s = 0; s < nshapes && n < max; s++) {
+	/* Every class's anchor first, then the other shapes: the tuner takes
+	 * the candidates it measures at the other shapes from the requested
+	 * sizes and all the anchors. */
+	for (size_t s = 0; s < nshapes; s++)
+		for (int c = 0; c < nclass && n < max; c++) {
+			if (covered[c])
+				continue;
 			/* lo * ratio^t, with ratio^t = exp(t ln ratio) by its series
 			 * (no libm: t ln ratio is a few units at most). */
 			double x[2] = { gputune_choice_ln(ratio) * shape_at[s][0], gputune_choice_ln(ratio) * shape_at[s][1] };
@@ -337,6 +341,5 @@ size_t choice_probe_sizes(int shape, const struct dims *req, size_t nreq, size_t
 			anchor[n] = s == 0;
 			n++;
 		}
-	}
 	return n;
 }

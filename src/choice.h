@@ -14,7 +14,7 @@
 
 /* At most this many candidates per group go into the model (and so into
  * a header). */
-#define CHOICE_MAX_CAND 32
+#define CHOICE_MAX_CAND 48
 
 struct choice_group {
 	const struct result *key;     /* device, family, dtype, mode: its first winner */
