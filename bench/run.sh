@@ -25,8 +25,8 @@ db=bench.db
 . "$(dirname "$0")/setup.sh"
 POW2="1024-8192"
 OTHER="1000,5000,8191,8192x1024,1024x8192,3001x7000,2047x4093,7777x1111"
-HELD_F32="random:40:1000-8192:3"
-HELD_OTHER="random:10:1000-8192:2"
+HELD_F32="random:40:1000-8192:4"
+HELD_OTHER="random:10:1000-8192:5"
 
 if [ "$stage" = tune ] || [ "$stage" = all ]; then
 	rm -f "$GPUTUNE_DB"

@@ -16,10 +16,12 @@
  *      evidence.  Each candidate (a variant measured at every size of the
  *      group) is scored by its share of each such size's best, weighted by
  *      1 / (0.1 + d)^2 where d is the distance in shape: |ln of the area
- *      ratio| + 0.5 |ln of the aspect ratio| + 2 when the column class
+ *      ratio| + 0.5 |ln of the aspect ratio| + 3 when the column class
  *      differs (the column alignment decides whether a variant's loads are
  *      vectorised: a size of the other column class is weak evidence, worth
- *      about as much as one seven times larger).  The best score wins.
+ *      about as much as one twenty times larger).  Column classes are
+ *      compared capped at 16 bytes, the widest load: rows of 16- and
+ *      32-byte alignment load alike.  The best score wins.
  *   3. With no measured size of that row class, the candidate with the
  *      best worst case over every measured size wins (a fallback chosen
  *      for its worst case, not its nearness).
@@ -86,8 +88,9 @@ static inline double gputune_choice_distance(long r, long c, long k, long R, lon
 	double d = gputune_choice_abs(area) + 0.5 * gputune_choice_abs(aspect);
 	if (k != 1 || K != 1)
 		d += 0.5 * gputune_choice_abs(depth);
-	if (gputune_choice_align(c, esize) != gputune_choice_align(C, esize))
-		d += 2;
+	long a = gputune_choice_align(c, esize), b = gputune_choice_align(C, esize);
+	if ((a < 16 ? a : 16) != (b < 16 ? b : 16))
+		d += 3;
 	return d;
 }
 
