@@ -55,15 +55,15 @@ __device__ __forceinline__ void gt_map(unsigned b, unsigned nx, unsigned ny, uns
 	}
 }
 
-/* Pack v of lane `lane` of each group of `width` lanes, word by word. */
+/* Pack v (whole 32-bit words) of lane `lane` in each group of `width`. */
 template <typename P> __device__ __forceinline__ P gt_shfl(P v, int lane, int width)
 {
 	union {
 		P p;
-		unsigned u[(sizeof(P) + 3) / 4];
+		unsigned u[sizeof(P) / 4];
 	} x = { v };
 #pragma unroll
-	for (int i = 0; i < (int)(sizeof(P) + 3) / 4; i++)
+	for (int i = 0; i < (int)(sizeof(P) / 4); i++)
 		x.u[i] = __shfl_sync(0xffffffffu, x.u[i], lane, width);
 	return x.p;
 }
@@ -129,38 +129,40 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 			 * each thread loads the aligned vector at its place, takes
 			 * its neighbour's (a shuffle; the row's last thread loads
 			 * the one past the piece itself) and keeps VEC elements
-			 * from m on.  A row's threads lie in one warp. */
-			const size_t total = (size_t)rows * cols;
+			 * from m on.  Instantiated only where REALIGNS holds. */
+			if constexpr (REALIGNS) {
+				const size_t total = (size_t)rows * cols;
 #pragma unroll
-			for (int i = 0; i < STRIPE; i += BLOCK_ROWS) {
-				const size_t g0 = (row0 + ty + i) * cols + col0;
-				const int m = (int)(g0 % VEC);
-				const size_t past = g0 - m + WIDTH;
-				pack v[WIDE + 1];
+				for (int i = 0; i < STRIPE; i += BLOCK_ROWS) {
+					const size_t g0 = (row0 + ty + i) * cols + col0;
+					const int m = (int)(g0 % VEC);
+					const size_t past = g0 - m + WIDTH;
+					pack v[WIDE + 1];
 #pragma unroll
-				for (int w = 0; w < WIDE; w++)
-					v[w] = *(const pack *)(in + g0 - m + (w * THREADS_X + tx) * VEC);
-				v[WIDE] = v[0];
-				if (tx == THREADS_X - 1 && m > 0)
-#pragma unroll
-					for (int k = 0; k < VEC; k++)
-						v[WIDE].e[k] = past + k < total ? in[past + k] : T(0);
-#pragma unroll
-				for (int w = 0; w < WIDE; w++) {
-					pack next = gt_shfl(v[w], (int)tx + 1, THREADS_X);
-					const pack first = gt_shfl(v[w + 1 < WIDE ? w + 1 : w], 0, THREADS_X);
-					if (tx == THREADS_X - 1)
-						next = w + 1 < WIDE ? first : v[WIDE];
-					pack p = v[w];
-#pragma unroll
-					for (int s = 1; s < VEC; s++)
+					for (int w = 0; w < WIDE; w++)
+						v[w] = *(const pack *)(in + g0 - m + (w * THREADS_X + tx) * VEC);
+					v[WIDE] = v[0];
+					if (tx == THREADS_X - 1 && m > 0)
 #pragma unroll
 						for (int k = 0; k < VEC; k++)
-							if (s == m)
-								p.e[k] = k + s < VEC ? v[w].e[(k + s) % VEC] : next.e[(k + s) % VEC];
+							v[WIDE].e[k] = past + k < total ? in[past + k] : T(0);
 #pragma unroll
-					for (int k = 0; k < VEC; k++)
-						tile[HALO + ty + i][w * TILE + tx * VEC + k] = p.e[k];
+					for (int w = 0; w < WIDE; w++) {
+						pack next = gt_shfl(v[w], (int)tx + 1, THREADS_X);
+						const pack first = gt_shfl(v[w + 1 < WIDE ? w + 1 : w], 0, THREADS_X);
+						if (tx == THREADS_X - 1)
+							next = w + 1 < WIDE ? first : v[WIDE];
+						pack p = v[w];
+#pragma unroll
+						for (int s = 1; s < VEC; s++)
+#pragma unroll
+							for (int k = 0; k < VEC; k++)
+								if (s == m)
+									p.e[k] = k + s < VEC ? v[w].e[(k + s) % VEC] : next.e[(k + s) % VEC];
+#pragma unroll
+						for (int k = 0; k < VEC; k++)
+							tile[HALO + ty + i][w * TILE + tx * VEC + k] = p.e[k];
+					}
 				}
 			}
 		} else {
