@@ -13,7 +13,8 @@
 #            the header's kernels (built by nvcc, and by NVRTC from the
 #            header's programs) beside the copy ceiling, cuBLAS and the
 #            classic kernel at the tuned sizes and the held-out ones, then
-#            tunes some odd sizes, and writes the Markdown report.
+#            tunes some odd sizes (f32 and f16), and writes the Markdown
+#            report.
 # Usage: bench/run.sh OUTDIR [tune|types|validate|measure|all]   (from the
 # source tree, gputune built).  The commit is read from $BENCH_COMMIT, else
 # from git; the compile cache is $GPUTUNE_CACHE_DIR when set (stages run in
@@ -25,6 +26,7 @@ db=bench.db
 . "$(dirname "$0")/setup.sh"
 POW2="1024-8192"
 OTHER="1000,5000,8191,8192x1024,1024x8192,3001x7000,2047x4093,7777x1111"
+OTHER_F16="3000x5000,6291x6401,8191"
 HELD_F32="random:40:1000-8192:4"
 HELD_OTHER="random:10:1000-8192:5"
 
@@ -78,6 +80,7 @@ done
 # shellcheck disable=SC2086
 "$work/transpose-bench" $args > "$work/table.md"
 "$GPUTUNE" transpose --sizes "$OTHER" --no-probe > "$out/other.txt" 2> "$out/other.err"
+"$GPUTUNE" transpose --sizes "$OTHER_F16" --dtype f16 --no-probe > "$out/other-f16.txt" 2> "$out/other-f16.err"
 "$GPUTUNE" export --format json --no-shipped -o "$out/results.json"
 
 device=$("$GPUTUNE" devices --format csv | awk -F, 'NR == 2 { print $2 " (" $8 ")" }')
@@ -119,10 +122,11 @@ read -r t_cold t_warm < "$out/tune-seconds"
 	     { d = ($5 - a[$1]) / a[$1] * 100; if (d < 0) d = -d; printf "| %s | %s | %s | %.1f%% |\n", $1, a[$1], $5, d }' \
 		"$out/cold.txt" "$out/warm.txt"
 	echo
-	echo "Odd sizes tuned (\`--sizes $OTHER --no-probe\`), share of the ceiling:"
+	echo "Odd sizes tuned (\`--sizes $OTHER --no-probe\`, and \`--sizes $OTHER_F16 --dtype f16"
+	echo "--no-probe\`), share of the ceiling:"
 	echo
-	echo "| size | winner GB/s | share of ceiling |"
-	echo "|---|---|---|"
-	awk '$1 ~ /^[0-9]+x[0-9]+$/ { printf "| %s | %s | %s%% |\n", $1, $5, $6 }' "$out/other.txt"
+	echo "| type | size | winner GB/s | share of ceiling |"
+	echo "|---|---|---|---|"
+	awk '$1 ~ /^[0-9]+x[0-9]+$/ { printf "| %s | %s | %s | %s%% |\n", $2, $1, $5, $6 }' "$out/other.txt" "$out/other-f16.txt"
 } > "$out/benchmarks-run.md"
 cat "$out/benchmarks-run.md"
