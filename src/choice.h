@@ -57,9 +57,10 @@ const char *choice_how_text(int how);
 /*
  * Extra sizes a tuning run measures so that the rule has evidence of every
  * row class (see choice-rule.h) across the requested range: for each
- * class, seven shapes (small, mid and large squares, tall and wide, and
- * two in between) with the column class varying; for a 1-D family
- * (shape 1), three lengths of each class the requested lengths lack.  The mid size of each class is an anchor,
+ * class, eight shapes (small, mid and large squares, tall and wide, two
+ * in between, and a large one whose columns align as its rows) with the
+ * column class varying; for a 1-D family (shape 1), three lengths of each
+ * class the requested lengths lack.  The mid size of each class is an anchor,
  * measured with the whole space; the others are measured with the
  * candidates only.  Writes up to max sizes into out (anchor[i] set for
  * anchors); returns how many.

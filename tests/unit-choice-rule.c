@@ -3,6 +3,7 @@
  * column alignment, on made-up evidence: which candidate it picks for
  * which shape.  Prints TAP-like lines; exits 1 on any failure.
  */
+#include "choice.h"
 #include "choice-rule.h"
 #include "unit-check.h"
 
@@ -49,5 +50,39 @@ int main(void)
 	v = gputune_choice_rule(3, rows, cols, NULL, winner, 2, cand, share, f32, 4000, 4000, 1, &how);
 	check(v == 10 && how == GPUTUNE_CHOICE_WORST, "rows of an unmeasured alignment: the best worst case (0.85 over 0.80)",
 	      NULL);
+	/* The extra sizes a run measures for the rule: for --sizes 1024-8192,
+	 * eight shapes of each row class, the anchors first, and for every
+	 * class a large one whose columns align as its rows (rows and columns
+	 * both odd, for the 2-byte class). */
+	struct dims req[] = { { 1024, 1024, 1 }, { 2048, 2048, 1 }, { 4096, 4096, 1 }, { 8192, 8192, 1 } };
+	for (long esize = 2; esize <= 8; esize *= 2) {
+		struct dims probe[64];
+		int anchor[64];
+		size_t n = choice_probe_sizes(2, req, 4, (size_t)esize, probe, anchor, 64);
+		long nclass = esize == 2 ? 5 : esize == 4 ? 4 : 3;
+		char what[128];
+		snprintf(what, sizeof(what), "%ld-byte elements: 8 shapes of each of %ld row classes", esize, nclass);
+		check(n == (size_t)(8 * nclass), what, NULL);
+		int anchors_first = 1, classes_exact = 1;
+		for (size_t i = 0; i < n; i++) {
+			anchors_first &= anchor[i] == (i < (size_t)nclass);
+			classes_exact &= gputune_choice_align(probe[i].rows, esize) == esize << (i % (size_t)nclass);
+		}
+		snprintf(what, sizeof(what), "%ld-byte elements: the anchors first, rows of each class in turn", esize);
+		check(anchors_first && classes_exact, what, NULL);
+		int own_large = 1;
+		for (long c = 0; c < nclass; c++) {
+			int found = 0;
+			for (size_t i = 0; i < n; i++)
+				found |= gputune_choice_align(probe[i].rows, esize) == esize << c &&
+					 gputune_choice_align(probe[i].cols, esize) == esize << c &&
+					 probe[i].rows >= 4096 && probe[i].cols >= 4096;
+			own_large &= found;
+		}
+		snprintf(what, sizeof(what),
+			 "%ld-byte elements: each class has a shape of at least 4096x4096 with columns aligned alike", esize);
+		check(own_large, what, NULL);
+	}
+
 	return unit_done();
 }

@@ -1,0 +1,107 @@
+/*
+ * choice-probe.c - the extra sizes a tuning run measures for the choice
+ * at untuned sizes (see choice.h).
+ */
+#include "choice.h"
+#include "choice-rule.h"
+#include "util.h"
+
+/* The value nearest to target (at least step) that is an odd multiple of
+ * step: its alignment is exactly step's. */
+static long odd_multiple(double target, long step)
+{
+	long m = (long)(target / (double)step + 0.5);
+	if (m < 1)
+		m = 1;
+	if (m % 2 == 0)
+		m += target >= (double)(m * step) ? 1 : -1;
+	return (m < 1 ? 1 : m) * step;
+}
+
+/* A dimension near target whose d * esize has exactly the alignment
+ * align (align 32: an odd multiple of 32 bytes, the generic aligned case;
+ * sizes of larger powers of two are what users tune). */
+static long with_alignment(double target, long align, size_t esize)
+{
+	long step = align / (long)esize;
+	return odd_multiple(target, step < 1 ? 1 : step);
+}
+
+size_t choice_probe_sizes(int shape, const struct dims *req, size_t nreq, size_t esize, struct dims *out,
+			  int *anchor, size_t max)
+{
+	/* Matrix products: the header's rule reads no shape classes (see
+	 * choice-rule.h), so there is nothing to probe for. */
+	if (nreq == 0 || shape == 3)
+		return 0;
+	long lo = req[0].rows, hi = req[0].rows;
+	for (size_t i = 0; i < nreq; i++) {
+		long a = shape == 1 || req[i].rows < req[i].cols ? req[i].rows : req[i].cols;
+		long b = shape == 1 || req[i].rows > req[i].cols ? req[i].rows : req[i].cols;
+		lo = a < lo ? a : lo;
+		hi = b > hi ? b : hi;
+	}
+	/* At least a factor of four of range, never below 64. */
+	if (lo > hi / 4)
+		lo = hi / 4;
+	if (lo < 64)
+		lo = 64;
+	if (hi < lo * 4)
+		hi = lo * 4;
+	/* Shapes as (row, col) positions between lo (0) and hi (1), log scale;
+	 * the first is the anchor.  Their column alignments take turns over
+	 * the classes, except the last's: a large matrix whose columns align
+	 * as its rows do (rows and columns both odd is a quarter of all sizes
+	 * for 2-byte types, and the turns give it no large shape). */
+	static const double shapes[][2] = {
+		{ 0.5, 0.5 }, { 0.0, 0.0 }, { 0.95, 0.9 }, { 0.9, 0.12 }, { 0.12, 0.9 }, { 0.75, 0.3 }, { 0.3, 0.75 },
+		{ 0.85, 0.8 },
+	};
+	const size_t own_cols = ARRAY_SIZE(shapes) - 1;
+	/* Vectors: a mid length (the anchor), a short and a long one (at 3/4
+	 * of the range on a log scale: the longest lengths are the costliest
+	 * to prepare, and a vector has no shape to learn beyond its length). */
+	static const double lengths[][2] = { { 0.5, 0 }, { 0.1, 0 }, { 0.75, 0 } };
+	const double(*shape_at)[2] = shape == 1 ? lengths : shapes;
+	size_t nshapes = shape == 1 ? ARRAY_SIZE(lengths) : ARRAY_SIZE(shapes);
+	long classes[6];
+	int nclass = 0;
+	for (long a = (long)esize; a <= 32; a *= 2)
+		classes[nclass++] = a;
+	/* A vector's row class is all of its shape: a class the requested
+	 * lengths already have needs no probe (matrices of one class still
+	 * differ in aspect, so they are probed whatever was asked). */
+	int covered[6] = { 0 };
+	for (int c = 0; c < nclass; c++)
+		for (size_t i = 0; shape == 1 && i < nreq; i++)
+			covered[c] |= gputune_choice_align(req[i].rows, (long)esize) == classes[c];
+	double ratio = (double)hi / (double)lo;
+	size_t n = 0;
+	/* Every class's anchor first, then the other shapes: the tuner takes
+	 * the candidates it measures at the other shapes from the requested
+	 * sizes and all the anchors. */
+	for (size_t s = 0; s < nshapes; s++)
+		for (int c = 0; c < nclass && n < max; c++) {
+			if (covered[c])
+				continue;
+			/* lo * ratio^t, with ratio^t = exp(t ln ratio) by its series
+			 * (no libm: t ln ratio is a few units at most). */
+			double x[2] = { gputune_choice_ln(ratio) * shape_at[s][0], gputune_choice_ln(ratio) * shape_at[s][1] };
+			double dim[2];
+			for (int d = 0; d < 2; d++) {
+				double term = 1, sum = 1;
+				for (int k = 1; k < 60; k++) {
+					term *= x[d] / k;
+					sum += term;
+				}
+				dim[d] = (double)lo * sum;
+			}
+			long colclass = shape != 1 && s == own_cols ? classes[c] : classes[(c + (int)s) % nclass];
+			out[n].rows = with_alignment(dim[0], classes[c], esize);
+			out[n].cols = shape == 1 ? 1 : with_alignment(dim[1], colclass, esize);
+			out[n].depth = 1;
+			anchor[n] = s == 0;
+			n++;
+		}
+	return n;
+}
