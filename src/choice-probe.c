@@ -6,6 +6,13 @@
 #include "choice-rule.h"
 #include "util.h"
 
+/* A shape of probe: its (row, col) position in the requested range, and
+ * whether its columns take its rows' alignment class. */
+struct probe_shape {
+	double at[2];
+	int own_cols;
+};
+
 /* The value nearest to target (at least step) that is an odd multiple of
  * step: its alignment is exactly step's. */
 static long odd_multiple(double target, long step)
@@ -50,19 +57,18 @@ size_t choice_probe_sizes(int shape, const struct dims *req, size_t nreq, size_t
 		hi = lo * 4;
 	/* Shapes as (row, col) positions between lo (0) and hi (1), log scale;
 	 * the first is the anchor.  Their column alignments take turns over
-	 * the classes, except the last's: a large matrix whose columns align
-	 * as its rows do (rows and columns both odd is a quarter of all sizes
-	 * for 2-byte types, and the turns give it no large shape). */
-	static const double shapes[][2] = {
-		{ 0.5, 0.5 }, { 0.0, 0.0 }, { 0.95, 0.9 }, { 0.9, 0.12 }, { 0.12, 0.9 }, { 0.75, 0.3 }, { 0.3, 0.75 },
-		{ 0.85, 0.8 },
+	 * the classes, except where own_cols is set: a large matrix whose
+	 * columns align as its rows do (rows and columns both odd is a quarter
+	 * of all sizes for 2-byte types, and the turns give it no large shape). */
+	static const struct probe_shape shapes[] = {
+		{ { 0.5, 0.5 }, 0 }, { { 0.0, 0.0 }, 0 }, { { 0.95, 0.9 }, 0 }, { { 0.9, 0.12 }, 0 },
+		{ { 0.12, 0.9 }, 0 }, { { 0.75, 0.3 }, 0 }, { { 0.3, 0.75 }, 0 }, { { 0.85, 0.8 }, 1 },
 	};
-	const size_t own_cols = ARRAY_SIZE(shapes) - 1;
 	/* Vectors: a mid length (the anchor), a short and a long one (at 3/4
 	 * of the range on a log scale: the longest lengths are the costliest
 	 * to prepare, and a vector has no shape to learn beyond its length). */
-	static const double lengths[][2] = { { 0.5, 0 }, { 0.1, 0 }, { 0.75, 0 } };
-	const double(*shape_at)[2] = shape == 1 ? lengths : shapes;
+	static const struct probe_shape lengths[] = { { { 0.5, 0 }, 0 }, { { 0.1, 0 }, 0 }, { { 0.75, 0 }, 0 } };
+	const struct probe_shape *shape_at = shape == 1 ? lengths : shapes;
 	size_t nshapes = shape == 1 ? ARRAY_SIZE(lengths) : ARRAY_SIZE(shapes);
 	long classes[6];
 	int nclass = 0;
@@ -75,33 +81,33 @@ size_t choice_probe_sizes(int shape, const struct dims *req, size_t nreq, size_t
 	for (int c = 0; c < nclass; c++)
 		for (size_t i = 0; shape == 1 && i < nreq; i++)
 			covered[c] |= gputune_choice_align(req[i].rows, (long)esize) == classes[c];
-	double ratio = (double)hi / (double)lo;
+	const double ln_ratio = gputune_choice_ln((double)hi / (double)lo);
 	size_t n = 0;
 	/* Every class's anchor first, then the other shapes: the tuner takes
 	 * the candidates it measures at the other shapes from the requested
 	 * sizes and all the anchors. */
-	for (size_t s = 0; s < nshapes; s++)
+	for (size_t s = 0; s < nshapes; s++) {
+		/* lo * ratio^t, with ratio^t = exp(t ln ratio) by its series (no
+		 * libm: t ln ratio is a few units at most). */
+		double dim[2];
+		for (int d = 0; d < 2; d++) {
+			double x = ln_ratio * shape_at[s].at[d], term = 1, sum = 1;
+			for (int k = 1; k < 60; k++) {
+				term *= x / k;
+				sum += term;
+			}
+			dim[d] = (double)lo * sum;
+		}
 		for (int c = 0; c < nclass && n < max; c++) {
 			if (covered[c])
 				continue;
-			/* lo * ratio^t, with ratio^t = exp(t ln ratio) by its series
-			 * (no libm: t ln ratio is a few units at most). */
-			double x[2] = { gputune_choice_ln(ratio) * shape_at[s][0], gputune_choice_ln(ratio) * shape_at[s][1] };
-			double dim[2];
-			for (int d = 0; d < 2; d++) {
-				double term = 1, sum = 1;
-				for (int k = 1; k < 60; k++) {
-					term *= x[d] / k;
-					sum += term;
-				}
-				dim[d] = (double)lo * sum;
-			}
-			long colclass = shape != 1 && s == own_cols ? classes[c] : classes[(c + (int)s) % nclass];
+			long colclass = shape_at[s].own_cols ? classes[c] : classes[(c + (int)s) % nclass];
 			out[n].rows = with_alignment(dim[0], classes[c], esize);
 			out[n].cols = shape == 1 ? 1 : with_alignment(dim[1], colclass, esize);
 			out[n].depth = 1;
 			anchor[n] = s == 0;
 			n++;
 		}
+	}
 	return n;
 }
