@@ -27,7 +27,7 @@ struct flushed_timing {
 	cudaDeviceProp prop;
 	int *flush;
 	size_t flush_bytes;
-	std::vector<cudaEvent_t> a, b;
+	cudaEvent_t a, b; /* around each timed launch, which is waited for */
 };
 
 /* Device 0's properties, the flush buffer and the events. */
@@ -36,6 +36,8 @@ static void timing_init(flushed_timing &T)
 	CHECK(cudaGetDeviceProperties(&T.prop, 0));
 	T.flush_bytes = (size_t)T.prop.l2CacheSize * 2;
 	CHECK(cudaMalloc(&T.flush, T.flush_bytes));
+	CHECK(cudaEventCreate(&T.a));
+	CHECK(cudaEventCreate(&T.b));
 }
 
 /* The median milliseconds of n launches, each after an L2 flush, between
@@ -45,20 +47,14 @@ static void timing_init(flushed_timing &T)
  * launches and the driver's). */
 static double time_n(flushed_timing &T, const std::function<void()> &launch, int n)
 {
-	for (size_t i = T.a.size(); i < (size_t)n; i++) {
-		T.a.emplace_back();
-		T.b.emplace_back();
-		CHECK(cudaEventCreate(&T.a[i]));
-		CHECK(cudaEventCreate(&T.b[i]));
-	}
 	std::vector<float> ms(n);
 	for (int i = 0; i < n; i++) {
 		CHECK(cudaMemsetAsync(T.flush, i, T.flush_bytes, 0));
-		CHECK(cudaEventRecord(T.a[i], 0));
+		CHECK(cudaEventRecord(T.a, 0));
 		launch();
-		CHECK(cudaEventRecord(T.b[i], 0));
-		CHECK(cudaEventSynchronize(T.b[i]));
-		CHECK(cudaEventElapsedTime(&ms[i], T.a[i], T.b[i]));
+		CHECK(cudaEventRecord(T.b, 0));
+		CHECK(cudaEventSynchronize(T.b));
+		CHECK(cudaEventElapsedTime(&ms[i], T.a, T.b));
 	}
 	CHECK(cudaGetLastError());
 	std::sort(ms.begin(), ms.end());
