@@ -25,6 +25,12 @@
  *                  (cols not a multiple of VEC) as aligned vectors, shifted
  *                  into place through warp shuffles, instead of element by
  *                  element (default 0)
+ *   GT_PAIR        1 moves 2-byte elements as 32-bit words: each thread
+ *                  loads the words at the same place of two neighbouring
+ *                  input rows and swaps their halves (one byte_perm a
+ *                  word), so the tile is a transpose of words; VEC counts
+ *                  elements (VEC / 2 words a load), and PAD words.  Rows
+ *                  and cols odd take the element-wise path (default 0)
  *   GT_INJECT      test-only faults: 1 wrong result, 2 illegal address,
  *                  3 write past the end of the output (default 0)
  *   GT_KERNEL_NAME the entry point (default gputune_transpose)
@@ -68,8 +74,79 @@ template <typename P> __device__ __forceinline__ P gt_shfl(P v, int lane, int wi
 	return x.p;
 }
 
+/* The tile of 2-byte elements as a transpose of 32-bit words.  Row pair R
+ * (input rows 2R and 2R + 1) at word C holds a = (x, y) and b = (z, w);
+ * output row 2C starts (x, z) at word R, output row 2C + 1 (y, w): two
+ * byte_perms turn the pair of words into the two output words, which the
+ * tile's planes 0 and 1 hold at [R][C].  The tile and its accesses are then
+ * those of a 4-byte transpose of TILE / 2 words square: half the shared
+ * memory accesses of moving 2-byte elements, none of them 2-byte.  Needs
+ * rows and cols even, the buffers 4-byte aligned, and smem at least
+ * 2 * TILE / 2 * UNROLL * (TILE / 2 + PAD) words. */
+template <int TILE, int BLOCK_ROWS, int PAD, int UNROLL, int MAPPING, int VEC>
+__device__ __forceinline__ void gt_transpose_pair(const unsigned *__restrict__ in, unsigned *__restrict__ out,
+						  unsigned rows, unsigned cols, unsigned *smem)
+{
+	constexpr int WT = TILE / 2;	 /* words along a tile row */
+	constexpr int WV = VEC / 2;	 /* words a load */
+	constexpr int TX = WT / WV;	 /* threads in x: TILE / VEC */
+	constexpr int SR = WT * UNROLL;	 /* row pairs per block */
+	constexpr int NQ = SR / TX;	 /* stores per thread and output row */
+	typedef gt_vec<unsigned, WV> wpack;
+	unsigned(*tile)[SR][WT + PAD] = reinterpret_cast<unsigned(*)[SR][WT + PAD]>(smem);
+	const unsigned wc = cols / 2, wr = rows / 2; /* words of an input row, an output row */
+	const unsigned nx = (cols + TILE - 1) / TILE, ny = (rows + TILE * UNROLL - 1) / (TILE * UNROLL);
+	unsigned bx, by;
+	gt_map<MAPPING>(blockIdx.x, nx, ny, bx, by);
+	const unsigned C0 = bx * WT, R0 = by * SR;
+	const unsigned tx = threadIdx.x, ty = threadIdx.y;
+	const bool whole = R0 + SR <= wr && C0 + WT <= wc;
+
+	if (whole && wc % WV == 0 && (size_t)in % sizeof(wpack) == 0) {
+#pragma unroll
+		for (int i = 0; i < SR; i += BLOCK_ROWS) {
+			const size_t R = R0 + ty + i;
+			const wpack a = *(const wpack *)(in + 2 * R * wc + C0 + tx * WV);
+			const wpack b = *(const wpack *)(in + (2 * R + 1) * wc + C0 + tx * WV);
+#pragma unroll
+			for (int k = 0; k < WV; k++) {
+				tile[0][ty + i][tx * WV + k] = __byte_perm(a.e[k], b.e[k], 0x5410);
+				tile[1][ty + i][tx * WV + k] = __byte_perm(a.e[k], b.e[k], 0x7632);
+			}
+		}
+	} else {
+		/* Word by word, neighbouring threads on neighbouring words. */
+#pragma unroll
+		for (int i = 0; i < SR; i += BLOCK_ROWS)
+#pragma unroll
+			for (int k = 0; k < WV; k++) {
+				const size_t R = R0 + ty + i;
+				const unsigned j = tx + k * TX;
+				if (R < wr && C0 + j < wc) {
+					const unsigned a = in[2 * R * wc + C0 + j], b = in[(2 * R + 1) * wc + C0 + j];
+					tile[0][ty + i][j] = __byte_perm(a, b, 0x5410);
+					tile[1][ty + i][j] = __byte_perm(a, b, 0x7632);
+				}
+			}
+	}
+	__syncthreads();
+	/* Output rows 2C and 2C + 1, one word a thread: a column of each
+	 * plane, read without bank conflicts (PAD odd). */
+#pragma unroll
+	for (int i = 0; i < WT; i += BLOCK_ROWS)
+#pragma unroll
+		for (int p = 0; p < 2; p++)
+#pragma unroll
+			for (int q = 0; q < NQ; q++) {
+				const size_t C = C0 + ty + i;
+				const unsigned rw = q * TX + tx;
+				if (whole || (C < wc && R0 + rw < wr))
+					out[(2 * C + p) * wr + R0 + rw] = tile[p][rw][ty + i];
+			}
+}
+
 template <typename T, int TILE, int BLOCK_ROWS, int PAD, int UNROLL, int MAPPING, int VEC, int SHARED,
-	  int SECTOR, int WIDE, int REALIGN, int INJECT>
+	  int SECTOR, int WIDE, int REALIGN, int PAIR, int INJECT>
 __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__restrict__ out, unsigned rows,
 					     unsigned cols)
 {
@@ -90,8 +167,24 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 	const size_t col0 = (size_t)bx * WIDTH, row0 = (size_t)by * STRIPE;
 	const unsigned tx = threadIdx.x, ty = threadIdx.y;
 	const bool whole = row0 + STRIPE <= rows && col0 + WIDTH <= cols;
+	/* One shared buffer serves the tile of elements and, with PAIR, the
+	 * tile of words: a block takes one path or the other, and the
+	 * occupancy is that of the larger. */
+	constexpr size_t ELEM_TILE = SHARED ? (size_t)(HALO + STRIPE) * (WIDTH + PAD) * sizeof(T) : 16;
+	constexpr size_t PAIR_TILE = PAIR ? (size_t)2 * (TILE / 2 * UNROLL) * (TILE / 2 + PAD) * 4 : 0;
+	constexpr size_t SMEM = ELEM_TILE > PAIR_TILE ? ELEM_TILE : PAIR_TILE;
+	__shared__ gt_vec<unsigned, 4> smem[(SMEM + 15) / 16];
+	bool paired = false;
+	if constexpr (PAIR && sizeof(T) == 2 && SHARED && VEC % 2 == 0) {
+		paired = rows % 2 == 0 && cols % 2 == 0 && (size_t)in % 4 == 0 && (size_t)out % 4 == 0;
+		if (paired)
+			gt_transpose_pair<TILE, BLOCK_ROWS, PAD, UNROLL, MAPPING, VEC>(
+				(const unsigned *)in, (unsigned *)out, rows, cols, (unsigned *)smem);
+	}
 
-	if constexpr (!SHARED) {
+	if (paired) {
+		/* Done above. */
+	} else if constexpr (!SHARED) {
 		/* The naive kernel: coalesced reads, strided writes. */
 #pragma unroll
 		for (int u = 0; u < UNROLL; u++)
@@ -109,7 +202,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 		 * rows are a halo, loaded only with SECTOR: then each output row
 		 * is written in a window aligned to 32-byte sectors, which can
 		 * start up to HALO - 1 input rows before the stripe. */
-		__shared__ T tile[HALO + STRIPE][WIDTH + PAD];
+		T(*tile)[WIDTH + PAD] = reinterpret_cast<T(*)[WIDTH + PAD]>(smem);
 		const bool vec_in = cols % VEC == 0 && (size_t)in % VEC_BYTES == 0;
 
 		if (whole && vec_in) {
@@ -292,11 +385,11 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
  * family's table (src/family-transpose.c). */
 #ifdef GT_HEADER_KERNEL
 template <typename T, int TILE, int BLOCK_ROWS, int PAD, int UNROLL, int MAPPING, int VEC, int SHARED,
-	  int SECTOR, int WIDE, int REALIGN, int INJECT>
+	  int SECTOR, int WIDE, int REALIGN, int PAIR, int INJECT>
 __global__ void __launch_bounds__(TILE / VEC * BLOCK_ROWS)
 GT_HEADER_KERNEL(const T *__restrict__ in, T *__restrict__ out, unsigned rows, unsigned cols)
 {
-	gt_transpose<T, TILE, BLOCK_ROWS, PAD, UNROLL, MAPPING, VEC, SHARED, SECTOR, WIDE, REALIGN, INJECT>(
+	gt_transpose<T, TILE, BLOCK_ROWS, PAD, UNROLL, MAPPING, VEC, SHARED, SECTOR, WIDE, REALIGN, PAIR, INJECT>(
 		in, out, rows, cols);
 }
 #endif
@@ -312,11 +405,14 @@ GT_HEADER_KERNEL(const T *__restrict__ in, T *__restrict__ out, unsigned rows, u
 #ifndef GT_REALIGN
 #define GT_REALIGN 0
 #endif
+#ifndef GT_PAIR
+#define GT_PAIR 0
+#endif
 extern "C" __global__ void __launch_bounds__(GT_TILE / GT_VEC * GT_BLOCK_ROWS)
 GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out, unsigned rows, unsigned cols)
 {
 	gt_transpose<gt_elem, GT_TILE, GT_BLOCK_ROWS, GT_PAD, GT_UNROLL, GT_MAPPING, GT_VEC, GT_SHARED, GT_SECTOR,
-		     GT_WIDE, GT_REALIGN, GT_INJECT>(in, out, rows, cols);
+		     GT_WIDE, GT_REALIGN, GT_PAIR, GT_INJECT>(in, out, rows, cols);
 }
 #undef GT_VEC_BYTES
 #undef GT_KERNEL_NAME

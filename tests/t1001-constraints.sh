@@ -39,6 +39,20 @@ reject "realign needs rows of at least 64 elements per block (tile x wide = 32)"
 reject "realign needs accesses of at least 8 bytes (vec x element size is 4)" --param realign=on --param vec=2 --param tile=64 --param block_rows=16 --dtype f16
 accept --param realign=on --param vec=4 --param wide=2
 accept --param realign=on --param vec=4 --param tile=64 --param block_rows=16 --dtype f16
+reject "pair needs 2-byte elements (the element is 4 bytes)" --param pair=on --param vec=2
+reject "pair needs an even vec (two elements a word)" --param pair=on --dtype f16
+reject "pair needs the shared-memory tile" --param pair=on --param shared=off --param pad=0 --dtype f16
+reject "pair needs sector=off, wide=1 and realign=off" --param pair=on --param vec=2 --param sector=on --dtype f16
+reject "pair needs sector=off, wide=1 and realign=off" --param pair=on --param vec=2 --param wide=2 --dtype f16
+reject "pair needs pad=1 (one word of padding)" --param pair=on --param vec=2 --param pad=2 --dtype f16
+# The word tile (2 x 128 x 65 words) is larger than the element tile
+# (256 x 129 halves) and counts.
+reject "shared memory per block exceeds the device limit (66560 > 49152 bytes)" --param pair=on --param tile=128 --param unroll=2 --param vec=8 --param block_rows=16 --dtype f16
+accept --param pair=on --param vec=2 --dtype f16
+accept --param pair=on --param vec=8 --param tile=64 --param unroll=2 --param block_rows=16 --dtype f16
+run_gt 0 source transpose --param pair=on --param vec=4 --dtype f16
+grep_in "$T/out" "vec=4,shared=on,sector=off,wide=1,pair=on"
+grep_in "$T/out" "#define GT_PAIR 1"
 # A point with realign at its default keeps the name it had before the
 # parameter existed; one with realign=on names it.
 run_gt 0 source transpose --param vec=4
@@ -55,12 +69,12 @@ accept --param tile=32 --param block_rows=8 --param pad=1 --param mapping=diagon
 
 # The default space, enumerated for a target without a GPU: counts and reasons.
 run_gt 0 transpose --dry-run --arch sm_90 --sizes 1024 --param tile=32 --param block_rows=8 \
-	--param pad=0 --param unroll=1 --param mapping=cartesian --param vec=1,2,4,8 --param shared=on,off --param sector=off --param wide=1 --param realign=off
+	--param pad=0 --param unroll=1 --param mapping=cartesian --param vec=1,2,4,8 --param shared=on,off --param sector=off --param wide=1 --param realign=off --param pair=off
 grep_in "$T/out" "8 points, 4 valid, 4 rejected"
 grep_in "$T/out" "vec>1 needs the shared-memory tile (shared=off)"
 grep_in "$T/out" "vec x element size exceeds the 16-byte access limit (32 bytes)"
 run_gt 0 transpose --dry-run --arch sm_90 --param tile=all --param block_rows=8 --param pad=0 \
-	--param unroll=1 --param mapping=cartesian --param vec=1 --param shared=on --param sector=off --param wide=1 --param realign=off --dtype f64
+	--param unroll=1 --param mapping=cartesian --param vec=1 --param shared=on --param sector=off --param wide=1 --param realign=off --param pair=off --dtype f64
 grep_in "$T/out" "5 points, 4 valid, 1 rejected"
 grep_in "$T/out" "shared memory per block exceeds the device limit (131072 > 49152 bytes)"
 
