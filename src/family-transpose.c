@@ -24,14 +24,16 @@
  * whose compiler is the bottleneck a cold `--sizes 1024-8192` then took
  * 62.9 s (29 s of it waiting for NVRTC); so it is left to --param
  * realign=on (or all).
- * pair=on, for 2-byte elements, moves them as 32-bit words: each thread
- * loads the words at one place of two neighbouring input rows and makes
- * the two output words with byte permutes, so the shared tile holds words
- * and no access is 2-byte.  Tuned on an H200 (f16, 1024-8192 and its 40
- * extra sizes), it beat the rest of the space by 2 to 9% at the sizes with
- * rows and cols even but not multiples of 8 (2904^2: 81.6% of the copy
- * ceiling against 76.0%), was within 2% at the aligned ones, and adds a
- * tenth to the f16 variants; it is in the default space.
+ * pair=on, for 2- and 4-byte elements, moves them in units of two: each
+ * thread loads the units at one place of two neighbouring input rows and
+ * makes the two output units of their halves, so the shared tile holds
+ * units and no access is 2-byte.  Tuned on an H200 (1024-8192 and its
+ * extra sizes), it beat the rest of the space at the sizes with rows and
+ * cols even but not multiples of 8, by 2 to 9% for f16 (2904^2: 81.6% of
+ * the copy ceiling against 76.0%) and by up to 2.7% for f32 (2900^2: 91.7%
+ * against 90.0%), and was within 2% at the aligned ones.  It adds a tenth
+ * to the variants and is in the default space; odd rows or cols take the
+ * element path, where its variants lose.
  */
 #include "family.h"
 #include "util.h"
@@ -66,7 +68,7 @@ static const struct param_def params[NPARAMS] = {
 		     NULL, { 1, 2, 4 }, 3, { 1, 2 }, 2, 1, 0 },
 	[P_REALIGN] = { "realign", "GT_REALIGN", "load input rows that start off a vector boundary (cols not a multiple of vec) as aligned vectors shifted into place",
 			off_on, { 0, 1 }, 2, { 0 }, 1, 0, 0, 1 },
-	[P_PAIR] = { "pair", "GT_PAIR", "move 2-byte elements as 32-bit words, two input rows at a time (rows and cols even)",
+	[P_PAIR] = { "pair", "GT_PAIR", "move 2- and 4-byte elements in units of two, two input rows at a time (rows and cols even)",
 		     off_on, { 0, 1 }, 2, { 0, 1 }, 2, 0, 0, 1 },
 	[P_INJECT] = { "inject", "GT_INJECT", "test-only fault injection: none, wrong, fault or overrun",
 		       inject_names, { 0, 1, 2, 3 }, 4, { 0 }, 1, 0, 1 },
@@ -148,30 +150,32 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 		}
 	}
 	if (v[P_PAIR]) {
-		if (dt->size != 2) {
-			snprintf(buf, n, "pair needs 2-byte elements (the element is %zu bytes)", dt->size);
+		/* A unit of two 8-byte elements would be 16 bytes, the
+		 * widest access, with no room for vectors; f64 needs it least. */
+		if (dt->size > 4) {
+			snprintf(buf, n, "pair needs elements of at most 4 bytes (the element is %zu bytes)", dt->size);
 			return buf;
 		}
 		if (!v[P_SHARED])
 			return "pair needs the shared-memory tile (shared=off)";
 		if (vec % 2)
-			return "pair needs an even vec (two elements a word)";
-		/* The word tile's rows are written whole by one block and read
+			return "pair needs an even vec (two elements a unit)";
+		/* The unit tile's rows are written whole by one block and read
 		 * down its columns: sector windows, side-by-side tiles and the
 		 * realigned loads belong to the tile of elements. */
 		if (v[P_SECTOR] || v[P_WIDE] != 1 || v[P_REALIGN])
 			return "pair needs sector=off, wide=1 and realign=off";
-		/* One word of padding keeps the column reads free of bank
+		/* One unit of padding keeps the column reads free of bank
 		 * conflicts; two would make them two-way. */
 		if (v[P_PAD] != 1)
-			return "pair needs pad=1 (one word of padding)";
+			return "pair needs pad=1 (one unit of padding)";
 	}
 	if (v[P_SHARED]) {
 		size_t halo = v[P_SECTOR] ? 32 / dt->size : 0;
 		size_t width = (size_t)tile * (size_t)v[P_WIDE];
 		size_t smem = (halo + (size_t)v[P_UNROLL] * (size_t)tile) * (width + (size_t)v[P_PAD]) * dt->size;
 		/* The template's buffer holds either tile: the larger counts. */
-		size_t pair = v[P_PAIR] ? 2 * ((size_t)tile / 2 * (size_t)v[P_UNROLL]) * ((size_t)tile / 2 + (size_t)v[P_PAD]) * 4 : 0;
+		size_t pair = v[P_PAIR] ? 2 * ((size_t)tile / 2 * (size_t)v[P_UNROLL]) * ((size_t)tile / 2 + (size_t)v[P_PAD]) * 2 * dt->size : 0;
 		if (pair > smem)
 			smem = pair;
 		if (smem > (size_t)lim->max_smem_per_block) {

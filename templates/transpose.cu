@@ -25,12 +25,13 @@
  *                  (cols not a multiple of VEC) as aligned vectors, shifted
  *                  into place through warp shuffles, instead of element by
  *                  element (default 0)
- *   GT_PAIR        1 moves 2-byte elements as 32-bit words: each thread
- *                  loads the words at the same place of two neighbouring
- *                  input rows and swaps their halves (one byte_perm a
- *                  word), so the tile is a transpose of words; VEC counts
- *                  elements (VEC / 2 words a load), and PAD words.  Rows
- *                  and cols odd take the element-wise path (default 0)
+ *   GT_PAIR        1 moves 2- and 4-byte elements in units of two: each
+ *                  thread loads the units at the same place of two
+ *                  neighbouring input rows and makes the two output units
+ *                  of their halves, so the tile is a transpose of units;
+ *                  VEC counts elements (VEC / 2 units a load), and PAD
+ *                  units.  Rows or cols odd take the element-wise path
+ *                  (default 0)
  *   GT_INJECT      test-only faults: 1 wrong result, 2 illegal address,
  *                  3 write past the end of the output (default 0)
  *   GT_KERNEL_NAME the entry point (default gputune_transpose)
@@ -74,27 +75,49 @@ template <typename P> __device__ __forceinline__ P gt_shfl(P v, int lane, int wi
 	return x.p;
 }
 
-/* The tile of 2-byte elements as a transpose of 32-bit words.  Row pair R
- * (input rows 2R and 2R + 1) at word C holds a = (x, y) and b = (z, w);
- * output row 2C starts (x, z) at word R, output row 2C + 1 (y, w): two
- * byte_perms turn the pair of words into the two output words, which the
- * tile's planes 0 and 1 hold at [R][C].  The tile and its accesses are then
- * those of a 4-byte transpose of TILE / 2 words square: half the shared
- * memory accesses of moving 2-byte elements, none of them 2-byte.  Needs
- * rows and cols even, the buffers 4-byte aligned, and smem at least
- * 2 * TILE / 2 * UNROLL * (TILE / 2 + PAD) words. */
-template <int TILE, int BLOCK_ROWS, int PAD, int UNROLL, int MAPPING, int VEC>
-__device__ __forceinline__ void gt_transpose_pair(const unsigned *__restrict__ in, unsigned *__restrict__ out,
-						  unsigned rows, unsigned cols, unsigned *smem)
+/* Of units a and b of two elements T each, the unit of their low elements
+ * (a's first) and that of their high ones.  For 2-byte elements one byte
+ * permute each (with shifts and masks the f16 kernels measured 2 to 3%
+ * slower); for 4-byte ones the halves of 64-bit registers. */
+template <typename T, typename U> __device__ __forceinline__ U gt_pair_low(U a, U b)
 {
-	constexpr int WT = TILE / 2;	 /* words along a tile row */
-	constexpr int WV = VEC / 2;	 /* words a load */
+	if constexpr (sizeof(T) == 2)
+		return __byte_perm(a, b, 0x5410);
+	else
+		return (a & 0xffffffffu) | (b << 32);
+}
+template <typename T, typename U> __device__ __forceinline__ U gt_pair_high(U a, U b)
+{
+	if constexpr (sizeof(T) == 2)
+		return __byte_perm(a, b, 0x7632);
+	else
+		return (a >> 32) | (b & 0xffffffff00000000ull);
+}
+
+/* The tile as a transpose of units of two elements.  Row pair R (input
+ * rows 2R and 2R + 1) at unit C holds a = (x, y) and b = (z, w); output row
+ * 2C starts (x, z) at unit R, output row 2C + 1 (y, w): a unit is made of
+ * the low or the high halves of a pair of loaded units, and the tile's
+ * planes 0 and 1 hold them at [R][C].  The tile and its accesses are then
+ * those of a transpose of units twice the element's size, TILE / 2 square:
+ * half the shared-memory accesses, each twice as wide (for 2-byte elements
+ * none is 2-byte).  Needs rows and cols even, the buffers aligned to a
+ * unit, and smem at least 2 * TILE / 2 * UNROLL * (TILE / 2 + PAD) units. */
+template <typename T, int TILE, int BLOCK_ROWS, int PAD, int UNROLL, int MAPPING, int VEC>
+__device__ __forceinline__ void gt_transpose_pair(const T *__restrict__ in_elems, T *__restrict__ out_elems,
+						  unsigned rows, unsigned cols, void *smem)
+{
+	typedef typename gt_uint<2 * sizeof(T)>::type U;
+	constexpr int WT = TILE / 2;	 /* units along a tile row */
+	constexpr int WV = VEC / 2;	 /* units a load */
 	constexpr int TX = WT / WV;	 /* threads in x: TILE / VEC */
 	constexpr int SR = WT * UNROLL;	 /* row pairs per block */
 	constexpr int NQ = SR / TX;	 /* stores per thread and output row */
-	typedef gt_vec<unsigned, WV> wpack;
-	unsigned(*tile)[SR][WT + PAD] = reinterpret_cast<unsigned(*)[SR][WT + PAD]>(smem);
-	const unsigned wc = cols / 2, wr = rows / 2; /* words of an input row, an output row */
+	typedef gt_vec<U, WV> upack;
+	const U *in = (const U *)in_elems;
+	U *out = (U *)out_elems;
+	U(*tile)[SR][WT + PAD] = reinterpret_cast<U(*)[SR][WT + PAD]>(smem);
+	const unsigned wc = cols / 2, wr = rows / 2; /* units of an input row, an output row */
 	const unsigned nx = (cols + TILE - 1) / TILE, ny = (rows + TILE * UNROLL - 1) / (TILE * UNROLL);
 	unsigned bx, by;
 	gt_map<MAPPING>(blockIdx.x, nx, ny, bx, by);
@@ -102,20 +125,20 @@ __device__ __forceinline__ void gt_transpose_pair(const unsigned *__restrict__ i
 	const unsigned tx = threadIdx.x, ty = threadIdx.y;
 	const bool whole = R0 + SR <= wr && C0 + WT <= wc;
 
-	if (whole && wc % WV == 0 && (size_t)in % sizeof(wpack) == 0) {
+	if (whole && wc % WV == 0 && (size_t)in % sizeof(upack) == 0) {
 #pragma unroll
 		for (int i = 0; i < SR; i += BLOCK_ROWS) {
 			const size_t R = R0 + ty + i;
-			const wpack a = *(const wpack *)(in + 2 * R * wc + C0 + tx * WV);
-			const wpack b = *(const wpack *)(in + (2 * R + 1) * wc + C0 + tx * WV);
+			const upack a = *(const upack *)(in + 2 * R * wc + C0 + tx * WV);
+			const upack b = *(const upack *)(in + (2 * R + 1) * wc + C0 + tx * WV);
 #pragma unroll
 			for (int k = 0; k < WV; k++) {
-				tile[0][ty + i][tx * WV + k] = __byte_perm(a.e[k], b.e[k], 0x5410);
-				tile[1][ty + i][tx * WV + k] = __byte_perm(a.e[k], b.e[k], 0x7632);
+				tile[0][ty + i][tx * WV + k] = gt_pair_low<T>(a.e[k], b.e[k]);
+				tile[1][ty + i][tx * WV + k] = gt_pair_high<T>(a.e[k], b.e[k]);
 			}
 		}
 	} else {
-		/* Word by word, neighbouring threads on neighbouring words. */
+		/* Unit by unit, neighbouring threads on neighbouring units. */
 #pragma unroll
 		for (int i = 0; i < SR; i += BLOCK_ROWS)
 #pragma unroll
@@ -123,14 +146,14 @@ __device__ __forceinline__ void gt_transpose_pair(const unsigned *__restrict__ i
 				const size_t R = R0 + ty + i;
 				const unsigned j = tx + k * TX;
 				if (R < wr && C0 + j < wc) {
-					const unsigned a = in[2 * R * wc + C0 + j], b = in[(2 * R + 1) * wc + C0 + j];
-					tile[0][ty + i][j] = __byte_perm(a, b, 0x5410);
-					tile[1][ty + i][j] = __byte_perm(a, b, 0x7632);
+					const U a = in[2 * R * wc + C0 + j], b = in[(2 * R + 1) * wc + C0 + j];
+					tile[0][ty + i][j] = gt_pair_low<T>(a, b);
+					tile[1][ty + i][j] = gt_pair_high<T>(a, b);
 				}
 			}
 	}
 	__syncthreads();
-	/* Output rows 2C and 2C + 1, one word a thread: a column of each
+	/* Output rows 2C and 2C + 1, one unit a thread: a column of each
 	 * plane, read without bank conflicts (PAD odd). */
 #pragma unroll
 	for (int i = 0; i < WT; i += BLOCK_ROWS)
@@ -171,15 +194,15 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 	 * tile of words: a block takes one path or the other, and the
 	 * occupancy is that of the larger. */
 	constexpr size_t ELEM_TILE = SHARED ? (size_t)(HALO + STRIPE) * (WIDTH + PAD) * sizeof(T) : 16;
-	constexpr size_t PAIR_TILE = PAIR ? (size_t)2 * (TILE / 2 * UNROLL) * (TILE / 2 + PAD) * 4 : 0;
+	constexpr size_t PAIR_TILE = PAIR ? (size_t)2 * (TILE / 2 * UNROLL) * (TILE / 2 + PAD) * 2 * sizeof(T) : 0;
 	constexpr size_t SMEM = ELEM_TILE > PAIR_TILE ? ELEM_TILE : PAIR_TILE;
 	__shared__ gt_vec<unsigned, 4> smem[(SMEM + 15) / 16];
 	bool paired = false;
-	if constexpr (PAIR && sizeof(T) == 2 && SHARED && VEC % 2 == 0) {
-		paired = rows % 2 == 0 && cols % 2 == 0 && (size_t)in % 4 == 0 && (size_t)out % 4 == 0;
+	if constexpr (PAIR && sizeof(T) <= 4 && SHARED && VEC % 2 == 0) {
+		constexpr size_t UNIT = 2 * sizeof(T);
+		paired = rows % 2 == 0 && cols % 2 == 0 && (size_t)in % UNIT == 0 && (size_t)out % UNIT == 0;
 		if (paired)
-			gt_transpose_pair<TILE, BLOCK_ROWS, PAD, UNROLL, MAPPING, VEC>(
-				(const unsigned *)in, (unsigned *)out, rows, cols, (unsigned *)smem);
+			gt_transpose_pair<T, TILE, BLOCK_ROWS, PAD, UNROLL, MAPPING, VEC>(in, out, rows, cols, smem);
 	}
 
 	if (paired) {

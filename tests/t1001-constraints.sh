@@ -39,16 +39,17 @@ reject "realign needs rows of at least 64 elements per block (tile x wide = 32)"
 reject "realign needs accesses of at least 8 bytes (vec x element size is 4)" --param realign=on --param vec=2 --param tile=64 --param block_rows=16 --dtype f16
 accept --param realign=on --param vec=4 --param wide=2
 accept --param realign=on --param vec=4 --param tile=64 --param block_rows=16 --dtype f16
-reject "pair needs 2-byte elements (the element is 4 bytes)" --param pair=on --param vec=2
-reject "pair needs an even vec (two elements a word)" --param pair=on --dtype f16
+reject "pair needs elements of at most 4 bytes (the element is 8 bytes)" --param pair=on --param vec=2 --dtype f64
+reject "pair needs an even vec (two elements a unit)" --param pair=on --dtype f16
 reject "pair needs the shared-memory tile" --param pair=on --param shared=off --param pad=0 --dtype f16
 reject "pair needs sector=off, wide=1 and realign=off" --param pair=on --param vec=2 --param sector=on --dtype f16
 reject "pair needs sector=off, wide=1 and realign=off" --param pair=on --param vec=2 --param wide=2 --dtype f16
-reject "pair needs pad=1 (one word of padding)" --param pair=on --param vec=2 --param pad=2 --dtype f16
-# The word tile (2 x 128 x 65 words) is larger than the element tile
+reject "pair needs pad=1 (one unit of padding)" --param pair=on --param vec=2 --param pad=2 --dtype f16
+# The unit tile (2 x 128 x 65 words) is larger than the element tile
 # (256 x 129 halves) and counts.
 reject "shared memory per block exceeds the device limit (66560 > 49152 bytes)" --param pair=on --param tile=128 --param unroll=2 --param vec=8 --param block_rows=16 --dtype f16
 accept --param pair=on --param vec=2 --dtype f16
+accept --param pair=on --param vec=4 --param tile=64 --param block_rows=16
 accept --param pair=on --param vec=8 --param tile=64 --param unroll=2 --param block_rows=16 --dtype f16
 run_gt 0 source transpose --param pair=on --param vec=4 --dtype f16
 grep_in "$T/out" "vec=4,shared=on,sector=off,wide=1,pair=on"
