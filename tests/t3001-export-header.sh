@@ -80,6 +80,27 @@ check "GPUTUNE_DEVICE picks the device at compile time" sh -c "$CC -std=c11 -Wal
 printf '#include "gputune_transpose.h"\nint main(void) { return gputune_transpose_launch(0, 0, 0, 1, 1, 0) == cudaSuccess; }\n' > "$T/k.cu"
 nvcc_compiles "$T/k.cu"
 
+# pair=on variants (f16 and f32): the header names them, compiles with cc,
+# and nvcc instantiates their kernels.
+pair="block_rows=16,pad=1,unroll=2,mapping=colmajor,vec=4,shared=on,sector=off,wide=1,pair=on"
+{
+	doc_head "NVIDIA H200" GPU-h200 9 0
+	printf ' "results": [\n  '
+	result_record GPU-h200 f16 2900 2900 2500 64 run-4 "$pair"
+	printf ',\n  '
+	result_record GPU-h200 f32 2900 2900 3000 64 run-4 "$pair"
+	printf '\n]}\n'
+} > "$T/pair.json"
+run_gt 0 db merge "$T/pair.json" --db "$T/pair.db"
+mkdir -p "$T/pair"
+run_gt 0 export --kernel transpose --no-shipped --db "$T/pair.db" -o "$T/pair/gputune_transpose.h"
+check "the header holds both pair variants" test "$(grep -c "tile=64,$pair\"" "$T/pair/gputune_transpose.h")" -ge 2
+printf '#include "gputune_transpose.h"\nint main(void) { return gputune_transpose_choose("NVIDIA H200", 90, "f16", 2900, 2900) < 0; }\n' > "$T/pair/c.c"
+check "it compiles with $CC -std=c11 and chooses the f16 one" \
+	sh -c "$CC -std=c11 -Wall -Wextra -Werror '$T/pair/c.c' -o '$T/pair/c' && '$T/pair/c'"
+cp "$T/k.cu" "$T/pair/k.cu"
+nvcc_compiles "$T/pair/k.cu"
+
 # An empty database still gives a usable header: the default kernel.
 run_gt 0 export --kernel transpose --no-shipped --db "$T/empty.db" -o "$T/empty.h"
 printf '#include "empty.h"\nint main(void) { return gputune_transpose_choose("X", 90, "f32", 64, 64) == 0 ? 0 : 1; }\n' > "$T/empty.c"
