@@ -15,7 +15,8 @@
  * the ceiling at 8192, 87.9% at 8191) and the diagonal order at none, so
  * it is left to --param mapping=diagonal.  Likewise tile=16 and pad=0 never
  * won there (1 to 4% and 3 to 16% behind), so they are left out of the
- * default space, which keeps a tuning run near 600 f32 variants.
+ * default space, which keeps a tuning run near 630 f32 variants (690 with
+ * pair=on).
  * realign=on, also gputune's own, loads input rows that start off a vector
  * boundary (cols not a multiple of vec) as aligned vectors shifted into
  * place through warp shuffles.  Measured on H200s it won at 3001 x 7000 (by
