@@ -29,12 +29,13 @@
  * thread loads the units at one place of two neighbouring input rows and
  * makes the two output units of their halves, so the shared tile holds
  * units and no access is 2-byte.  Tuned on an H200 (1024-8192 and its
- * extra sizes), it beat the rest of the space at the sizes with rows and
- * cols even but not multiples of 8, by 2 to 9% for f16 (2904^2: 81.6% of
- * the copy ceiling against 76.0%) and by up to 2.7% for f32 (2900^2: 91.7%
- * against 90.0%), and was within 2% at the aligned ones.  It adds a tenth
- * to the variants and is in the default space; odd rows or cols take the
- * element path, where its variants lose.
+ * extra sizes), its best beat the rest of the space's at the sizes with
+ * rows and cols even but not multiples of 8 by 5.7% in the median for f16
+ * (6640 x 1316: 88.2% of the copy ceiling against 80.6%) and 1.0% for f32
+ * (4868 x 1912: 91.1% against 89.0%), and was within about 1% at the
+ * aligned f32 ones (docs/benchmarks.md).  It adds a tenth to the variants
+ * and is in the default space; odd rows or cols take the element path,
+ * where its variants lose.
  */
 #include "family.h"
 #include "util.h"
