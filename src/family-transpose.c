@@ -70,7 +70,7 @@ static const struct param_def params[NPARAMS] = {
 		     NULL, { 1, 2, 4 }, 3, { 1, 2 }, 2, 1, 0 },
 	[P_REALIGN] = { "realign", "GT_REALIGN", "load input rows that start off a vector boundary (cols not a multiple of vec) as aligned vectors shifted into place",
 			off_on, { 0, 1 }, 2, { 0 }, 1, 0, 0, 1 },
-	[P_PAIR] = { "pair", "GT_PAIR", "move 2- and 4-byte elements in units of two, two input rows at a time (rows and cols even)",
+	[P_PAIR] = { "pair", "GT_PAIR", "move 2- and 4-byte elements in units of two, two input rows at a time (when rows and cols are even; else element by element)",
 		     off_on, { 0, 1 }, 2, { 0, 1 }, 2, 0, 0, 1 },
 	[P_INJECT] = { "inject", "GT_INJECT", "test-only fault injection: none, wrong, fault or overrun",
 		       inject_names, { 0, 1, 2, 3 }, 4, { 0 }, 1, 0, 1 },

@@ -78,7 +78,8 @@ template <typename P> __device__ __forceinline__ P gt_shfl(P v, int lane, int wi
 /* Of units a and b of two elements T each, the unit of their low elements
  * (a's first) and that of their high ones.  For 2-byte elements one byte
  * permute each (made with shifts and masks, the f16 winners read 2 to 3
- * points of the ceiling lower in a tuning run on an H200); for 4-byte ones the halves of 64-bit registers. */
+ * points of the ceiling lower in a tuning run on an H200); for 4-byte ones
+ * the halves of 64-bit registers. */
 template <typename T, typename U> __device__ __forceinline__ U gt_pair_low(U a, U b)
 {
 	if constexpr (sizeof(T) == 2)
@@ -191,7 +192,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 	const unsigned tx = threadIdx.x, ty = threadIdx.y;
 	const bool whole = row0 + STRIPE <= rows && col0 + WIDTH <= cols;
 	/* One shared buffer serves the tile of elements and, with PAIR, the
-	 * tile of words: a block takes one path or the other, and the
+	 * tile of units: a block takes one path or the other, and the
 	 * occupancy is that of the larger. */
 	constexpr size_t ELEM_TILE = SHARED ? (size_t)(HALO + STRIPE) * (WIDTH + PAD) * sizeof(T) : 16;
 	constexpr size_t PAIR_TILE = PAIR ? (size_t)2 * (TILE / 2 * UNROLL) * (TILE / 2 + PAD) * 2 * sizeof(T) : 0;

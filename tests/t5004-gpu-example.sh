@@ -3,9 +3,7 @@
 # and run it: every element of its output is checked.
 . "$(dirname "$0")/setup"
 skip_without_gpu
-if [ -z "$NVCC" ] || [ ! -x "$NVCC" ]; then
-	NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-fi
+gpu_nvcc
 
 run_gt 0 transpose --sizes 4096,8192x8192,1000x3001 --quiet
 run_gt 0 export --kernel transpose --no-shipped -o "$T/gputune_transpose.h"

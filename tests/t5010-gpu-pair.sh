@@ -15,29 +15,27 @@ space="--param tile=32,64 --param block_rows=8 --param pad=1 --param unroll=1,2 
 	--param vec=2,4,8 --param shared=on --param sector=off --param wide=1 --param realign=off --param pair=on
 	--param inject=none,wrong"
 for dtype in f16 f32; do
-# shellcheck disable=SC2086
-run_gt 0 transpose --dtype $dtype --sizes $sizes --quiet --no-probe $space
-cat "$T/out"
-n=$(q "SELECT count(*) FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE v.dtype = '$dtype'")
-check "$dtype: pair variants were measured ($n)" test "$n" -gt 100
-for s in $(echo "$sizes" | tr , ' '); do
-	case $s in *x*) r=${s%x*} c=${s#*x} ;; *) r=$s c=$s ;; esac
-	j="FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE v.dtype = '$dtype' AND m.rows = $r AND m.cols = $c"
-	ok=$(q "SELECT count(*) $j AND v.params NOT LIKE '%inject%' AND m.status = 'ok'")
-	check "$dtype ${r}x$c: every pair variant is right ($ok)" \
-		test "$ok" -gt 0 -a "$(q "SELECT count(*) $j AND v.params NOT LIKE '%inject%' AND m.status <> 'ok'")" = 0
-	check "$dtype ${r}x$c: every injected fault is caught" \
-		test "$(q "SELECT count(*) $j AND v.params LIKE '%inject=wrong%' AND m.status <> 'wrong'")" = 0
-	# The classics are measured too, and win at the small sizes.
-	check "$dtype ${r}x$c: the winner is right" \
-		test "$(q "SELECT m.status FROM winner w JOIN measurement m ON m.id = w.measurement_id JOIN variant v ON v.id = m.variant_id WHERE w.rows = $r AND w.cols = $c AND w.dtype = '$dtype' AND v.params NOT LIKE '%inject%'")" = ok
-done
+	# shellcheck disable=SC2086
+	run_gt 0 transpose --dtype $dtype --sizes $sizes --quiet --no-probe $space
+	cat "$T/out"
+	n=$(q "SELECT count(*) FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE v.dtype = '$dtype'")
+	check "$dtype: pair variants were measured ($n)" test "$n" -gt 100
+	for s in $(echo "$sizes" | tr , ' '); do
+		case $s in *x*) r=${s%x*} c=${s#*x} ;; *) r=$s c=$s ;; esac
+		j="FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE v.dtype = '$dtype' AND m.rows = $r AND m.cols = $c"
+		ok=$(q "SELECT count(*) $j AND v.params NOT LIKE '%inject%' AND m.status = 'ok'")
+		check "$dtype ${r}x$c: every variant without a fault is right ($ok)" \
+			test "$ok" -gt 0 -a "$(q "SELECT count(*) $j AND v.params NOT LIKE '%inject%' AND m.status <> 'ok'")" = 0
+		check "$dtype ${r}x$c: every injected fault is caught" \
+			test "$(q "SELECT count(*) $j AND v.params LIKE '%inject=wrong%' AND m.status <> 'wrong'")" = 0
+		# The classics are measured too, and win at the small sizes.
+		check "$dtype ${r}x$c: the winner is right" \
+			test "$(q "SELECT m.status FROM winner w JOIN measurement m ON m.id = w.measurement_id JOIN variant v ON v.id = m.variant_id WHERE w.rows = $r AND w.cols = $c AND w.dtype = '$dtype' AND v.params NOT LIKE '%inject%'")" = ok
+	done
 done
 
 # The header's kernels, built by nvcc, at sizes nobody tuned.
-if [ -z "$NVCC" ] || [ ! -x "$NVCC" ]; then
-	NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-fi
+gpu_nvcc
 run_gt 0 export --kernel transpose --no-shipped -o "$T/gputune_transpose.h"
 check "the header holds pair variants" grep -q "pair=on" "$T/gputune_transpose.h"
 cat > "$T/pair.cu" <<'CU'
