@@ -171,6 +171,13 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 		 * conflicts; two would make them two-way. */
 		if (v[P_PAD] != 1)
 			return "pair needs pad=1 (one unit of padding)";
+		/* The unit tile is tile / 2 square, walked in steps of
+		 * block_rows: more rows of threads than it has would load and
+		 * store past it. */
+		if (tile / 2 % br) {
+			snprintf(buf, n, "pair needs block_rows to divide the unit tile's edge, tile / 2 (%d)", tile / 2);
+			return buf;
+		}
 	}
 	if (v[P_SHARED]) {
 		size_t halo = v[P_SECTOR] ? 32 / dt->size : 0;

@@ -44,6 +44,7 @@ const struct cmd_option tune_options[] = {
 	TUNE_OPT_DTYPE,
 	{ "param", "NAME=V,...", "candidate values of one parameter, or NAME=all (replaces its defaults)", 1, 0 },
 	{ "dry-run", NULL, "enumerate and compile every variant, time nothing", 0, 0 },
+	{ "list", NULL, "print the variants a run would measure (the space's valid points, or --sample's), one name a line, and stop; needs no GPU", 0, 0 },
 	{ "sample", "N[:SEED]", "only a seeded random sample of N valid variants (default seed 1), besides the classics", 0, 0 },
 	{ "arch", "sm_XX", "target architecture (default: the GPU's; needed for --dry-run without a GPU)", 0, 0 },
 	TUNE_OPT_JOBS,
@@ -1118,7 +1119,12 @@ int tune_run(const struct family *f, struct args *a, struct tune_extra *x)
 		snprintf(arch, sizeof(arch), "%s", arch_opt);
 	}
 	int have_gpu = 0;
-	if (!dry || !arch_opt) {
+	int list = args_has(a, "list");
+	if (list) {
+		/* The device's limits where there is one, else the defaults. */
+		char why[256];
+		have_gpu = gpu_probe(s.device, &s.g, why, sizeof(why)) == 0;
+	} else if (!dry || !arch_opt) {
 		char why[256];
 		int r = gpu_probe(s.device, &s.g, why, sizeof(why));
 		if (r) {
@@ -1158,6 +1164,16 @@ int tune_run(const struct family *f, struct args *a, struct tune_extra *x)
 		space_free(&sp);
 		free_state(&s);
 		return EXIT_USAGE;
+	}
+	if (list) {
+		for (size_t i = 0; i < sp.npoints; i++) {
+			char *pn = family_point_name(f, sp.points[i]);
+			printf("%s\n", pn);
+			free(pn);
+		}
+		space_free(&sp);
+		free_state(&s);
+		return EXIT_OK;
 	}
 	const char *tdir = templates_dir_from(args_get(a, "templates"));
 	char *tmpl = family_template_load(f, tdir);

@@ -45,6 +45,9 @@ reject "pair needs the shared-memory tile" --param pair=on --param shared=off --
 reject "pair needs sector=off, wide=1 and realign=off" --param pair=on --param vec=2 --param sector=on --dtype f16
 reject "pair needs sector=off, wide=1 and realign=off" --param pair=on --param vec=2 --param wide=2 --dtype f16
 reject "pair needs pad=1 (one unit of padding)" --param pair=on --param vec=2 --param pad=2 --dtype f16
+reject "pair needs block_rows to divide the unit tile's edge, tile / 2 (16)" --param pair=on --param vec=4 --param block_rows=32
+reject "pair needs block_rows to divide the unit tile's edge, tile / 2 (8)" --param pair=on --param tile=16 --param vec=2 --param block_rows=16 --dtype f16
+accept --param pair=on --param vec=4 --param block_rows=16
 # The unit tile (2 x 128 x 65 words) is larger than the element tile
 # (256 x 129 halves) and counts.
 reject "shared memory per block exceeds the device limit (66560 > 49152 bytes)" --param pair=on --param tile=128 --param unroll=2 --param vec=8 --param block_rows=16 --dtype f16
@@ -78,6 +81,20 @@ run_gt 0 transpose --dry-run --arch sm_90 --param tile=all --param block_rows=8 
 	--param unroll=1 --param mapping=cartesian --param vec=1 --param shared=on --param sector=off --param wide=1 --param realign=off --param pair=off --dtype f64
 grep_in "$T/out" "5 points, 4 valid, 1 rejected"
 grep_in "$T/out" "shared memory per block exceeds the device limit (131072 > 49152 bytes)"
+
+# --list prints the valid points (those --dry-run counts), or --sample's,
+# one name a line, without a GPU or a compile.
+run_gt 0 transpose --list --param tile=32 --param block_rows=8 --param pad=0 --param unroll=1 \
+	--param mapping=cartesian --param vec=1,2,4,8 --param shared=on,off --param sector=off --param wide=1 --param realign=off --param pair=off
+check "--list prints the 4 valid points" test "$(wc -l <"$T/out")" -eq 4
+grep_in "$T/out" "tile=32,block_rows=8,pad=0,unroll=1,mapping=cartesian,vec=4,shared=on,sector=off,wide=1"
+run_gt 0 transpose --list --dtype f16 --sample 7:3
+check "--list --sample 7 prints 7 names" test "$(wc -l <"$T/out")" -eq 7
+cp "$T/out" "$T/sample"
+run_gt 0 transpose --list --dtype f16 --sample 7:3
+check "the same seed lists the same sample" cmp -s "$T/out" "$T/sample"
+run_gt 0 transpose --list --dtype f16
+check "the sample is drawn from the listed space" sh -c "grep -vxFf '$T/out' '$T/sample' | grep -q . && exit 1 || exit 0"
 
 # The reduction's constraints, and its classic ladder as points.
 family=reduce
