@@ -99,14 +99,15 @@ template <typename T, typename U> __device__ __forceinline__ U gt_pair_high(U a,
  * rows 2R and 2R + 1) at unit C holds a = (x, y) and b = (z, w); output row
  * 2C starts (x, z) at unit R, output row 2C + 1 (y, w): a unit is made of
  * the low or the high halves of a pair of loaded units, and the tile's
- * planes 0 and 1 hold them at [R][C].  The tile and its accesses are then
+ * planes 0 and 1 hold them at [R][C].  The block's piece starts at input
+ * row row0 and column col0, both even (the tile is).  The tile and its accesses are then
  * those of a transpose of units twice the element's size, TILE / 2 square:
  * half the shared-memory accesses, each twice as wide (for 2-byte elements
  * none is 2-byte).  Needs rows and cols even, the buffers aligned to a
  * unit, and smem at least 2 * TILE / 2 * UNROLL * (TILE / 2 + PAD) units. */
-template <typename T, int TILE, int BLOCK_ROWS, int PAD, int UNROLL, int MAPPING, int VEC>
+template <typename T, int TILE, int BLOCK_ROWS, int PAD, int UNROLL, int VEC>
 __device__ __forceinline__ void gt_transpose_pair(const T *__restrict__ in_elems, T *__restrict__ out_elems,
-						  unsigned rows, unsigned cols, void *smem)
+						  unsigned rows, unsigned cols, size_t row0, size_t col0, void *smem)
 {
 	typedef typename gt_uint<2 * sizeof(T)>::type U;
 	constexpr int WT = TILE / 2;	 /* units along a tile row */
@@ -119,10 +120,7 @@ __device__ __forceinline__ void gt_transpose_pair(const T *__restrict__ in_elems
 	U *out = (U *)out_elems;
 	U(*tile)[SR][WT + PAD] = reinterpret_cast<U(*)[SR][WT + PAD]>(smem);
 	const unsigned wc = cols / 2, wr = rows / 2; /* units of an input row, an output row */
-	const unsigned nx = (cols + TILE - 1) / TILE, ny = (rows + TILE * UNROLL - 1) / (TILE * UNROLL);
-	unsigned bx, by;
-	gt_map<MAPPING>(blockIdx.x, nx, ny, bx, by);
-	const unsigned C0 = bx * WT, R0 = by * SR;
+	const unsigned C0 = (unsigned)(col0 / 2), R0 = (unsigned)(row0 / 2);
 	const unsigned tx = threadIdx.x, ty = threadIdx.y;
 	const bool whole = R0 + SR <= wr && C0 + WT <= wc;
 
@@ -200,10 +198,11 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 	__shared__ gt_vec<unsigned, 4> smem[(SMEM + 15) / 16];
 	bool paired = false;
 	if constexpr (PAIR && sizeof(T) <= 4 && SHARED && VEC % 2 == 0) {
+		static_assert(WIDE == 1, "the unit tile is one tile across (pair needs wide=1)");
 		constexpr size_t UNIT = 2 * sizeof(T);
 		paired = rows % 2 == 0 && cols % 2 == 0 && (size_t)in % UNIT == 0 && (size_t)out % UNIT == 0;
 		if (paired)
-			gt_transpose_pair<T, TILE, BLOCK_ROWS, PAD, UNROLL, MAPPING, VEC>(in, out, rows, cols, smem);
+			gt_transpose_pair<T, TILE, BLOCK_ROWS, PAD, UNROLL, VEC>(in, out, rows, cols, row0, col0, smem);
 	}
 
 	if (paired) {
