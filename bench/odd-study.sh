@@ -3,28 +3,38 @@
 # below 90% of the copy ceiling: rows and cols both odd (every input and
 # output row starts off a vector and a sector), and f16.  On a GPU machine,
 # from a built tree:
-#   1. tunes the study's sizes with the default space and realign=on beside
-#      it (--no-probe), and prints, per size, the ceiling's share of the
-#      best variant of each kind of path (pair, realign, sector, the rest);
+#   1. tunes the study's sizes with the default space and realign=on and
+#      sector=edges beside it (--no-probe), and prints, per size, the
+#      ceiling's share of the best variant of each kind of path (pair,
+#      realign with sector=edges, realign, sector=edges, sector=on, the rest);
 #   2. where ncu can read the counters, profiles the best variant at one
 #      both-odd f32 size and the best at its aligned neighbour: DRAM bytes
 #      read and written over the bytes the transpose must move, and the L2
 #      sectors the kernel asked for (a misaligned row costs sectors, a
 #      partial sector written costs the DRAM a read).
-# Writes OUTDIR/study.db, OUTDIR/shares.txt and OUTDIR/ncu.txt.
+# Writes OUTDIR/study.db, OUTDIR/shares.txt and OUTDIR/ncu.txt.  Stages,
+# which can run in separate calls sharing OUTDIR (each tuning stage
+# compiles and measures about 1,000 to 1,500 variants at five sizes):
+# f32, f16, then shares and profile; all (the default) runs the four.
 set -eu
-out=${1:?usage: bench/odd-study.sh OUTDIR}
+out=${1:?usage: bench/odd-study.sh OUTDIR [f32|f16|shares|profile|all]}
+stage=${2:-all}
 mkdir -p "$out"
 GPUTUNE=${GPUTUNE:-./gputune}
 export GPUTUNE_DB="$out/study.db"
 F32="2047x4093,7777x1111,1315x6653,4093x2047,2048x4096"
 F16="8191x8191,6291x6401,2897x2897,3000x5000,8192x8192"
 
-"$GPUTUNE" transpose --sizes "$F32" --param realign=off,on --no-probe --quiet > "$out/tune-f32.txt"
-"$GPUTUNE" transpose --sizes "$F16" --dtype f16 --param realign=off,on --no-probe --quiet > "$out/tune-f16.txt"
+if [ "$stage" = f32 ] || [ "$stage" = all ]; then
+	"$GPUTUNE" transpose --sizes "$F32" --param realign=off,on --param sector=off,on,edges --no-probe --quiet > "$out/tune-f32.txt"
+fi
+if [ "$stage" = f16 ] || [ "$stage" = all ]; then
+	"$GPUTUNE" transpose --sizes "$F16" --dtype f16 --param realign=off,on --param sector=off,on,edges --no-probe --quiet > "$out/tune-f16.txt"
+fi
 
-"$GPUTUNE" query --all --no-shipped --format json > "$out/all.json"
-python3 - "$out/all.json" > "$out/shares.txt" <<'EOF'
+if [ "$stage" = shares ] || [ "$stage" = all ]; then
+	"$GPUTUNE" query --all --no-shipped --format json > "$out/all.json"
+	python3 - "$out/all.json" > "$out/shares.txt" <<'EOF'
 import json, sys
 rows = json.load(open(sys.argv[1]))
 rows = rows.get("rows", rows) if isinstance(rows, dict) else rows
@@ -33,19 +43,22 @@ for r in rows:
     if r.get("kernel") != "transpose" or r.get("status") != "ok" or r.get("pct_ceiling") is None:
         continue
     p = r["params"]
-    kind = ("pair" if "pair=on" in p else "realign" if "realign=on" in p
-            else "sector" if "sector=on" in p else "rest")
+    re, edges = "realign=on" in p, "sector=edges" in p
+    kind = ("pair" if "pair=on" in p else "realign+edges" if re and edges else "realign" if re
+            else "edges" if edges else "sector" if "sector=on" in p else "rest")
     key = (r["dtype"], r["size"])
     if kind not in best.setdefault(key, {}) or r["pct_ceiling"] > best[key][kind][0]:
         best[key][kind] = (r["pct_ceiling"], p)
-kinds = ["pair", "realign", "sector", "rest"]
+kinds = ["pair", "realign+edges", "realign", "edges", "sector", "rest"]
 print("dtype size " + " ".join(kinds) + "  (best share of the copy ceiling, %)")
 for key in sorted(best):
     print(key[0], key[1], " ".join("%.1f" % best[key][k][0] if k in best[key] else "-" for k in kinds))
     top = max(best[key].values())
     print("   best:", top[1])
 EOF
-cat "$out/shares.txt"
+	cat "$out/shares.txt"
+fi
+[ "$stage" = profile ] || [ "$stage" = all ] || exit 0
 
 # The profile: the exported header's choice (the winner at a tuned size)
 # launched twice by a small consumer, the second launch profiled.
