@@ -7,8 +7,9 @@
  * or its end: a round.  Every thread must end a round at the same kind of
  * point, as on a GPU, where a barrier or a full-warp shuffle that some
  * threads skip is undefined; the launch reports it instead of hanging.
- * Blocks run one after another, so __shared__ can be a static: each block
- * finds what the one before left there, as stale as on a GPU.
+ * Blocks run one after another (even ones their threads in order, odd ones
+ * in reverse), so __shared__ can be a static: each block finds what the
+ * one before left there, as stale as on a GPU.
  *
  * What it does not model: the timing of memory between threads outside the
  * barriers (a race shows as one fixed order, not as a failure), and the
@@ -103,7 +104,11 @@ static const char *launch(unsigned grid, unsigned bx, unsigned by, const std::fu
 		parity = 0;
 		for (;;) {
 			unsigned count[DONE + 1] = { 0 };
-			for (unsigned t = 0; t < n; t++) {
+			for (unsigned u = 0; u < n; u++) {
+				/* Odd blocks run their threads in reverse order:
+				 * a missing barrier shows in one order or the
+				 * other, whichever side of it runs first. */
+				const unsigned t = b % 2 ? n - 1 - u : u;
 				if (threads[t].at == DONE)
 					continue;
 				current = (int)t;
