@@ -12,7 +12,9 @@
 #      read and written over the bytes the transpose must move, and the L2
 #      sectors the kernel asked for (a misaligned row costs sectors, a
 #      partial sector written costs the DRAM a read).
-# Writes OUTDIR/study.db, OUTDIR/shares.txt and OUTDIR/ncu.txt.  Stages,
+# The sizes: rows and cols both odd, and one odd with the other even or a
+# multiple of 8 (the worst of each class in the last tuning run), beside an
+# aligned one.  Writes OUTDIR/study.db, OUTDIR/shares.txt and OUTDIR/ncu.txt.  Stages,
 # which can run in separate calls sharing OUTDIR (each tuning stage
 # compiles and measures about 1,000 to 1,500 variants at five sizes):
 # f32, f16, then shares and profile; all (the default) runs the four.
@@ -22,8 +24,8 @@ stage=${2:-all}
 mkdir -p "$out"
 GPUTUNE=${GPUTUNE:-./gputune}
 export GPUTUNE_DB="$out/study.db"
-F32="2047x4093,7777x1111,1315x6653,4093x2047,2048x4096"
-F16="8191x8191,6291x6401,2897x2897,3000x5000,8192x8192"
+F32="2047x4093,7777x1111,6654x1315,6653x1320,2048x4096"
+F16="8191x8191,2897x2897,1315x6640,1314x6653,8192x8192"
 
 if [ "$stage" = f32 ] || [ "$stage" = all ]; then
 	"$GPUTUNE" transpose --sizes "$F32" --param realign=off,on --param sector=off,on,edges --no-probe --quiet > "$out/tune-f32.txt"
