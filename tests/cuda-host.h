@@ -3,17 +3,21 @@
  * template's indexing, bounds and synchronisation without a GPU.
  *
  * The threads of a block are coroutines (ucontext) on one host thread.
- * They run in turn, each until its next __syncthreads() or __shfl_sync(),
- * or its end: a round.  Every thread must end a round at the same kind of
- * point, as on a GPU, where a barrier or a full-warp shuffle that some
- * threads skip is undefined; the launch reports it instead of hanging.
+ * Each runs until it waits: at __syncthreads() for every thread of the
+ * block that has not returned, at a shuffle or __syncwarp() for the lanes
+ * of its warp.  When none can run, the waits that are complete are
+ * released, and the threads run again.  A shuffle needs all 32 lanes of
+ * the warp there (the templates' masks are full); waits that can never
+ * complete (a barrier some threads skip) are reported instead of hanging.
  * Blocks run one after another (even ones their threads in order, odd ones
- * in reverse), so __shared__ can be a static: each block finds what the
- * one before left there, as stale as on a GPU.
+ * in reverse, so a missing barrier shows whichever side of it runs first),
+ * so __shared__ can be a static: each block finds what the one before left
+ * there, as stale as on a GPU.  Atomics are plain operations, being on one
+ * host thread, and __threadfence() orders nothing that needs it.
  *
  * What it does not model: the timing of memory between threads outside the
- * barriers (a race shows as one fixed order, not as a failure), and the
- * device's limits on registers and shared memory.
+ * waits (a race shows as one fixed order, not as a failure), blocks running
+ * at the same time, and the device's limits on registers and shared memory.
  */
 #ifndef GPUTUNE_CUDA_HOST_H
 #define GPUTUNE_CUDA_HOST_H
@@ -21,6 +25,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <ucontext.h>
 #include <vector>
@@ -36,16 +41,16 @@
 struct host_dim3 {
 	unsigned x, y, z;
 };
-static host_dim3 threadIdx, blockIdx;
+static host_dim3 threadIdx, blockIdx, blockDim, gridDim;
 
 namespace cuda_host {
 
-enum stop { RUNNING, BARRIER, SHUFFLE, DONE };
+enum wait { RUNNABLE, BARRIER, SHUFFLE, WARP_SYNC, DONE };
 
 struct thread {
 	ucontext_t ctx;
 	char *stack;
-	stop at;
+	wait at;
 };
 
 /* 128 KiB a thread: the kernels' frames are a few KiB at -O0. */
@@ -54,11 +59,11 @@ constexpr size_t STACK = 128 * 1024;
 static std::vector<thread> threads;
 static ucontext_t scheduler;
 static int current;
-/* A shuffle's values, by the parity of the round that made them: a thread
- * reads its source's value after the round, while threads resumed before
+/* A shuffle's values, by the parity of the warp's shuffles so far: a lane
+ * reads its source's value after the release, while lanes resumed before
  * it may already be putting the next shuffle's values in the other half. */
-static std::vector<unsigned> lanes[2];
-static unsigned parity;
+static std::vector<unsigned long long> lanes[2];
+static std::vector<unsigned> parity; /* per warp */
 static const std::function<void()> *body;
 static const char *fault;
 
@@ -68,18 +73,41 @@ static void entry()
 	threads[current].at = DONE; /* returns to uc_link, the scheduler */
 }
 
-static void stop_at(stop s)
+static void wait_at(wait w)
 {
-	threads[current].at = s;
+	threads[current].at = w;
 	swapcontext(&threads[current].ctx, &scheduler);
 }
 
+/* Releases the lanes of warp w when every one that has not returned waits
+ * at the same shuffle or __syncwarp(); true when it did. */
+static bool release_warp(unsigned w, unsigned n)
+{
+	const unsigned lo = 32 * w, hi = lo + 32 < n ? lo + 32 : n;
+	unsigned live = 0, shuffle = 0, sync = 0;
+	for (unsigned t = lo; t < hi; t++) {
+		live += threads[t].at != DONE;
+		shuffle += threads[t].at == SHUFFLE;
+		sync += threads[t].at == WARP_SYNC;
+	}
+	if (live == 0 || (shuffle != live && sync != live))
+		return false;
+	if (shuffle && shuffle != 32)
+		fault = "a shuffle without all 32 lanes of the warp";
+	for (unsigned t = lo; t < hi; t++)
+		if (threads[t].at != DONE)
+			threads[t].at = RUNNABLE;
+	if (shuffle)
+		parity[w] ^= 1;
+	return true;
+}
+
 /* Runs kernel, the body of one thread, over grid x (bx, by) threads.
- * Returns NULL, or what went wrong (threads stopping at different kinds of
- * point, a shuffle outside a full warp). */
+ * Returns NULL, or what went wrong (waits that cannot complete, a shuffle
+ * without a whole warp). */
 static const char *launch(unsigned grid, unsigned bx, unsigned by, const std::function<void()> &kernel)
 {
-	const unsigned n = bx * by;
+	const unsigned n = bx * by, warps = (n + 31) / 32;
 	if (threads.size() < n) {
 		size_t had = threads.size();
 		threads.resize(n);
@@ -88,8 +116,11 @@ static const char *launch(unsigned grid, unsigned bx, unsigned by, const std::fu
 	}
 	for (int p = 0; p < 2; p++)
 		lanes[p].assign(n, 0);
+	parity.assign(warps, 0);
 	body = &kernel;
 	fault = nullptr;
+	gridDim = { grid, 1, 1 };
+	blockDim = { bx, by, 1 };
 	for (unsigned b = 0; b < grid && !fault; b++) {
 		blockIdx = { b, 0, 0 };
 		for (unsigned t = 0; t < n; t++) {
@@ -99,62 +130,87 @@ static const char *launch(unsigned grid, unsigned bx, unsigned by, const std::fu
 			th.ctx.uc_stack.ss_size = STACK;
 			th.ctx.uc_link = &scheduler;
 			makecontext(&th.ctx, entry, 0);
-			th.at = RUNNING;
+			th.at = RUNNABLE;
 		}
-		parity = 0;
-		for (;;) {
-			unsigned count[DONE + 1] = { 0 };
+		while (!fault) {
 			for (unsigned u = 0; u < n; u++) {
-				/* Odd blocks run their threads in reverse order:
-				 * a missing barrier shows in one order or the
-				 * other, whichever side of it runs first. */
 				const unsigned t = b % 2 ? n - 1 - u : u;
-				if (threads[t].at == DONE)
+				if (threads[t].at != RUNNABLE)
 					continue;
 				current = (int)t;
 				threadIdx = { t % bx, t / bx, 0 };
-				threads[t].at = RUNNING;
 				swapcontext(&scheduler, &threads[t].ctx);
 			}
-			for (unsigned t = 0; t < n; t++)
-				count[threads[t].at]++;
-			if (fault)
+			bool released = false;
+			for (unsigned w = 0; w < warps; w++)
+				released |= release_warp(w, n);
+			if (released)
+				continue;
+			unsigned done = 0, barrier = 0;
+			for (unsigned t = 0; t < n; t++) {
+				done += threads[t].at == DONE;
+				barrier += threads[t].at == BARRIER;
+			}
+			if (done == n)
 				break;
-			if (count[DONE] == n)
-				break;
-			if (count[BARRIER] != n && count[SHUFFLE] != n) {
-				fault = "threads of a block stopped at different barriers or shuffles (or some ended)";
+			if (done + barrier != n) {
+				fault = "threads wait at barriers, shuffles or __syncwarp() that cannot complete";
 				break;
 			}
-			if (count[SHUFFLE] == n && n % 32)
-				fault = "a shuffle in a block that is not whole warps";
-			parity ^= 1;
+			for (unsigned t = 0; t < n; t++)
+				if (threads[t].at == BARRIER)
+					threads[t].at = RUNNABLE;
 		}
 	}
 	return fault;
+}
+
+/* v's bits at lane src (already within the caller's group) of its warp. */
+template <typename V> static V shuffle(V v, int src)
+{
+	static_assert(sizeof(V) <= sizeof(unsigned long long), "a shuffle moves at most 8 bytes");
+	const int me = current, w = me / 32;
+	const unsigned p = parity[w];
+	std::memcpy(&lanes[p][me], &v, sizeof(V));
+	wait_at(SHUFFLE);
+	V r;
+	std::memcpy(&r, &lanes[p][w * 32 + src], sizeof(V));
+	return r;
 }
 
 } /* namespace cuda_host */
 
 static inline void __syncthreads()
 {
-	cuda_host::stop_at(cuda_host::BARRIER);
+	cuda_host::wait_at(cuda_host::BARRIER);
+}
+
+static inline void __syncwarp(unsigned mask = 0xffffffffu)
+{
+	if (mask != 0xffffffffu)
+		cuda_host::fault = "__syncwarp() with a partial mask";
+	cuda_host::wait_at(cuda_host::WARP_SYNC);
 }
 
 /* As on the GPU: srcLane modulo width, within the caller's group of width
  * lanes of its warp. */
-static inline unsigned __shfl_sync(unsigned mask, unsigned v, int src, int width = 32)
+template <typename V> static inline V __shfl_sync(unsigned mask, V v, int src, int width = 32)
 {
-	using namespace cuda_host;
 	if (mask != 0xffffffffu)
-		fault = "a shuffle with a partial mask";
-	const int me = current;
-	const unsigned p = parity;
-	lanes[p][me] = v;
-	stop_at(SHUFFLE);
-	const int lane = me % 32;
-	const int group = me - lane + lane / width * width;
-	return lanes[p][group + ((src % width) + width) % width];
+		cuda_host::fault = "a shuffle with a partial mask";
+	const int lane = cuda_host::current % 32, group = lane / width * width;
+	return cuda_host::shuffle(v, group + ((src % width) + width) % width);
+}
+
+/* The value of the lane delta above, or the caller's own where that lane
+ * is past its group of width. */
+template <typename V> static inline V __shfl_down_sync(unsigned mask, V v, unsigned delta, int width = 32)
+{
+	if (mask != 0xffffffffu)
+		cuda_host::fault = "a shuffle with a partial mask";
+	const int lane = cuda_host::current % 32, group = lane / width * width;
+	const int src = lane + (int)delta < group + width ? lane + (int)delta : lane;
+	return cuda_host::shuffle(v, src);
 }
 
 /* Byte n of the result is byte (s >> 4n) & 7 of y:x (x bytes 0-3). */
@@ -165,6 +221,17 @@ static inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s)
 	for (int n = 0; n < 4; n++)
 		r |= (unsigned)(xy >> (8 * ((s >> (4 * n)) & 7)) & 0xff) << (8 * n);
 	return r;
+}
+
+template <typename V> static inline V atomicAdd(V *p, V v)
+{
+	const V old = *p;
+	*p = old + v;
+	return old;
+}
+
+static inline void __threadfence()
+{
 }
 
 #endif /* GPUTUNE_CUDA_HOST_H */
