@@ -602,7 +602,7 @@ int bench_variant(struct bench *b, const void *cubin, const char *kernel_name, c
 	int rc = 0;
 	struct launch l = { fn, geo, LAUNCH_FAMILY };
 	double t0 = now_seconds(), t1 = 0;
-	/* Scratch zeroed once: each launch must leave it so.  Then per input
+	/* Scratch zeroed once: no launch after may need it zeroed.  Then per input
 	 * set, the last the timed one: poison the output, run once, check. */
 	if ((e = zero_scratch(b, v))) {
 		rc = fail_call(r, e, "making the scratch memory");

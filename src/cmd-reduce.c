@@ -25,7 +25,7 @@ static void help_reduce(FILE *f)
 	      "\nThe figure is GB/s of input read; the ceiling is the best of three streaming\n"
 	      "read kernels over the same input, timed in the same run.  Exported headers give\n"
 	      "gputune_reduce_scratch_bytes(): the scratch memory a variant needs, zeroed once\n"
-	      "before its first launch (each launch leaves it zeroed).\n", f);
+	      "before its first launch (no launch after needs it zeroed again).\n", f);
 }
 
 static int exec_reduce(struct args *a)

@@ -249,7 +249,8 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		fprintf(f, " * C = A B with A m x k, B k x n and C m x n, row-major and densely packed.\n");
 	if (fam->scratch_bytes)
 		fprintf(f, " * gputune_%s_scratch_bytes(i, n) is the scratch memory variant i needs:\n"
-			   " * zero it once before the first launch; every launch leaves it zeroed.\n", P);
+			   " * zero it once before the first launch; no launch after needs it zeroed\n"
+			   " * again (each leaves what it reads next time zero).\n", P);
 	if (fam->arithmetic)
 		fprintf(f, " * The output is one accumulator: float for f32, double for f64, and for i32\n"
 			   " * a 32-bit integer (the sum modulo 2^32).\n");

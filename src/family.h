@@ -146,7 +146,7 @@ struct family {
 	size_t (*in_elems)(const struct dims *d);
 	size_t (*out_bytes)(const struct dtype *dt, const struct dims *d);
 	/* Bytes of scratch memory point v needs (zeroed before its first
-	 * launch; each launch leaves it zeroed), or NULL for none; scratch_c
+	 * launch; no launch needs it zeroed again), or NULL for none; scratch_c
 	 * is the same as a C expression of `c->PARAM` and `n` for headers. */
 	size_t (*scratch_bytes)(const int *v, const struct dtype *dt, const struct dims *d);
 	const char *scratch_c;

@@ -29,8 +29,9 @@
  *            2 stores far outside any buffer (a fault), 3 also writes the
  *            element after the output (an overrun).
  * Scratch memory: a counter at byte 0, the atomic slot at byte 16, the
- * blocks' sums from byte 256; zero before the first launch, and each
- * launch leaves it zero, so launches need no memset.
+ * blocks' sums from byte 256; zero before the first launch.  Each launch
+ * leaves the counter and the slot zero and writes every block's sum before
+ * the last block reads it, so launches need no memset (the sums stay).
  */
 #ifndef GT_REDUCE_TEMPLATE
 #define GT_REDUCE_TEMPLATE

@@ -20,26 +20,6 @@ scale=1
 [ "${GPUTUNE_CHECK_FULL:-0}" = 1 ] && scale=5
 echo "# sample seed $seed"
 
-# variant_line DTYPE NAME: the V(...) line of one variant, its template
-# arguments read off the #defines gputune puts before the template.
-variant_line() {
-	# shellcheck disable=SC2046
-	"$GPUTUNE" source transpose --dtype "$1" $(echo "$2" | tr ',' '\n' | sed 's/^/--param /') >"$T/src" 2>"$T/err" ||
-		return 1
-	awk -v name="$1 $2" '
-		/^#line/ { exit }
-		/^#define GT_[A-Z_]* [0-9]+$/ { v[$2] = $3 }
-		END {
-			n = split("ELEM_BYTES TILE BLOCK_ROWS PAD UNROLL MAPPING VEC SHARED SECTOR WIDE REALIGN PAIR INJECT", k, " ")
-			line = "V(\"" name "\""
-			for (i = 1; i <= n; i++) {
-				if (!(("GT_" k[i]) in v)) exit 1
-				line = line ", " v["GT_" k[i]]
-			}
-			print line ")"
-		}' "$T/src"
-}
-
 # DTYPE COUNT PARAMS...: a sample of COUNT of that space.
 : >"$T/names"
 while read -r dtype n params; do
@@ -73,7 +53,8 @@ sort -u "$T/names" >"$T/names.u"
 
 : >"$T/variants.inc"
 while read -r dtype name; do
-	if variant_line "$dtype" "$name" >>"$T/variants.inc"; then :; else
+	if host_variant transpose "$dtype" "$name" ELEM_BYTES TILE BLOCK_ROWS PAD UNROLL MAPPING VEC SHARED SECTOR \
+		WIDE REALIGN PAIR INJECT >>"$T/variants.inc"; then :; else
 		not_ok "gputune source renders $dtype $name"
 		sed 's/^/#   /' "$T/err"
 	fi

@@ -72,7 +72,7 @@ int main(void)
 	cudaMemset(scratch, 0, sb);
 	cudaMemcpy(in, h.data(), n * sizeof(float), cudaMemcpyHostToDevice);
 	float got[3];
-	for (int k = 0; k < 3; k++) { /* each launch leaves the scratch zeroed */
+	for (int k = 0; k < 3; k++) { /* scratch zeroed once, for every launch */
 		if (gputune_reduce_launch(v, in, out, scratch, n, 0) != cudaSuccess)
 			return 2;
 		cudaMemcpy(&got[k], out, sizeof(float), cudaMemcpyDeviceToHost);

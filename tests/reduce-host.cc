@@ -1,0 +1,175 @@
+/*
+ * reduce-host.cc - runs reduction variants on the host (cuda-host.h) at
+ * the lengths given and checks each sum.
+ *
+ * The variants come from a file the test writes (VARIANTS, included), one
+ * V(name, element type, accumulator type, then the template's parameters
+ * in the order of the family's table) per variant.  The launch geometry is
+ * the family's (src/family-reduce.c): blocks enough for one step per
+ * thread, at most GRID where GRID is set.
+ *
+ * The input is odd integers from -7 to 7, so every order of addition is
+ * exact in float and double at these lengths (every partial sum is below
+ * 2^24) and a missing element changes the sum.  Each variant is launched
+ * twice on one scratch buffer, zeroed once: both sums must be right, the
+ * counter and the atomic slot (the scratch's first 256 bytes) zero again
+ * after each (the template's promise: no memset between launches; the
+ * blocks' sums after them stay, each written before it is read), and the
+ * bytes after the output untouched.
+ *
+ * usage: reduce-host N...   N is a length, or N+K with the input K
+ * elements past an aligned address.  Prints "right NAME N" or
+ * "wrong NAME N: what" per variant and length; exits 0 when it could run
+ * them all.
+ */
+#include "cuda-host.h"
+
+#include "../templates/common.cuh"
+#include "../templates/reduce.cu"
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace {
+
+typedef const char *(*runner)(const void *in, void *out, void *scratch, unsigned long long n);
+
+template <int THREADS, int VEC, int UNROLL, int GRID> unsigned long long blocks(unsigned long long n)
+{
+	const unsigned long long nvec = n / VEC, chunk = (unsigned long long)THREADS * UNROLL;
+	unsigned long long need = (nvec + chunk - 1) / chunk;
+	if (need == 0)
+		need = 1;
+	return GRID && (unsigned long long)GRID < need ? GRID : need;
+}
+
+template <typename T, typename A, int THREADS, int VEC, int UNROLL, int GRID, int BLOCK, int FINAL, int INJECT>
+const char *run(const void *in, void *out, void *scratch, unsigned long long n)
+{
+	return cuda_host::launch((unsigned)blocks<THREADS, VEC, UNROLL, GRID>(n), THREADS, 1, [&] {
+		gt_reduce<T, A, THREADS, VEC, UNROLL, GRID, BLOCK, FINAL, INJECT>((const T *)in, (A *)out, scratch, n);
+	});
+}
+
+template <typename T, int THREADS, int VEC, int UNROLL, int GRID, int BLOCK, int FINAL, int INJECT>
+size_t scratch_bytes(unsigned long long n)
+{
+	return 256 + 8 * blocks<THREADS, VEC, UNROLL, GRID>(n);
+}
+
+struct variant {
+	const char *name;
+	size_t elem, acc;
+	bool integer;
+	runner fn;
+	size_t (*scratch)(unsigned long long n);
+};
+
+#define V(name, T, A, ...) \
+	{ name, sizeof(T), sizeof(A), std::is_integral<T>::value, run<T, A, __VA_ARGS__>, scratch_bytes<T, __VA_ARGS__> },
+const variant variants[] = {
+#include VARIANTS
+};
+#undef V
+
+constexpr size_t GUARD = 64;
+constexpr unsigned char GUARD_BYTE = 0xa5;
+
+/* The accumulator's value as a long double: float, double or a 32-bit
+ * unsigned. */
+long double value(const variant &v, const unsigned char *p)
+{
+	if (v.integer) {
+		uint32_t u;
+		std::memcpy(&u, p, 4);
+		return u;
+	}
+	if (v.acc == 4) {
+		float f;
+		std::memcpy(&f, p, 4);
+		return f;
+	}
+	double d;
+	std::memcpy(&d, p, 8);
+	return d;
+}
+
+std::string check(const variant &v, unsigned long long n, unsigned shift)
+{
+	const size_t e = v.elem;
+	std::vector<unsigned char> in_buf(256 + (shift + n) * e + 256);
+	unsigned char *in = (unsigned char *)(((uintptr_t)in_buf.data() + 255) / 256 * 256) + shift * e;
+	long long exact = 0;
+	for (unsigned long long i = 0; i < n; i++) {
+		const int x = (int)((i * 2654435761u >> 7) % 8) * 2 - 7; /* odd, -7 to 7 */
+		exact += x;
+		if (v.integer) {
+			const int32_t y = x;
+			std::memcpy(in + i * e, &y, 4);
+		} else if (e == 4) {
+			const float y = (float)x;
+			std::memcpy(in + i * e, &y, 4);
+		} else {
+			const double y = x;
+			std::memcpy(in + i * e, &y, 8);
+		}
+	}
+	const long double want = v.integer ? (long double)(uint32_t)exact : (long double)exact;
+	const size_t sbytes = v.scratch(n);
+	std::vector<unsigned long long> scratch((sbytes + 7) / 8, 0);
+	alignas(16) unsigned char out[16 + GUARD];
+	char buf[160];
+	for (int launch = 1; launch <= 2; launch++) {
+		std::memset(out, GUARD_BYTE, sizeof out);
+		if (const char *fault = v.fn(in, out, scratch.data(), n))
+			return fault;
+		const long double got = value(v, out);
+		if (got != want) {
+			std::snprintf(buf, sizeof buf, "launch %d summed %.17Lg, not %.17Lg", launch, got, want);
+			return buf;
+		}
+		for (size_t i = v.acc; i < sizeof out; i++)
+			if (out[i] != GUARD_BYTE) {
+				std::snprintf(buf, sizeof buf, "launch %d wrote the byte %zu past the output", launch,
+					      i - v.acc + 1);
+				return buf;
+			}
+		for (size_t i = 0; i < 256 / 8; i++)
+			if (scratch[i]) {
+				std::snprintf(buf, sizeof buf, "launch %d left scratch byte %zu to %zu nonzero", launch,
+					      8 * i, 8 * i + 7);
+				return buf;
+			}
+	}
+	return "";
+}
+
+} /* namespace */
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		std::fprintf(stderr, "usage: reduce-host N[+K]...\n");
+		return 2;
+	}
+	for (int a = 1; a < argc; a++) {
+		unsigned long long n;
+		unsigned shift = 0;
+		char extra;
+		int got = std::sscanf(argv[a], "%llu+%u%c", &n, &shift, &extra);
+		if (got < 1 || got > 2 || n > (1ull << 20)) {
+			std::fprintf(stderr, "reduce-host: bad length '%s' (N or N+K, N at most 2^20)\n", argv[a]);
+			return 2;
+		}
+		for (const variant &v : variants) {
+			std::string why = check(v, n, shift);
+			if (why.empty())
+				std::printf("right %s %s\n", v.name, argv[a]);
+			else
+				std::printf("wrong %s %s: %s\n", v.name, argv[a], why.c_str());
+			std::fflush(stdout);
+		}
+	}
+	return 0;
+}
