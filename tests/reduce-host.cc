@@ -18,11 +18,10 @@
  * bytes after the output untouched.
  *
  * usage: reduce-host N...   N is a length, or N+K with the input K
- * elements past an aligned address.  Prints "right NAME N" or
- * "wrong NAME N: what" per variant and length; exits 0 when it could run
- * them all.
+ * elements past an aligned address (host-runner.h prints the lines).
  */
 #include "cuda-host.h"
+#include "host-runner.h"
 
 #include "../templates/common.cuh"
 #include "../templates/reduce.cu"
@@ -95,8 +94,23 @@ long double value(const variant &v, const unsigned char *p)
 	return d;
 }
 
-std::string check(const variant &v, unsigned long long n, unsigned shift)
+struct length {
+	unsigned long long n;
+	unsigned shift;
+};
+
+bool parse(const char *arg, length *l)
 {
+	char extra;
+	l->shift = 0;
+	const int got = std::sscanf(arg, "%llu+%u%c", &l->n, &l->shift, &extra);
+	return got >= 1 && got <= 2 && l->n <= (1ull << 20);
+}
+
+std::string check(const variant &v, const length &len)
+{
+	const unsigned long long n = len.n;
+	const unsigned shift = len.shift;
 	const size_t e = v.elem;
 	std::vector<unsigned char> in_buf(256 + (shift + n) * e + 256);
 	unsigned char *in = (unsigned char *)(((uintptr_t)in_buf.data() + 255) / 256 * 256) + shift * e;
@@ -149,27 +163,5 @@ std::string check(const variant &v, unsigned long long n, unsigned shift)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		std::fprintf(stderr, "usage: reduce-host N[+K]...\n");
-		return 2;
-	}
-	for (int a = 1; a < argc; a++) {
-		unsigned long long n;
-		unsigned shift = 0;
-		char extra;
-		int got = std::sscanf(argv[a], "%llu+%u%c", &n, &shift, &extra);
-		if (got < 1 || got > 2 || n > (1ull << 20)) {
-			std::fprintf(stderr, "reduce-host: bad length '%s' (N or N+K, N at most 2^20)\n", argv[a]);
-			return 2;
-		}
-		for (const variant &v : variants) {
-			std::string why = check(v, n, shift);
-			if (why.empty())
-				std::printf("right %s %s\n", v.name, argv[a]);
-			else
-				std::printf("wrong %s %s: %s\n", v.name, argv[a], why.c_str());
-			std::fflush(stdout);
-		}
-	}
-	return 0;
+	return host_main(argc, argv, "N[+K], N at most 2^20", parse, check, variants);
 }

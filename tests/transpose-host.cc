@@ -10,11 +10,10 @@
  * piece of the input, (tile / vec) x block_rows threads.
  *
  * usage: transpose-host SIZE...   SIZE is RxC, or RxC+K with both buffers
- * K elements past an aligned address.  Prints a line per variant and size:
- * "right NAME SIZE" or "wrong NAME SIZE: what", and exits 0 when it could
- * run them all (the caller judges the lines; some variants inject faults).
+ * K elements past an aligned address (host-runner.h prints the lines).
  */
 #include "cuda-host.h"
+#include "host-runner.h"
 
 #include "../templates/common.cuh"
 #include "../templates/transpose.cu"
@@ -65,9 +64,22 @@ uint64_t next(uint64_t &s)
 	return s;
 }
 
-/* One variant at one size; an empty string when right. */
-std::string check(const variant &v, unsigned rows, unsigned cols, unsigned shift)
+struct size {
+	unsigned rows, cols, shift;
+};
+
+bool parse(const char *arg, size *s)
 {
+	char extra;
+	s->shift = 0;
+	const int got = std::sscanf(arg, "%ux%u+%u%c", &s->rows, &s->cols, &s->shift, &extra);
+	return got >= 2 && got <= 3 && s->rows > 0 && s->cols > 0;
+}
+
+/* One variant at one size; an empty string when right. */
+std::string check(const variant &v, const size &sz)
+{
+	const unsigned rows = sz.rows, cols = sz.cols, shift = sz.shift;
 	const size_t n = (size_t)rows * cols, e = v.bytes, bytes = n * e;
 	const size_t off = shift * e;
 	std::vector<unsigned char> in_buf(GUARD + off + bytes + GUARD), out_buf(GUARD + off + bytes + GUARD);
@@ -112,26 +124,5 @@ std::string check(const variant &v, unsigned rows, unsigned cols, unsigned shift
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		std::fprintf(stderr, "usage: transpose-host RxC[+K]...\n");
-		return 2;
-	}
-	for (int a = 1; a < argc; a++) {
-		unsigned rows, cols, shift = 0;
-		char extra;
-		int got = std::sscanf(argv[a], "%ux%u+%u%c", &rows, &cols, &shift, &extra);
-		if (got < 2 || got > 3 || rows == 0 || cols == 0) {
-			std::fprintf(stderr, "transpose-host: bad size '%s' (RxC or RxC+K)\n", argv[a]);
-			return 2;
-		}
-		for (const variant &v : variants) {
-			std::string why = check(v, rows, cols, shift);
-			if (why.empty())
-				std::printf("right %s %s\n", v.name, argv[a]);
-			else
-				std::printf("wrong %s %s: %s\n", v.name, argv[a], why.c_str());
-			std::fflush(stdout);
-		}
-	}
-	return 0;
+	return host_main(argc, argv, "RxC[+K]", parse, check, variants);
 }
