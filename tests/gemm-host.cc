@@ -1,0 +1,182 @@
+/*
+ * gemm-host.cc - runs matrix-multiply variants on the host (cuda-host.h)
+ * at the shapes given and checks each C.
+ *
+ * The variants come from a file the test writes (VARIANTS, included), one
+ * V(name, then the template's parameters in the order of the family's
+ * table) per variant.  The launch geometry is the family's
+ * (src/family-gemm.c): one block per BM x BN tile of C, (BM / WM) (BN / WN)
+ * warps.
+ *
+ * A and B hold nonzero integers from -4 to 4, so every product and every
+ * order of their sums is exact in float at these shapes (K at most 4096):
+ * C must be exactly A B, and a term left out shows.  The
+ * bytes around C and the shared memory past the variant's stages must be
+ * untouched.
+ *
+ * usage: gemm-host SHAPE...   SHAPE is MxNxK, MxNxK+S with A, B and C each
+ * S floats past an aligned address, or MxNxK+SA/SB/SC (host-runner.h
+ * prints the lines).
+ */
+#include "cuda-host.h"
+#include "host-runner.h"
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+/* gemm.cu declares the launch's dynamic shared memory inside its function
+ * (extern __shared__ float gt_smem[]): with __shared__ empty, that names
+ * this array. */
+#undef __shared__
+#define __shared__
+#define __align__(n) __attribute__((aligned(n)))
+constexpr size_t SMEM_FLOATS = 1 << 16;
+alignas(16) float gt_smem[SMEM_FLOATS];
+
+struct alignas(16) float4 {
+	float x, y, z, w;
+};
+static inline float4 make_float4(float x, float y, float z, float w)
+{
+	return { x, y, z, w };
+}
+static inline int min(int a, int b)
+{
+	return a < b ? a : b;
+}
+
+#include "../templates/common.cuh"
+#include "../templates/gemm.cu"
+
+namespace {
+
+typedef const char *(*runner)(const float *A, const float *B, float *C, int M, int N, int K);
+
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP, int INJECT>
+const char *run(const float *A, const float *B, float *C, int M, int N, int K)
+{
+	typedef gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, INJECT> S;
+	const unsigned tiles = (unsigned)(((M + BM - 1) / BM) * ((N + BN - 1) / BN));
+	return cuda_host::launch(tiles, S::THREADS, 1,
+				 [&] { gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, INJECT>(A, B, C, M, N, K); });
+}
+
+/* The floats of shared memory the family gives a launch of the variant. */
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP, int INJECT>
+size_t smem_floats()
+{
+	return (DBUF ? 2 : 1) * (size_t)gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, INJECT>::STAGE;
+}
+
+struct variant {
+	const char *name;
+	runner fn;
+	size_t (*smem)();
+};
+
+#define V(name, ...) { name, run<__VA_ARGS__>, smem_floats<__VA_ARGS__> },
+const variant variants[] = {
+#include VARIANTS
+};
+#undef V
+
+constexpr size_t GUARD = 64; /* floats */
+constexpr uint32_t GUARD_BITS = 0x7fc0dead; /* a NaN no product makes */
+
+struct shape {
+	int m, n, k;
+	unsigned shift[3]; /* of A, B and C */
+};
+
+bool parse(const char *arg, shape *s)
+{
+	char extra;
+	unsigned *sh = s->shift;
+	sh[0] = sh[1] = sh[2] = 0;
+	int got = std::sscanf(arg, "%dx%dx%d+%u/%u/%u%c", &s->m, &s->n, &s->k, &sh[0], &sh[1], &sh[2], &extra);
+	if (got == 4)
+		sh[1] = sh[2] = sh[0];
+	else if (got != 3 && got != 6)
+		return false;
+	return s->m > 0 && s->n > 0 && s->k > 0 && (long)s->m * s->k <= (1L << 22) &&
+	       (long)s->k * s->n <= (1L << 22) && (long)s->m * s->n <= (1L << 22) && s->k <= 4096;
+}
+
+/* A buffer of n floats starting shift floats past a 256-byte boundary,
+ * with GUARD floats of GUARD_BITS on each side. */
+struct buffer {
+	std::vector<float> store;
+	float *p;
+	buffer(size_t n, unsigned shift) : store(64 + GUARD + shift + n + GUARD)
+	{
+		uintptr_t a = (uintptr_t)store.data();
+		float *base = (float *)((a + 255) / 256 * 256);
+		p = base + GUARD + shift;
+		for (float &f : store)
+			std::memcpy(&f, &GUARD_BITS, 4);
+	}
+	/* The first guard float that changed, as an offset from p, or 0. */
+	long guard_hit(size_t n) const
+	{
+		for (long i = -(long)GUARD; i < (long)(n + GUARD); i++) {
+			if (i == 0)
+				i = (long)n;
+			if (std::memcmp(p + i, &GUARD_BITS, 4))
+				return i < 0 ? i : i - (long)n + 1;
+		}
+		return 0;
+	}
+};
+
+std::string check(const variant &v, const shape &s)
+{
+	const int M = s.m, N = s.n, K = s.k;
+	buffer a((size_t)M * K, s.shift[0]), b((size_t)K * N, s.shift[1]), c((size_t)M * N, s.shift[2]);
+	/* Nonzero, so that every term counts: a missing one shows. */
+	auto value = [](size_t h) {
+		const int x = (int)(h % 8) - 4;
+		return (float)(x >= 0 ? x + 1 : x);
+	};
+	for (size_t i = 0; i < (size_t)M * K; i++)
+		a.p[i] = value(i * 2654435761u >> 9);
+	for (size_t i = 0; i < (size_t)K * N; i++)
+		b.p[i] = value((i * 40503u + 17) >> 5);
+	const size_t used = v.smem();
+	if (used > SMEM_FLOATS)
+		return "needs more shared memory than the runner has";
+	for (size_t i = used; i < SMEM_FLOATS; i++)
+		std::memcpy(&gt_smem[i], &GUARD_BITS, 4);
+
+	if (const char *fault = v.fn(a.p, b.p, c.p, M, N, K))
+		return fault;
+	char buf[160];
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			long want = 0;
+			for (int k = 0; k < K; k++)
+				want += (long)a.p[(size_t)i * K + k] * (long)b.p[(size_t)k * N + j];
+			const float got = c.p[(size_t)i * N + j];
+			if (got != (float)want) {
+				std::snprintf(buf, sizeof buf, "C[%d][%d] is %g, not %ld", i, j, got, want);
+				return buf;
+			}
+		}
+	if (long hit = c.guard_hit((size_t)M * N)) {
+		std::snprintf(buf, sizeof buf, "wrote the float %ld %s C", hit < 0 ? -hit : hit, hit < 0 ? "before" : "past");
+		return buf;
+	}
+	for (size_t i = used; i < SMEM_FLOATS; i++)
+		if (std::memcmp(&gt_smem[i], &GUARD_BITS, 4)) {
+			std::snprintf(buf, sizeof buf, "wrote shared float %zu, past its %zu", i, used);
+			return buf;
+		}
+	return "";
+}
+
+} /* namespace */
+
+int main(int argc, char **argv)
+{
+	return host_main(argc, argv, "MxNxK[+S or +SA/SB/SC]", parse, check, variants);
+}

@@ -1,0 +1,31 @@
+#!/bin/sh
+# The matrix-multiply template is right without a GPU: a seeded sample of
+# its variants (the default space, and every value of every parameter),
+# instantiated on the host by tests/gemm-host.cc over tests/cuda-host.h,
+# at shapes from 1x1x1 to 200x260x20 with remainders in every dimension,
+# and with A, B or C off their alignment.  Products and sums of small
+# nonzero integers are exact in every order, so C must be exactly A B;
+# the floats around C and the shared memory past the variant's stages must
+# be untouched.  Variants with injected faults must be caught.  The sample
+# changes each day (seed printed; repeat with GPUTUNE_SAMPLE_SEED); make
+# check-full takes five times as many.
+. "$(dirname "$0")/setup"
+
+host_cxx
+host_sample gemm <<'LIST'
+f32 14
+f32 6 --param bm=all --param bn=all --param bk=all --param wm=all --param wn=all --param tm=all --param tn=all --param vec=all --param pad=all --param group=all
+LIST
+# A fault the runner must catch: A's last column left out.
+cat >>"$T/names" <<'FAULTS'
+f32 bm=64,bn=64,bk=16,wm=32,wn=32,tm=4,tn=4,vec=4,pad=4,dbuf=1,group=8,inject=wrong
+f32 bm=32,bn=32,bk=8,wm=16,wn=16,tm=2,tn=2,vec=1,pad=0,dbuf=0,group=1,inject=wrong
+FAULTS
+host_runner gemm 18 2 BM BN BK WM WN TM TN VEC PAD DBUF GROUP INJECT
+
+# Shapes: one element, less than a tile and a thread's tile, whole tiles,
+# remainders in M, N and K with every buffer off its alignment, several
+# tiles down and across (the grouped orders), vector loads of B with A and
+# C misaligned (the checks of each pointer), and K past several rounds.
+host_run 0 1x1x1 7x5x3 64x64x64 130x67x33+1 200x260x20 64x64x64+1/0/1 64x64x64+0/2/0 33x70x100
+done_testing
