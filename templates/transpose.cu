@@ -34,7 +34,9 @@
  *                  neighbouring input rows and makes the two output units
  *                  of their halves, so the tile is a transpose of units;
  *                  VEC counts elements (VEC / 2 units a load), and PAD
- *                  units.  Rows or cols odd take the element-wise path
+ *                  units.  Rows or cols odd take the element-wise path.
+ *                  2 ("quad") does the same with units of four 2-byte
+ *                  elements over four rows (rows and cols multiples of 4)
  *                  (default 0)
  *   GT_INJECT      test-only faults: 1 wrong result, 2 illegal address,
  *                  3 write past the end of the output (default 0)
@@ -99,32 +101,53 @@ template <typename T, typename U> __device__ __forceinline__ U gt_pair_high(U a,
 		return (a >> 32) | (b & 0xffffffff00000000ull);
 }
 
-/* The tile as a transpose of units of two elements.  Row pair R (input
- * rows 2R and 2R + 1) at unit C holds a = (x, y) and b = (z, w); output row
- * 2C starts (x, z) at unit R, output row 2C + 1 (y, w): a unit is made of
- * the low or the high halves of a pair of loaded units, and the tile's
- * planes 0 and 1 hold them at [R][C].  The block's piece starts at input
- * row row0 and column col0, both even (the tile is).  The tile and its accesses are then
- * those of a transpose of units twice the element's size, TILE / 2 square:
- * half the shared-memory accesses, each twice as wide (for 2-byte elements
- * none is 2-byte).  Needs rows and cols even, the buffers aligned to a
- * unit, and smem at least 2 * TILE / 2 * UNROLL * (TILE / 2 + PAD) units. */
-template <typename T, int TILE, int BLOCK_ROWS, int PAD, int UNROLL, int VEC>
-__device__ __forceinline__ void gt_transpose_pair(const T *__restrict__ in_elems, T *__restrict__ out_elems,
-						  unsigned rows, unsigned cols, size_t row0, size_t col0, void *smem)
+/* The K units a[0..K-1], each K elements of one of K neighbouring input
+ * rows, as the K units of the output rows: o[p] holds element p of each
+ * a[r], a[0]'s first.  For four 2-byte elements, each 32-bit half pairs
+ * rows 0 and 1, and rows 2 and 3, with byte permutes (as pairs do). */
+template <typename T, int K, typename U> __device__ __forceinline__ void gt_unit_transpose(const U *a, U *o)
 {
-	typedef typename gt_uint<2 * sizeof(T)>::type U;
-	constexpr int WT = TILE / 2;	 /* units along a tile row */
-	constexpr int WV = VEC / 2;	 /* units a load */
+	if constexpr (K == 2) {
+		o[0] = gt_pair_low<T>(a[0], a[1]);
+		o[1] = gt_pair_high<T>(a[0], a[1]);
+	} else {
+		static_assert(K == 4 && sizeof(T) == 2, "units of four are of 2-byte elements");
+#pragma unroll
+		for (int h = 0; h < 2; h++) {
+			const unsigned r0 = (unsigned)(a[0] >> 32 * h), r1 = (unsigned)(a[1] >> 32 * h);
+			const unsigned r2 = (unsigned)(a[2] >> 32 * h), r3 = (unsigned)(a[3] >> 32 * h);
+			o[2 * h] = __byte_perm(r0, r1, 0x5410) | (U)__byte_perm(r2, r3, 0x5410) << 32;
+			o[2 * h + 1] = __byte_perm(r0, r1, 0x7632) | (U)__byte_perm(r2, r3, 0x7632) << 32;
+		}
+	}
+}
+
+/* The tile as a transpose of units of K elements (K = 2, or 4 for 2-byte
+ * elements).  Row group R (input rows K R to K R + K - 1) at unit C holds
+ * K loaded units; output row K C + p starts at unit R with the unit of
+ * their elements p (gt_unit_transpose), which the tile's plane p holds at
+ * [R][C].  The block's piece starts at input row row0 and column col0,
+ * multiples of K (the tile is).  The tile and its accesses are then those
+ * of a transpose of units K times the element's size, TILE / K square:
+ * 1 / K of the shared-memory accesses, each K times as wide.  Needs rows
+ * and cols multiples of K, the buffers aligned to a unit, and smem at
+ * least K * TILE / K * UNROLL * (TILE / K + PAD) units. */
+template <typename T, int K, int TILE, int BLOCK_ROWS, int PAD, int UNROLL, int VEC>
+__device__ __forceinline__ void gt_transpose_units(const T *__restrict__ in_elems, T *__restrict__ out_elems,
+						   unsigned rows, unsigned cols, size_t row0, size_t col0, void *smem)
+{
+	typedef typename gt_uint<K * sizeof(T)>::type U;
+	constexpr int WT = TILE / K;	 /* units along a tile row */
+	constexpr int WV = VEC / K;	 /* units a load */
 	constexpr int TX = WT / WV;	 /* threads in x: TILE / VEC */
-	constexpr int SR = WT * UNROLL;	 /* row pairs per block */
+	constexpr int SR = WT * UNROLL;	 /* row groups per block */
 	constexpr int NQ = SR / TX;	 /* stores per thread and output row */
 	typedef gt_vec<U, WV> upack;
 	const U *in = (const U *)in_elems;
 	U *out = (U *)out_elems;
 	U(*tile)[SR][WT + PAD] = reinterpret_cast<U(*)[SR][WT + PAD]>(smem);
-	const unsigned wc = cols / 2, wr = rows / 2; /* units of an input row, an output row */
-	const unsigned C0 = (unsigned)(col0 / 2), R0 = (unsigned)(row0 / 2);
+	const unsigned wc = cols / K, wr = rows / K; /* units of an input row, an output row */
+	const unsigned C0 = (unsigned)(col0 / K), R0 = (unsigned)(row0 / K);
 	const unsigned tx = threadIdx.x, ty = threadIdx.y;
 	const bool whole = R0 + SR <= wr && C0 + WT <= wc;
 
@@ -132,12 +155,20 @@ __device__ __forceinline__ void gt_transpose_pair(const T *__restrict__ in_elems
 #pragma unroll
 		for (int i = 0; i < SR; i += BLOCK_ROWS) {
 			const size_t R = R0 + ty + i;
-			const upack a = *(const upack *)(in + 2 * R * wc + C0 + tx * WV);
-			const upack b = *(const upack *)(in + (2 * R + 1) * wc + C0 + tx * WV);
+			upack a[K];
+#pragma unroll
+			for (int r = 0; r < K; r++)
+				a[r] = *(const upack *)(in + (K * R + r) * wc + C0 + tx * WV);
 #pragma unroll
 			for (int k = 0; k < WV; k++) {
-				tile[0][ty + i][tx * WV + k] = gt_pair_low<T>(a.e[k], b.e[k]);
-				tile[1][ty + i][tx * WV + k] = gt_pair_high<T>(a.e[k], b.e[k]);
+				U x[K], o[K];
+#pragma unroll
+				for (int r = 0; r < K; r++)
+					x[r] = a[r].e[k];
+				gt_unit_transpose<T, K>(x, o);
+#pragma unroll
+				for (int p = 0; p < K; p++)
+					tile[p][ty + i][tx * WV + k] = o[p];
 			}
 		}
 	} else {
@@ -149,25 +180,30 @@ __device__ __forceinline__ void gt_transpose_pair(const T *__restrict__ in_elems
 				const size_t R = R0 + ty + i;
 				const unsigned j = tx + k * TX;
 				if (R < wr && C0 + j < wc) {
-					const U a = in[2 * R * wc + C0 + j], b = in[(2 * R + 1) * wc + C0 + j];
-					tile[0][ty + i][j] = gt_pair_low<T>(a, b);
-					tile[1][ty + i][j] = gt_pair_high<T>(a, b);
+					U x[K], o[K];
+#pragma unroll
+					for (int r = 0; r < K; r++)
+						x[r] = in[(K * R + r) * wc + C0 + j];
+					gt_unit_transpose<T, K>(x, o);
+#pragma unroll
+					for (int p = 0; p < K; p++)
+						tile[p][ty + i][j] = o[p];
 				}
 			}
 	}
 	__syncthreads();
-	/* Output rows 2C and 2C + 1, one unit a thread: a column of each
+	/* Output rows K C to K C + K - 1, one unit a thread: a column of each
 	 * plane, read without bank conflicts (PAD odd). */
 #pragma unroll
 	for (int i = 0; i < WT; i += BLOCK_ROWS)
 #pragma unroll
-		for (int p = 0; p < 2; p++)
+		for (int p = 0; p < K; p++)
 #pragma unroll
 			for (int q = 0; q < NQ; q++) {
 				const size_t C = C0 + ty + i;
 				const unsigned rw = q * TX + tx;
 				if (whole || (C < wc && R0 + rw < wr))
-					out[(2 * C + p) * wr + R0 + rw] = tile[p][rw][ty + i];
+					out[(K * C + p) * wr + R0 + rw] = tile[p][rw][ty + i];
 			}
 }
 
@@ -195,18 +231,24 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 	const bool whole = row0 + STRIPE <= rows && col0 + WIDTH <= cols;
 	/* One shared buffer serves the tile of elements and, with PAIR, the
 	 * tile of units: a block takes one path or the other, and the
-	 * occupancy is that of the larger. */
+	 * occupancy is that of the larger.  PAIR 1 makes units of two
+	 * elements, 2 of four. */
+	constexpr int UNIT_ELEMS = PAIR == 2 ? 4 : 2;
 	constexpr size_t ELEM_TILE = SHARED ? (size_t)(HALO + STRIPE) * (WIDTH + PAD) * sizeof(T) : 16;
-	constexpr size_t PAIR_TILE = PAIR ? (size_t)2 * (TILE / 2 * UNROLL) * (TILE / 2 + PAD) * 2 * sizeof(T) : 0;
+	constexpr size_t PAIR_TILE = PAIR ? (size_t)UNIT_ELEMS * (TILE / UNIT_ELEMS * UNROLL) *
+						    (TILE / UNIT_ELEMS + PAD) * UNIT_ELEMS * sizeof(T)
+					  : 0;
 	constexpr size_t SMEM = ELEM_TILE > PAIR_TILE ? ELEM_TILE : PAIR_TILE;
 	__shared__ gt_vec<unsigned, 4> smem[(SMEM + 15) / 16];
 	bool paired = false;
-	if constexpr (PAIR && sizeof(T) <= 4 && SHARED && VEC % 2 == 0) {
+	if constexpr (PAIR && UNIT_ELEMS * sizeof(T) <= 8 && SHARED && VEC % UNIT_ELEMS == 0) {
 		static_assert(WIDE == 1, "the unit tile is one tile across (pair needs wide=1)");
-		constexpr size_t UNIT = 2 * sizeof(T);
-		paired = rows % 2 == 0 && cols % 2 == 0 && (size_t)in % UNIT == 0 && (size_t)out % UNIT == 0;
+		constexpr size_t UNIT = UNIT_ELEMS * sizeof(T);
+		paired = rows % UNIT_ELEMS == 0 && cols % UNIT_ELEMS == 0 && (size_t)in % UNIT == 0 &&
+			 (size_t)out % UNIT == 0;
 		if (paired)
-			gt_transpose_pair<T, TILE, BLOCK_ROWS, PAD, UNROLL, VEC>(in, out, rows, cols, row0, col0, smem);
+			gt_transpose_units<T, UNIT_ELEMS, TILE, BLOCK_ROWS, PAD, UNROLL, VEC>(in, out, rows, cols, row0,
+											     col0, smem);
 	}
 
 	if (paired) {

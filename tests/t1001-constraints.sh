@@ -45,6 +45,15 @@ reject "pair needs the shared-memory tile" --param pair=on --param shared=off --
 reject "pair needs sector=off, wide=1 and realign=off" --param pair=on --param vec=2 --param sector=on --dtype f16
 reject "pair needs sector=off, wide=1 and realign=off" --param pair=on --param vec=2 --param wide=2 --dtype f16
 reject "pair needs pad=1 (one unit of padding)" --param pair=on --param vec=2 --param pad=2 --dtype f16
+# pair=quad: units of four 2-byte elements over four rows.
+reject "pair=quad needs 2-byte elements (the element is 4 bytes)" --param pair=quad --param vec=4
+reject "pair=quad needs vec a multiple of 4 (four elements a unit)" --param pair=quad --param vec=2 --dtype f16
+reject "pair needs block_rows to divide the unit tile's edge, tile / 4 (8)" --param pair=quad --param vec=4 --param block_rows=16 --dtype f16
+accept --param pair=quad --param vec=4 --param block_rows=8 --dtype f16
+accept --param pair=quad --param vec=8 --param tile=64 --param block_rows=16 --dtype f16
+run_gt 0 source transpose --param pair=quad --param vec=8 --dtype f16
+grep_in "$T/out" "#define GT_PAIR 2"
+grep_in "$T/out" "vec=8,shared=on,sector=off,wide=1,pair=quad"
 reject "pair needs block_rows to divide the unit tile's edge, tile / 2 (16)" --param pair=on --param vec=4 --param block_rows=32
 reject "pair needs block_rows to divide the unit tile's edge, tile / 2 (8)" --param pair=on --param tile=16 --param vec=2 --param block_rows=16 --dtype f16
 accept --param pair=on --param vec=4 --param block_rows=16

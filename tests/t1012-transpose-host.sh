@@ -1,9 +1,10 @@
 #!/bin/sh
 # The transpose template is right at edge sizes without a GPU: a seeded
 # sample of variants of each element type (the default space, realign=on,
-# pair=on, sector=edges, and every value of every parameter), instantiated
-# on the host by tests/transpose-host.cc over tests/cuda-host.h, which runs
-# a block's threads as coroutines between its barriers and shuffles.  Each
+# pair=on and quad, sector=edges, and every value of every parameter),
+# instantiated on the host by tests/transpose-host.cc over
+# tests/cuda-host.h, which runs a block's threads as coroutines between its
+# barriers and shuffles.  Each
 # output is compared with a host transpose and its guard bytes checked,
 # also with buffers one and two elements off their alignment.  Variants
 # with injected faults must be caught.  The sample changes each day (seed
@@ -20,11 +21,13 @@ f32 5 --param realign=on
 f16 5 --param realign=on
 f32 5 --param pair=on
 f16 5 --param pair=on
+f16 5 --param pair=quad
 f32 5 --param sector=edges --param realign=off,on
 f16 5 --param sector=edges --param realign=off,on
 f64 3 --param sector=edges
 f32 8 --param tile=all --param block_rows=all --param pad=all --param unroll=all --param mapping=all --param vec=all --param sector=all --param wide=all --param realign=all
 f16 4 --param tile=all --param block_rows=all --param pad=all --param unroll=all --param mapping=all --param vec=all --param sector=all --param wide=all --param realign=all
+f16 3 --param pair=all --param tile=all --param block_rows=all --param unroll=all --param mapping=all --param vec=all
 LIST
 # Faults the runner must catch: a wrong element, a write past the end.
 cat >>"$T/names" <<'FAULTS'
@@ -37,7 +40,9 @@ host_runner transpose 60 4 ELEM_BYTES TILE BLOCK_ROWS PAD UNROLL MAPPING VEC SHA
 
 # Sizes: single elements, a row, a column, tiles and halves of tiles with
 # the odd and even remainders each path meets (pair needs rows and cols
-# even; sector windows need rows off a sector; realign needs cols off a
-# vector; whole tiles need several stripes), and misaligned buffers.
-host_run 0 1x1 2x2 1x67 67x1 64x66 66x64+1 130x258 258x130 257x129 129x257 520x136 136x520+2 301x521 264x264+1
+# even, quad multiples of 4; sector windows need rows off a sector;
+# realign needs cols off a vector; whole tiles need several stripes), and
+# misaligned buffers.
+host_run 0 1x1 2x2 1x67 67x1 64x66 66x64+1 130x258 258x130 257x129 129x257 520x136 136x520+2 301x521 264x264+1 \
+	132x260 68x64+2
 done_testing
