@@ -30,6 +30,7 @@ static const struct cmd_option options[] = {
 	TUNE_OPT_DTYPE,
 	{ "no-shipped", NULL, "choose from your database only, not the results shipped with gputune", 0, 0 },
 	{ "param", "NAME=V,...", "the space each held-out size is tuned with, as for tuning (default: the family's)", 1, 0 },
+	{ "replay", NULL, "no GPU: leave each measured size out in turn and score the choice there by what was measured", 0, 0 },
 	TUNE_OPT_REPS,
 	TUNE_OPT_JOBS,
 	TUNE_OPT_CACHE_DIR,
@@ -154,6 +155,85 @@ static const char *how_word(int how)
 	return how >= 0 && how <= 3 ? w[how] : "default";
 }
 
+static const struct table_col replay_cols[] = {
+	{ "device", 0 }, { "size", 0 }, { "dtype", 0 }, { "choice", 0 }, { "how", 0 }, { "pct_of_best", 1 },
+	{ "best", 0 },
+};
+
+/* --replay: for each device's group, each measured size in turn as if it
+ * had not been measured: the rule's choice from the other sizes, and its
+ * share of that size's best as measured (every candidate was measured at
+ * every size of its group; a choice outside them, the nearest size's
+ * winner, has its share only where it won). */
+static int replay(const struct family *f, const struct dtype *dt, struct args *a, int format)
+{
+	struct result_filter flt = { args_get(a, "device"), f->name, dt->name, "flushed", args_has(a, "no-shipped") };
+	char *path = db_path_from(args_get(a, "db"));
+	struct choice_set cs;
+	int rc = choice_load(path, &flt, &cs);
+	free(path);
+	if (rc < 0)
+		return EXIT_FAIL;
+	struct table t;
+	table_init(&t, replay_cols, (int)ARRAY_SIZE(replay_cols));
+	FILE *out = format == FMT_TABLE ? stdout : stderr;
+	char *summary = NULL;
+	size_t summary_len = 0;
+	FILE *sf = open_memstream(&summary, &summary_len);
+	for (size_t k = 0; k < cs.ngroups; k++) {
+		const struct choice_group *g = &cs.g[k];
+		double *of_best = xcalloc((size_t)g->n + 1, sizeof(double));
+		double worst = 2;
+		char worst_size[48] = "-";
+		size_t nok = 0, below90 = 0;
+		for (int i = 0; i < g->n; i++) {
+			const struct dims d = { g->rows[i], g->cols[i], g->depth[i] };
+			int how = -1;
+			const int v = choice_pick_held_out(g, dt->size, &d, &d, 1, &how);
+			double share = v >= 0 && v == g->winner[i] ? 1 : -1;
+			for (int c = 0; share < 0 && v >= 0 && c < g->ncand; c++)
+				if (g->cand[c] == v)
+					share = g->share[(size_t)i * (size_t)g->ncand + (size_t)c];
+			char sz[48], pct[32] = "";
+			family_size_text(f, &d, sz, sizeof(sz));
+			if (share >= 0) {
+				snprintf(pct, sizeof(pct), "%.1f", 100 * share);
+				of_best[nok++] = share;
+				below90 += share < 0.9;
+				if (share < worst) {
+					worst = share;
+					snprintf(worst_size, sizeof(worst_size), "%s", sz);
+				}
+			}
+			const char *cells[] = { g->key->device, sz, dt->name, v >= 0 ? g->names[v] : "", how_word(how), pct,
+						g->names[g->winner[i]] };
+			table_add(&t, cells);
+		}
+		qsort(of_best, nok, sizeof(double), cmp_double);
+		double median = nok ? (nok % 2 ? of_best[nok / 2] : (of_best[nok / 2 - 1] + of_best[nok / 2]) / 2) : 0;
+		fprintf(sf, "\nreplayed %s on %s: %d measured sizes, each left out in turn; the choice at %.1f%% of "
+			    "the size's best in the median, %.1f%% at worst (%s), below 90%% at %zu",
+			dt->name, g->key->device, g->n, 100 * median, nok ? 100 * worst : 0.0, worst_size, below90);
+		if (nok < (size_t)g->n)
+			fprintf(sf, "; %zu without a figure for the choice", (size_t)g->n - nok);
+		fputc('\n', sf);
+		free(of_best);
+	}
+	fclose(sf);
+	rc = EXIT_OK;
+	if (cs.ngroups) {
+		table_print(&t, format, stdout);
+		fputs(summary, out);
+	} else {
+		rc = error("validate: no %s %s results to replay%s", f->name, dt->name,
+			   flt.device ? " for that device" : "");
+	}
+	free(summary);
+	table_free(&t);
+	choice_free(&cs);
+	return rc;
+}
+
 static int exec_validate(struct args *a)
 {
 	const struct family *f = family_find(a->pos[0]);
@@ -166,6 +246,8 @@ static int exec_validate(struct args *a)
 	const struct dtype *dt = family_dtype(f, dtn ? dtn : "f32");
 	if (!dt)
 		return cmd_usage_error(a->cmd, "validate: unknown --dtype '%s' for %s (%s)", dtn, f->name, f->dtypes);
+	if (args_has(a, "replay"))
+		return replay(f, dt, a, format);
 	long dev = 0;
 	if (args_get(a, "device") && parse_long(args_get(a, "device"), 0, 1024, &dev) < 0)
 		return cmd_usage_error(a->cmd, "validate: bad --device '%s' (a GPU index)", args_get(a, "device"));
@@ -295,7 +377,13 @@ const struct cmd_entry cmd_validate_entry = {
 		"(the choice, its figure and the size's best) in the validation table, which\n"
 		"`gputune plot sizes` draws.  It costs a full tuning run\n"
 		"per size: about 2 to 4 s a size for the transpose in f32 on an H200, and for\n"
-		"gemm (its default search) 20 s to a minute and a half between 512 and 4096.",
+		"gemm (its default search) 20 s to a minute and a half between 512 and 4096.\n"
+		"\n"
+		"--replay needs no GPU: for each device in the results (or --device, as\n"
+		"`gputune query` reads it), it leaves each measured size out in turn, takes\n"
+		"the rule's choice from the other sizes, and reports its share of that size's\n"
+		"best as measured, with the median and the worst per device.  The sizes are\n"
+		"the tuned ones, not new ones, so it is a cheaper, weaker test than the GPU's.",
 	.options = options,
 	.min_pos = 1,
 	.max_pos = 1,

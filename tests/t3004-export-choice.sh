@@ -132,6 +132,34 @@ fi
 # What the header hands NVRTC compiles, for every variant.
 check_header_programs transpose
 
+# validate --replay, no GPU: each measured size left out in turn.  On the
+# H200's tables every size has a sibling of its row class with the same
+# winner, so each choice is that size's best.
+run_gt 0 validate transpose --replay --no-shipped
+grep_in "$T/out" "replayed f32 on NVIDIA H200: 6 measured sizes, each left out in turn; the choice at 100.0% of the size's best in the median, 100.0% at worst"
+check "--replay chose by row class at all 6 sizes" test "$(grep -c ' class ' "$T/out")" -eq 6
+# A device with one size of each row class: left out, a size has no
+# sibling, and the best worst case over the other size is chosen: B (tile
+# 32) where A won (B's share 0.7), A where B won (A's 0.5).
+{
+	doc_head "NVIDIA H100" GPU-replay 9 0
+	printf ' "results": [\n'
+	result_record GPU-replay f32 4096 4096 3600 64 run-3
+	printf ',\n'
+	result_record GPU-replay f32 4097 4097 3400 32 run-3
+	printf '\n ],\n "measurements": [\n'
+	result_record GPU-replay f32 4096 4096 2520 32 run-3
+	printf ',\n'
+	result_record GPU-replay f32 4097 4097 1700 64 run-3
+	printf '\n]}\n'
+} > "$T/replay.json"
+run_gt 0 db merge "$T/replay.json" --db "$T/replay.db"
+run_gt 0 validate transpose --replay --no-shipped --db "$T/replay.db"
+grep_in "$T/out" "replayed f32 on NVIDIA H100: 2 measured sizes, each left out in turn; the choice at 60.0% of the size's best in the median, 50.0% at worst (4097x4097), below 90% at 2"
+check "--replay fell back to the best worst case at both sizes" test "$(grep -c ' worst-case ' "$T/out")" -eq 2
+run_gt 1 validate transpose --replay --no-shipped --db "$T/replay.db" --dtype f16
+grep_in "$T/err" "no transpose f16 results to replay"
+
 # The model travels: JSON export and merge keep the candidates.
 run_gt 0 export --format json --no-shipped -o "$T/round.json"
 grep_in "$T/round.json" '"measurements": ['
