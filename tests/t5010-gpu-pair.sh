@@ -4,34 +4,49 @@
 # whole tiles, partial ones, rows of an odd number of units (unit-wise
 # loads), and odd rows or cols (the element-wise path); a variant with a
 # fault injected is still caught; and an exported header's kernels, pair
-# kernels among them, built by nvcc, are right at sizes nobody tuned.
+# kernels among them, built by nvcc, are right at sizes nobody tuned.  So
+# are the variants of pair=quad (f16) and sector=edges (f16 and f32, loads
+# realigned or not).
 . "$(dirname "$0")/setup"
 skip_without_gpu
 SQL="$top_builddir/tests/sqlexec"
-q() { "$SQL" "$GPUTUNE_DB" "$1"; }
 
 sizes="2x2,64x66,130x4098,1002x302,4096x1030,257x130,130x257,301x1001,2048"
-space="--param tile=32,64 --param block_rows=8 --param pad=1 --param unroll=1,2 --param mapping=cartesian,colmajor
-	--param vec=2,4,8 --param shared=on --param sector=off --param wide=1 --param realign=off --param pair=on
-	--param inject=none,wrong"
-for dtype in f16 f32; do
-	# shellcheck disable=SC2086
-	run_gt 0 transpose --dtype $dtype --sizes $sizes --quiet --no-probe $space
+# tune_checked DB DTYPE WHAT PARAMS...: tunes DTYPE at $sizes with the
+# space PARAMS (and inject=none,wrong) into DB, then checks at each size
+# that every variant without a fault is right, that every injected fault is
+# caught, and that the winner is right.
+tune_checked() {
+	_db=$1 _dtype=$2 _what=$3
+	shift 3
+	run_gt 0 transpose --db "$_db" --dtype "$_dtype" --sizes $sizes --quiet --no-probe --param tile=32,64 \
+		--param block_rows=8 --param pad=1 --param unroll=1,2 --param mapping=cartesian,colmajor --param shared=on \
+		--param wide=1 --param inject=none,wrong "$@"
 	cat "$T/out"
-	n=$(q "SELECT count(*) FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE v.dtype = '$dtype'")
-	check "$dtype: pair variants were measured ($n)" test "$n" -gt 100
+	n=$("$SQL" "$_db" "SELECT count(*) FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE v.dtype = '$_dtype' AND v.params LIKE '%$_what%'")
+	check "$_dtype: $_what variants were measured ($n)" test "$n" -gt 50
 	for s in $(echo "$sizes" | tr , ' '); do
 		case $s in *x*) r=${s%x*} c=${s#*x} ;; *) r=$s c=$s ;; esac
-		j="FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE v.dtype = '$dtype' AND m.rows = $r AND m.cols = $c"
-		ok=$(q "SELECT count(*) $j AND v.params NOT LIKE '%inject%' AND m.status = 'ok'")
-		check "$dtype ${r}x$c: every variant without a fault is right ($ok)" \
-			test "$ok" -gt 0 -a "$(q "SELECT count(*) $j AND v.params NOT LIKE '%inject%' AND m.status <> 'ok'")" = 0
-		check "$dtype ${r}x$c: every injected fault is caught" \
-			test "$(q "SELECT count(*) $j AND v.params LIKE '%inject=wrong%' AND m.status <> 'wrong'")" = 0
+		j="FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE v.dtype = '$_dtype' AND m.rows = $r AND m.cols = $c"
+		ok=$("$SQL" "$_db" "SELECT count(*) $j AND v.params NOT LIKE '%inject%' AND m.status = 'ok'")
+		check "$_dtype ${r}x$c ($_what): every variant without a fault is right ($ok)" \
+			test "$ok" -gt 0 -a "$("$SQL" "$_db" "SELECT count(*) $j AND v.params NOT LIKE '%inject%' AND m.status <> 'ok'")" = 0
+		check "$_dtype ${r}x$c ($_what): every injected fault is caught" \
+			test "$("$SQL" "$_db" "SELECT count(*) $j AND v.params LIKE '%inject=wrong%' AND m.status <> 'wrong'")" = 0
 		# The classics are measured too, and win at the small sizes.
-		check "$dtype ${r}x$c: the winner is right" \
-			test "$(q "SELECT m.status FROM winner w JOIN measurement m ON m.id = w.measurement_id JOIN variant v ON v.id = m.variant_id WHERE w.rows = $r AND w.cols = $c AND w.dtype = '$dtype' AND v.params NOT LIKE '%inject%'")" = ok
+		check "$_dtype ${r}x$c ($_what): the winner is right" \
+			test "$("$SQL" "$_db" "SELECT m.status FROM winner w JOIN measurement m ON m.id = w.measurement_id JOIN variant v ON v.id = m.variant_id WHERE w.rows = $r AND w.cols = $c AND w.dtype = '$_dtype' AND v.params NOT LIKE '%inject%'")" = ok
 	done
+}
+for dtype in f16 f32; do
+	tune_checked "$GPUTUNE_DB" $dtype pair=on --param vec=2,4,8 --param sector=off --param realign=off --param pair=on
+done
+# The paths not in the default space: units of four (f16), and output rows
+# stored as vectors aligned within the stripe, with loads realigned or not.
+tune_checked "$T/quad.db" f16 pair=quad --param vec=4,8 --param sector=off --param realign=off --param pair=quad
+for dtype in f16 f32; do
+	tune_checked "$T/edges.db" $dtype sector=edges --param vec=4,8 --param sector=edges --param realign=off,on \
+		--param pair=off
 done
 
 # The header's kernels, built by nvcc, at sizes nobody tuned.
