@@ -44,7 +44,7 @@ const struct cmd_option tune_options[] = {
 	TUNE_OPT_DTYPE,
 	{ "param", "NAME=V,...", "candidate values of one parameter, or NAME=all (replaces its defaults)", 1, 0 },
 	{ "dry-run", NULL, "enumerate and compile every variant, time nothing", 0, 0 },
-	{ "list", NULL, "print the variants a run would measure (the space's valid points, or --sample's), one name a line, and stop; needs no GPU", 0, 0 },
+	{ "list", NULL, "print the space's valid points (or --sample's), which a run measures besides the classics, one name a line, and stop; needs no GPU", 0, 0 },
 	{ "sample", "N[:SEED]", "only a seeded random sample of N valid variants (default seed 1), besides the classics", 0, 0 },
 	{ "arch", "sm_XX", "target architecture (default: the GPU's; needed for --dry-run without a GPU)", 0, 0 },
 	TUNE_OPT_JOBS,
