@@ -81,8 +81,9 @@ const variant variants[] = {
 };
 #undef V
 
-constexpr size_t GUARD = 64; /* floats */
-constexpr uint32_t GUARD_BITS = 0x7fc0dead; /* a NaN no product makes */
+/* Written past the variant's stages of shared memory: a NaN no product
+ * makes. */
+constexpr uint32_t GUARD_BITS = 0x7fc0dead;
 
 struct shape {
 	int m, n, k;
@@ -103,69 +104,44 @@ bool parse(const char *arg, shape *s)
 	       (long)s->k * s->n <= (1L << 22) && (long)s->m * s->n <= (1L << 22) && s->k <= 4096;
 }
 
-/* A buffer of n floats starting shift floats past a 256-byte boundary,
- * with GUARD floats of GUARD_BITS on each side. */
-struct buffer {
-	std::vector<float> store;
-	float *p;
-	buffer(size_t n, unsigned shift) : store(64 + GUARD + shift + n + GUARD)
-	{
-		uintptr_t a = (uintptr_t)store.data();
-		float *base = (float *)((a + 255) / 256 * 256);
-		p = base + GUARD + shift;
-		for (float &f : store)
-			std::memcpy(&f, &GUARD_BITS, 4);
-	}
-	/* The first guard float that changed, as an offset from p, or 0. */
-	long guard_hit(size_t n) const
-	{
-		for (long i = -(long)GUARD; i < (long)(n + GUARD); i++) {
-			if (i == 0)
-				i = (long)n;
-			if (std::memcmp(p + i, &GUARD_BITS, 4))
-				return i < 0 ? i : i - (long)n + 1;
-		}
-		return 0;
-	}
-};
-
 std::string check(const variant &v, const shape &s)
 {
 	const int M = s.m, N = s.n, K = s.k;
-	buffer a((size_t)M * K, s.shift[0]), b((size_t)K * N, s.shift[1]), c((size_t)M * N, s.shift[2]);
+	host_buffer ab((size_t)M * K * 4, s.shift[0] * 4), bb((size_t)K * N * 4, s.shift[1] * 4),
+		cb((size_t)M * N * 4, s.shift[2] * 4);
+	float *a = (float *)ab.p, *b = (float *)bb.p, *c = (float *)cb.p;
 	/* Nonzero, so that every term counts: a missing one shows. */
 	auto value = [](size_t h) {
 		const int x = (int)(h % 8) - 4;
 		return (float)(x >= 0 ? x + 1 : x);
 	};
 	for (size_t i = 0; i < (size_t)M * K; i++)
-		a.p[i] = value(i * 2654435761u >> 9);
+		a[i] = value(i * 2654435761u >> 9);
 	for (size_t i = 0; i < (size_t)K * N; i++)
-		b.p[i] = value((i * 40503u + 17) >> 5);
+		b[i] = value((i * 40503u + 17) >> 5);
 	const size_t used = v.smem();
 	if (used > SMEM_FLOATS)
 		return "needs more shared memory than the runner has";
 	for (size_t i = used; i < SMEM_FLOATS; i++)
 		std::memcpy(&gt_smem[i], &GUARD_BITS, 4);
 
-	if (const char *fault = v.fn(a.p, b.p, c.p, M, N, K))
+	if (const char *fault = v.fn(a, b, c, M, N, K))
 		return fault;
 	char buf[160];
 	for (int i = 0; i < M; i++)
 		for (int j = 0; j < N; j++) {
 			long want = 0;
 			for (int k = 0; k < K; k++)
-				want += (long)a.p[(size_t)i * K + k] * (long)b.p[(size_t)k * N + j];
-			const float got = c.p[(size_t)i * N + j];
+				want += (long)a[(size_t)i * K + k] * (long)b[(size_t)k * N + j];
+			const float got = c[(size_t)i * N + j];
 			if (got != (float)want) {
 				std::snprintf(buf, sizeof buf, "C[%d][%d] is %g, not %ld", i, j, got, want);
 				return buf;
 			}
 		}
-	if (long hit = c.guard_hit((size_t)M * N)) {
-		std::snprintf(buf, sizeof buf, "wrote the float %ld %s C", hit < 0 ? -hit : hit, hit < 0 ? "before" : "past");
-		return buf;
-	}
+	const std::string guard = cb.guard_text("C");
+	if (!guard.empty())
+		return guard;
 	for (size_t i = used; i < SMEM_FLOATS; i++)
 		if (std::memcmp(&gt_smem[i], &GUARD_BITS, 4)) {
 			std::snprintf(buf, sizeof buf, "wrote shared float %zu, past its %zu", i, used);

@@ -2,13 +2,89 @@
  * host-runner.h - the main loop of the host runners (tests/FAMILY-host.cc):
  * every variant at every size on the command line, one line each,
  * "right NAME SIZE" or "wrong NAME SIZE: what".  The caller judges the
- * lines (some variants inject faults on purpose).
+ * lines (some variants inject faults on purpose).  And the buffers they
+ * check, with guard bytes around them.
  */
 #ifndef GPUTUNE_HOST_RUNNER_H
 #define GPUTUNE_HOST_RUNNER_H
 
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <string>
+#include <vector>
+
+/* Fills p[0..n) with bytes of a xorshift generator seeded by seed. */
+static inline void host_fill(unsigned char *p, size_t n, uint64_t seed)
+{
+	uint64_t s = seed | 1;
+	for (size_t i = 0; i < n; i++) {
+		s ^= s << 13;
+		s ^= s >> 7;
+		s ^= s << 17;
+		p[i] = (unsigned char)s;
+	}
+}
+
+/* A buffer of n bytes starting shift bytes past a 256-byte boundary (as
+ * cudaMalloc's are, plus the shift), with 256 guard bytes on each side. */
+struct host_buffer {
+	static constexpr size_t GUARD = 256;
+	static constexpr unsigned char GUARD_BYTE = 0xa5;
+	std::vector<unsigned char> store;
+	unsigned char *p;
+	size_t n;
+	host_buffer(size_t bytes, size_t shift) : store(256 + GUARD + shift + bytes + GUARD, GUARD_BYTE), n(bytes)
+	{
+		const uintptr_t a = (uintptr_t)store.data();
+		p = (unsigned char *)((a + 255) / 256 * 256) + GUARD + shift;
+	}
+	/* Where a guard byte changed: -k for the k-th byte before the
+	 * buffer, +k for the k-th past it, 0 for none. */
+	long guard_hit() const
+	{
+		for (size_t k = 1; k <= GUARD; k++) {
+			if (p[-(long)k] != GUARD_BYTE)
+				return -(long)k;
+			if (p[n + k - 1] != GUARD_BYTE)
+				return (long)k;
+		}
+		return 0;
+	}
+	/* "" when the guards are whole, else what was written where. */
+	std::string guard_text(const char *what) const
+	{
+		const long k = guard_hit();
+		if (!k)
+			return "";
+		char buf[96];
+		std::snprintf(buf, sizeof buf, "wrote the byte %ld %s %s", k < 0 ? -k : k, k < 0 ? "before" : "past",
+			      what);
+		return buf;
+	}
+};
+
+/* The transpose's and the copy's sizes: RxC, or RxC+K with the buffers K
+ * elements past an aligned address. */
+struct host_matrix {
+	unsigned rows, cols, shift;
+};
+
+static inline bool host_parse_matrix(const char *arg, host_matrix *s)
+{
+	char extra;
+	s->shift = 0;
+	const int got = std::sscanf(arg, "%ux%u+%u%c", &s->rows, &s->cols, &s->shift, &extra);
+	return got >= 2 && got <= 3 && s->rows > 0 && s->cols > 0;
+}
+
+/* A variant that moves a matrix of elements of `bytes` bytes: fn runs it,
+ * returning NULL or what went wrong in the launch. */
+struct host_matrix_variant {
+	const char *name;
+	size_t bytes;
+	const char *(*fn)(const void *in, void *out, unsigned rows, unsigned cols);
+};
 
 /* parse reads one size argument (false when malformed); check runs one
  * variant at it and returns what is wrong, or an empty string.  Exit 2 on
