@@ -45,8 +45,8 @@
  * over four rows: 8-byte units, as f32's pairs are, where with the f16
  * pairs' 4-byte units f16 stayed 6 to 10 points of the ceiling behind f32
  * in the median of each class of even sizes (the H200 run in
- * db/shipped.json).  It is not in the default space until a GPU run measures it
- * (bench/odd-study.sh).
+ * db/shipped.json).  It is not in the default space until a GPU run
+ * measures it (bench/odd-study.sh).
  */
 #include "family.h"
 #include "util.h"
