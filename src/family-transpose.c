@@ -19,8 +19,8 @@
  * pair=on).
  * sector=edges writes the stripe's part of each output row in vectors
  * aligned to vec and only its two ends element by element: no halo of
- * the stripe before to load (sector=on's costs 32 bytes of rows a stripe,
- * an eighth of a 128-row f32 stripe, a quarter of a 64-row f16 one), for a
+ * the stripe before to load (sector=on's is a sector's worth of rows, 8
+ * of f32 and 16 of f16: an eighth and a quarter of a 64-row stripe), for a
  * sector at each end that two blocks complete.  It is not in the default
  * space until a run on a GPU measures it (bench/odd-study.sh).
  * realign=on, also gputune's own, loads input rows that start off a vector
