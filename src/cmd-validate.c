@@ -149,6 +149,41 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The choice's shares of each size's best, as they come: the median, the
+ * worst and where, and how many are below 90%. */
+struct shares {
+	double *v;
+	size_t n, below90;
+	double worst;
+	char worst_size[48];
+};
+
+static void shares_init(struct shares *s, size_t max)
+{
+	s->v = xcalloc(max + 1, sizeof(double));
+	s->n = s->below90 = 0;
+	s->worst = 2;
+	snprintf(s->worst_size, sizeof(s->worst_size), "-");
+}
+
+static void shares_add(struct shares *s, double share, const char *size)
+{
+	s->v[s->n++] = share;
+	s->below90 += share < 0.9;
+	if (share < s->worst) {
+		s->worst = share;
+		snprintf(s->worst_size, sizeof(s->worst_size), "%s", size);
+	}
+}
+
+/* The median (sorts the shares); 0 with none. */
+static double shares_median(struct shares *s)
+{
+	size_t n = s->n;
+	qsort(s->v, n, sizeof(double), cmp_double);
+	return n ? (n % 2 ? s->v[n / 2] : (s->v[n / 2 - 1] + s->v[n / 2]) / 2) : 0;
+}
+
 static const char *how_word(int how)
 {
 	static const char *const w[] = { "tuned", "class", "worst-case", "nearest" };
@@ -182,10 +217,8 @@ static int replay(const struct family *f, const struct dtype *dt, struct args *a
 	FILE *sf = open_memstream(&summary, &summary_len);
 	for (size_t k = 0; k < cs.ngroups; k++) {
 		const struct choice_group *g = &cs.g[k];
-		double *of_best = xcalloc((size_t)g->n + 1, sizeof(double));
-		double worst = 2;
-		char worst_size[48] = "-";
-		size_t nok = 0, below90 = 0;
+		struct shares sh;
+		shares_init(&sh, (size_t)g->n);
 		for (int i = 0; i < g->n; i++) {
 			const struct dims d = { g->rows[i], g->cols[i], g->depth[i] };
 			int how = -1;
@@ -198,26 +231,21 @@ static int replay(const struct family *f, const struct dtype *dt, struct args *a
 			family_size_text(f, &d, sz, sizeof(sz));
 			if (share >= 0) {
 				snprintf(pct, sizeof(pct), "%.1f", 100 * share);
-				of_best[nok++] = share;
-				below90 += share < 0.9;
-				if (share < worst) {
-					worst = share;
-					snprintf(worst_size, sizeof(worst_size), "%s", sz);
-				}
+				shares_add(&sh, share, sz);
 			}
 			const char *cells[] = { g->key->device, sz, dt->name, v >= 0 ? g->names[v] : "", how_word(how), pct,
 						g->names[g->winner[i]] };
 			table_add(&t, cells);
 		}
-		qsort(of_best, nok, sizeof(double), cmp_double);
-		double median = nok ? (nok % 2 ? of_best[nok / 2] : (of_best[nok / 2 - 1] + of_best[nok / 2]) / 2) : 0;
+		const double median = shares_median(&sh);
 		fprintf(sf, "\nreplayed %s on %s: %d measured sizes, each left out in turn; the choice at %.1f%% of "
 			    "the size's best in the median, %.1f%% at worst (%s), below 90%% at %zu",
-			dt->name, g->key->device, g->n, 100 * median, nok ? 100 * worst : 0.0, worst_size, below90);
-		if (nok < (size_t)g->n)
-			fprintf(sf, "; %zu without a figure for the choice", (size_t)g->n - nok);
+			dt->name, g->key->device, g->n, 100 * median, sh.n ? 100 * sh.worst : 0.0, sh.worst_size,
+			sh.below90);
+		if (sh.n < (size_t)g->n)
+			fprintf(sf, "; %zu without a figure for the choice", (size_t)g->n - sh.n);
 		fputc('\n', sf);
-		free(of_best);
+		free(sh.v);
 	}
 	fclose(sf);
 	rc = EXIT_OK;
@@ -304,10 +332,9 @@ static int exec_validate(struct args *a)
 	sqlite3 *db = NULL;
 	if (rc == EXIT_OK && db_open(path, DB_WRITE, &db) < 0)
 		rc = EXIT_FAIL;
-	double *of_best = xcalloc(nsizes + 1, sizeof(double));
-	double worst_ceiling = 2, worst_share = 2;
-	char worst_size[48] = "-";
-	size_t nok = 0, below90 = 0;
+	struct shares sh;
+	shares_init(&sh, nsizes);
+	double worst_ceiling = 2;
 	for (size_t i = 0; rc == EXIT_OK && i < nsizes; i++) {
 		double frac = 0, bg = 0;
 		double cg = measured(db, g.uuid, f, dt->name, choice[i], &sizes[i], &frac);
@@ -319,12 +346,7 @@ static int exec_validate(struct args *a)
 			snprintf(c2, sizeof(c2), "%.1f", 100 * frac);
 			snprintf(c3, sizeof(c3), "%.0f", bg);
 			snprintf(c4, sizeof(c4), "%.1f", 100 * cg / bg);
-			if (cg / bg < worst_share) {
-				worst_share = cg / bg;
-				snprintf(worst_size, sizeof(worst_size), "%s", sz);
-			}
-			of_best[nok++] = cg / bg;
-			below90 += cg / bg < 0.9;
+			shares_add(&sh, cg / bg, sz);
 			worst_ceiling = frac < worst_ceiling ? frac : worst_ceiling;
 		}
 		if (x.run_id && store_point(db, x.run_id, dt->name, &sizes[i], choice[i], how_word(how[i]), cg, frac,
@@ -337,19 +359,18 @@ static int exec_validate(struct args *a)
 	db_close(db);
 	if (rc == EXIT_OK) {
 		table_print(&t, format, stdout);
-		qsort(of_best, nok, sizeof(double), cmp_double);
-		double median = nok ? (nok % 2 ? of_best[nok / 2] : (of_best[nok / 2 - 1] + of_best[nok / 2]) / 2) : 0;
+		const double median = shares_median(&sh);
 		FILE *out = format == FMT_TABLE ? stdout : stderr;
 		fprintf(out, "\nheld-out %s on %s: %zu sizes, choice at %.1f%% of each size's own best in the median, "
 			     "%.1f%% at worst (%s), below 90%% at %zu; at least %.1f%% of the ceiling; %.1f s\n",
-			dt->name, g.name, nok, 100 * median, nok ? 100 * worst_share : 0.0, worst_size, below90,
-			nok ? 100 * worst_ceiling : 0.0, x.seconds);
-		if (nok < nsizes)
+			dt->name, g.name, sh.n, 100 * median, sh.n ? 100 * sh.worst : 0.0, sh.worst_size, sh.below90,
+			sh.n ? 100 * worst_ceiling : 0.0, x.seconds);
+		if (sh.n < nsizes)
 			rc = error("validate: %zu of %zu sizes have no figure for the choice or the best",
-				   nsizes - nok, nsizes);
+				   nsizes - sh.n, nsizes);
 	}
 	table_free(&t);
-	free(of_best);
+	free(sh.v);
 	for (size_t i = 0; i < nsizes; i++)
 		free(choice[i]);
 	free(choice);

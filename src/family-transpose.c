@@ -89,6 +89,12 @@ static const struct param_def params[NPARAMS] = {
 		       inject_names, { 0, 1, 2, 3 }, 4, { 0 }, 1, 0, 1 },
 };
 
+/* Elements a unit of the pair path: pair=on two, pair=quad four. */
+static int pair_unit(const int *v)
+{
+	return v[P_PAIR] == 2 ? 4 : 2;
+}
+
 static const char *reject(const int *v, const struct dtype *dt, const struct device_limits *lim,
 			  char *buf, size_t n)
 {
@@ -198,7 +204,7 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 		/* The unit tile is tile / K square (K elements a unit), walked
 		 * in steps of block_rows: more rows of threads than it has
 		 * would load and store past it. */
-		int k = v[P_PAIR] == 2 ? 4 : 2;
+		int k = pair_unit(v);
 		if (tile / k % br) {
 			snprintf(buf, n, "pair needs block_rows to divide the unit tile's edge, tile / %d (%d)", k,
 				 tile / k);
@@ -210,7 +216,7 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 		size_t width = (size_t)tile * (size_t)v[P_WIDE];
 		size_t smem = (halo + (size_t)v[P_UNROLL] * (size_t)tile) * (width + (size_t)v[P_PAD]) * dt->size;
 		/* The template's buffer holds either tile: the larger counts. */
-		size_t k = v[P_PAIR] == 2 ? 4 : 2;
+		size_t k = (size_t)pair_unit(v);
 		size_t pair = v[P_PAIR] ? k * (tile / k * (size_t)v[P_UNROLL]) * (tile / k + (size_t)v[P_PAD]) * k * dt->size : 0;
 		if (pair > smem)
 			smem = pair;

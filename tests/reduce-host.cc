@@ -72,9 +72,6 @@ const variant variants[] = {
 };
 #undef V
 
-constexpr size_t GUARD = 64;
-constexpr unsigned char GUARD_BYTE = 0xa5;
-
 /* The accumulator's value as a long double: float, double or a 32-bit
  * unsigned. */
 long double value(const variant &v, const unsigned char *p)
@@ -112,8 +109,8 @@ std::string check(const variant &v, const length &len)
 	const unsigned long long n = len.n;
 	const unsigned shift = len.shift;
 	const size_t e = v.elem;
-	std::vector<unsigned char> in_buf(256 + (shift + n) * e + 256);
-	unsigned char *in = (unsigned char *)(((uintptr_t)in_buf.data() + 255) / 256 * 256) + shift * e;
+	host_buffer inb(n * e, shift * e);
+	unsigned char *in = inb.p;
 	long long exact = 0;
 	for (unsigned long long i = 0; i < n; i++) {
 		const int x = (int)((i * 2654435761u >> 7) % 8) * 2 - 7; /* odd, -7 to 7 */
@@ -132,23 +129,19 @@ std::string check(const variant &v, const length &len)
 	const long double want = v.integer ? (long double)(uint32_t)exact : (long double)exact;
 	const size_t sbytes = v.scratch(n);
 	std::vector<unsigned long long> scratch((sbytes + 7) / 8, 0);
-	alignas(16) unsigned char out[16 + GUARD];
 	char buf[160];
 	for (int launch = 1; launch <= 2; launch++) {
-		std::memset(out, GUARD_BYTE, sizeof out);
-		if (const char *fault = v.fn(in, out, scratch.data(), n))
+		host_buffer out(v.acc, 0);
+		if (const char *fault = v.fn(in, out.p, scratch.data(), n))
 			return fault;
-		const long double got = value(v, out);
+		const long double got = value(v, out.p);
 		if (got != want) {
 			std::snprintf(buf, sizeof buf, "launch %d summed %.17Lg, not %.17Lg", launch, got, want);
 			return buf;
 		}
-		for (size_t i = v.acc; i < sizeof out; i++)
-			if (out[i] != GUARD_BYTE) {
-				std::snprintf(buf, sizeof buf, "launch %d wrote the byte %zu past the output", launch,
-					      i - v.acc + 1);
-				return buf;
-			}
+		const std::string guard = out.guard_text("the output");
+		if (!guard.empty())
+			return "launch " + std::to_string(launch) + " " + guard;
 		for (size_t i = 0; i < 256 / 8; i++)
 			if (scratch[i]) {
 				std::snprintf(buf, sizeof buf, "launch %d left scratch byte %zu to %zu nonzero", launch,

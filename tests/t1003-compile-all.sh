@@ -7,12 +7,11 @@
 # (GPUTUNE_CHECK_FULL=1) compiles every variant.
 . "$(dirname "$0")/setup"
 
-seed=${GPUTUNE_SAMPLE_SEED:-$(date -u +%Y%m%d)}
-echo "# sample seed $seed"
+echo "# sample seed $sample_seed"
 # family dtype sample-size
 while read -r family dtype n; do
 	case $family in '#'*|'') continue ;; esac
-	sample="--sample $n:$seed"
+	sample="--sample $n:$sample_seed"
 	[ "${GPUTUNE_CHECK_FULL:-0}" = 1 ] && sample=
 	for arch in sm_90 sm_80; do
 		# shellcheck disable=SC2086
