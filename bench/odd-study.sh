@@ -3,11 +3,10 @@
 # below 90% of the copy ceiling: rows and cols both odd (every input and
 # output row starts off a vector and a sector), and f16.  On a GPU machine,
 # from a built tree:
-#   1. tunes the study's sizes with the default space and realign=on,
-#      sector=edges and (f16) pair=quad beside it (--no-probe), and prints,
-#      per size, the ceiling's share of the best variant of each kind of
-#      path (quad, pair, realign with sector=edges, realign, sector=edges,
-#      sector=on, the rest);
+#   1. tunes the study's sizes with the default space and realign=on and
+#      (f16) pair=quad beside it (--no-probe), and prints, per size, the
+#      ceiling's share of the best variant of each kind of path (quad, pair,
+#      realign, sector=on, the rest);
 #   2. where ncu can read the counters, profiles the best variant at one
 #      both-odd f32 size and the best at its aligned neighbour: DRAM bytes
 #      read and written over the bytes the transpose must move, and the L2
@@ -29,10 +28,10 @@ F32="2047x4093,7777x1111,6654x1315,6653x1320,2048x4096"
 F16="8191x8191,2897x2897,1315x6640,1314x6653,2904x2904,8192x8192"
 
 if [ "$stage" = f32 ] || [ "$stage" = all ]; then
-	"$GPUTUNE" transpose --sizes "$F32" --param realign=off,on --param sector=off,on,edges --no-probe --quiet > "$out/tune-f32.txt"
+	"$GPUTUNE" transpose --sizes "$F32" --param realign=off,on --no-probe --quiet > "$out/tune-f32.txt"
 fi
 if [ "$stage" = f16 ] || [ "$stage" = all ]; then
-	"$GPUTUNE" transpose --sizes "$F16" --dtype f16 --param realign=off,on --param sector=off,on,edges --param pair=off,on,quad --no-probe --quiet > "$out/tune-f16.txt"
+	"$GPUTUNE" transpose --sizes "$F16" --dtype f16 --param realign=off,on --param pair=off,on,quad --no-probe --quiet > "$out/tune-f16.txt"
 fi
 
 if [ "$stage" = shares ] || [ "$stage" = all ]; then
@@ -46,13 +45,12 @@ for r in rows:
     if r.get("kernel") != "transpose" or r.get("status") != "ok" or r.get("pct_ceiling") is None:
         continue
     p = r["params"]
-    re, edges = "realign=on" in p, "sector=edges" in p
-    kind = ("quad" if "pair=quad" in p else "pair" if "pair=on" in p else "realign+edges" if re and edges else "realign" if re
-            else "edges" if edges else "sector" if "sector=on" in p else "rest")
+    kind = ("quad" if "pair=quad" in p else "pair" if "pair=on" in p else "realign" if "realign=on" in p
+            else "sector" if "sector=on" in p else "rest")
     key = (r["dtype"], r["size"])
     if kind not in best.setdefault(key, {}) or r["pct_ceiling"] > best[key][kind][0]:
         best[key][kind] = (r["pct_ceiling"], p)
-kinds = ["quad", "pair", "realign+edges", "realign", "edges", "sector", "rest"]
+kinds = ["quad", "pair", "realign", "sector", "rest"]
 print("dtype size " + " ".join(kinds) + "  (best share of the copy ceiling, %)")
 for key in sorted(best):
     print(key[0], key[1], " ".join("%.1f" % best[key][k][0] if k in best[key] else "-" for k in kinds))

@@ -17,12 +17,6 @@
  * won there (1 to 4% and 3 to 16% behind), so they are left out of the
  * default space, which keeps a tuning run near 630 f32 variants (690 with
  * pair=on).
- * sector=edges writes the stripe's part of each output row in vectors
- * aligned to vec and only its two ends element by element: no halo of
- * the stripe before to load (sector=on's is a sector's worth of rows, 8
- * of f32 and 16 of f16: an eighth and a quarter of a 64-row stripe), for a
- * sector at each end that two blocks complete.  It is not in the default
- * space until a run on a GPU measures it (bench/odd-study.sh).
  * realign=on, also gputune's own, loads input rows that start off a vector
  * boundary (cols not a multiple of vec) as aligned vectors shifted into
  * place through warp shuffles.  Measured on H200s it won at 3001 x 7000 (by
@@ -45,8 +39,9 @@
  * over four rows: 8-byte units, as f32's pairs are, where with the f16
  * pairs' 4-byte units f16 stayed 6 to 10 points of the ceiling behind f32
  * in the median of each class of even sizes (the H200 run in
- * db/shipped.json).  It is not in the default space until a GPU run
- * measures it (bench/odd-study.sh).
+ * db/shipped.json).  Tuned on an H200 (bench/odd-study.sh) it won at f16
+ * 2904 x 2904, 81.9% of the ceiling against pairs' 80.9%, and lost at
+ * 8192 x 8192 (93.5% against 95.3%): not in the default space.
  */
 #include "family.h"
 #include "util.h"
@@ -58,7 +53,6 @@ enum { P_TILE, P_BLOCK_ROWS, P_PAD, P_UNROLL, P_MAPPING, P_VEC, P_SHARED, P_SECT
 
 static const char *const mapping_names[] = { "cartesian", "diagonal", "colmajor", NULL };
 static const char *const off_on[] = { "off", "on", NULL };
-static const char *const sector_names[] = { "off", "on", "edges", NULL };
 static const char *const pair_names[] = { "off", "on", "quad", NULL };
 static const char *const inject_names[] = { "none", "wrong", "fault", "overrun", NULL };
 
@@ -77,8 +71,8 @@ static const struct param_def params[NPARAMS] = {
 		    NULL, { 1, 2, 4, 8 }, 4, { 1, 2, 4, 8 }, 4, 1, 0 },
 	[P_SHARED] = { "shared", "GT_SHARED", "stage the tile in shared memory (off: the naive kernel)",
 		       off_on, { 0, 1 }, 2, { 1, 0 }, 2, 1, 0 },
-	[P_SECTOR] = { "sector", "GT_SECTOR", "rows not a multiple of vec: on writes output rows in windows aligned to 32-byte sectors (loading a halo of the stripe before); edges writes vectors aligned within the stripe and elements at its ends",
-		       sector_names, { 0, 1, 2 }, 3, { 0, 1 }, 2, 0, 0 },
+	[P_SECTOR] = { "sector", "GT_SECTOR", "write output rows in windows aligned to 32-byte sectors (odd row counts)",
+		       off_on, { 0, 1 }, 2, { 0, 1 }, 2, 0, 0 },
 	[P_WIDE] = { "wide", "GT_WIDE", "tiles per block side by side along the input rows",
 		     NULL, { 1, 2, 4 }, 3, { 1, 2 }, 2, 1, 0 },
 	[P_REALIGN] = { "realign", "GT_REALIGN", "load input rows that start off a vector boundary (cols not a multiple of vec) as aligned vectors shifted into place",
@@ -131,14 +125,11 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 	}
 	if (v[P_SECTOR] && !v[P_SHARED])
 		return "sector needs the shared-memory tile (shared=off)";
-	if (v[P_SECTOR] == 1 && (size_t)tile * (size_t)v[P_UNROLL] * dt->size % 32) {
+	if (v[P_SECTOR] && (size_t)tile * (size_t)v[P_UNROLL] * dt->size % 32) {
 		snprintf(buf, n, "sector=on needs tile x unroll to span whole 32-byte sectors (%zu bytes)",
 			 (size_t)tile * (size_t)v[P_UNROLL] * dt->size);
 		return buf;
 	}
-	/* With vec=1 the edges mode stores what the element path stores. */
-	if (v[P_SECTOR] == 2 && vec == 1)
-		return "sector=edges needs vec>1 (it stores aligned vectors)";
 	if (v[P_REALIGN]) {
 		if (!v[P_SHARED])
 			return "realign needs the shared-memory tile (shared=off)";
@@ -212,7 +203,7 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 		}
 	}
 	if (v[P_SHARED]) {
-		size_t halo = v[P_SECTOR] == 1 ? 32 / dt->size : 0;
+		size_t halo = v[P_SECTOR] ? 32 / dt->size : 0;
 		size_t width = (size_t)tile * (size_t)v[P_WIDE];
 		size_t smem = (halo + (size_t)v[P_UNROLL] * (size_t)tile) * (width + (size_t)v[P_PAD]) * dt->size;
 		/* The template's buffer holds either tile: the larger counts. */

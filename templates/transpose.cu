@@ -18,11 +18,7 @@
  *   GT_SHARED      1 stages tiles in shared memory, 0 is the naive kernel
  *   GT_SECTOR      1 writes each output row in windows aligned to 32-byte
  *                  sectors (pays when rows is not a multiple of a sector:
- *                  a misaligned store costs the L2 a partial sector); 2
- *                  ("edges") writes the stripe's part of each output row
- *                  in vectors aligned to VEC and only its two ends element
- *                  by element, so no halo is loaded (rows not a multiple
- *                  of VEC)
+ *                  a misaligned store costs the L2 a partial sector)
  *   GT_WIDE        tiles per block side by side along the input rows (longer
  *                  row segments: fewer split sectors where rows are misaligned)
  *   GT_REALIGN     1 loads input rows that do not start on a VEC boundary
@@ -216,7 +212,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 	constexpr int THREADS_X = TILE / VEC;
 	constexpr int STRIPE = TILE * UNROLL; /* input rows per block */
 	constexpr int WIDTH = TILE * WIDE;    /* input columns per block */
-	constexpr int HALO = SECTOR == 1 ? 32 / (int)sizeof(T) : 0; /* elements in a 32-byte sector */
+	constexpr int HALO = SECTOR ? 32 / (int)sizeof(T) : 0; /* elements in a 32-byte sector */
 	constexpr size_t VEC_BYTES = sizeof(pack);
 	/* The family's constraints keep REALIGN to vectors of whole words
 	 * and rows of threads within a warp. */
@@ -342,7 +338,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 						tile[HALO + ty + i][j] = in[r * cols + c];
 				}
 		}
-		if constexpr (SECTOR == 1) {
+		if constexpr (SECTOR) {
 			/* When rows is a whole number of sectors every window
 			 * starts at the stripe (the stripe is too: a constraint),
 			 * so no halo is needed.  The halo's loads come after the
@@ -366,44 +362,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 		__syncthreads();
 		/* Output row c holds input column c: thread tx writes VEC
 		 * consecutive input rows of it, read down a column of the tile. */
-		if constexpr (SECTOR == 2) {
-			/* Output row c's part from this stripe, [row0, end): from
-			 * the vector boundary at or before row0 on, a vector a
-			 * thread where it lies within the part, elements at the
-			 * part's two ends (stores of a sector the next stripe's
-			 * block completes). */
-			const bool vec_out = (size_t)out % VEC_BYTES == 0;
-			const long long start = (long long)row0;
-			const long long end = (long long)(row0 + STRIPE < rows ? row0 + STRIPE : rows);
-			constexpr int NP = (STRIPE + VEC - 1 + TILE - 1) / TILE;
-#pragma unroll
-			for (int i = 0; i < WIDTH; i += BLOCK_ROWS) {
-				const size_t c = col0 + ty + i;
-				if (c >= cols)
-					continue;
-				T *orow = out + c * rows;
-				/* Signed: the first vector can start before row 0. */
-				const long long first = start - (long long)((c * rows + row0) % VEC);
-#pragma unroll
-				for (int p = 0; p < NP; p++) {
-					const long long e = first + p * TILE + tx * VEC;
-					if (e >= end)
-						continue;
-					if (vec_out && e >= start && e + VEC <= end) {
-						pack q;
-#pragma unroll
-						for (int k = 0; k < VEC; k++)
-							q.e[k] = tile[e - start + k][ty + i];
-						*(pack *)(orow + e) = q;
-					} else {
-#pragma unroll
-						for (int k = 0; k < VEC; k++)
-							if (e + k >= start && e + k < end)
-								orow[e + k] = tile[e + k - start][ty + i];
-					}
-				}
-			}
-		} else if constexpr (SECTOR == 1) {
+		if constexpr (SECTOR) {
 			const bool vec_out = (size_t)out % VEC_BYTES == 0;
 #pragma unroll
 			for (int i = 0; i < WIDTH; i += BLOCK_ROWS) {

@@ -73,15 +73,8 @@ grep_in "$T/out" "tile=32,block_rows=8,pad=1,unroll=1,mapping=cartesian,vec=4,sh
 run_gt 0 source transpose --param vec=4 --param wide=2 --param realign=on
 grep_in "$T/out" "vec=4,shared=on,sector=off,wide=2,realign=on"
 
-# sector=edges stores vectors: vec=1 would be the element path.  It loads
-# no halo, so a stripe need not span whole sectors (as sector=on's must).
-reject "sector=edges needs vec>1 (it stores aligned vectors)" --param sector=edges
-accept --param sector=edges --param vec=2
+# sector=on's windows need a stripe of whole sectors.
 reject "sector=on needs tile x unroll to span whole 32-byte sectors (16 bytes)" --param sector=on --param tile=8 --param block_rows=8 --param vec=2 --dtype f16
-accept --param sector=edges --param tile=8 --param block_rows=8 --param vec=2 --dtype f16
-run_gt 0 source transpose --param sector=edges --param vec=4
-grep_in "$T/out" "#define GT_SECTOR 2"
-grep_in "$T/out" "vec=4,shared=on,sector=edges,wide=1"
 
 # The classic kernels are reachable.
 accept --param shared=off --param pad=0 --param tile=32 --param block_rows=8

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The transpose template is right at edge sizes without a GPU: a seeded
 # sample of variants of each element type (the default space, realign=on,
-# pair=on and quad, sector=edges, and every value of every parameter),
+# pair=on and quad, and every value of every parameter),
 # instantiated on the host by tests/transpose-host.cc over
 # tests/cuda-host.h, which runs a block's threads as coroutines between its
 # barriers and shuffles.  Each
@@ -22,9 +22,8 @@ f16 5 --param realign=on
 f32 5 --param pair=on
 f16 5 --param pair=on
 f16 5 --param pair=quad
-f32 5 --param sector=edges --param realign=off,on
-f16 5 --param sector=edges --param realign=off,on
-f64 3 --param sector=edges
+f32 5 --param sector=on --param realign=on
+f16 5 --param sector=on --param realign=on
 f32 8 --param tile=all --param block_rows=all --param pad=all --param unroll=all --param mapping=all --param vec=all --param sector=all --param wide=all --param realign=all
 f16 4 --param tile=all --param block_rows=all --param pad=all --param unroll=all --param mapping=all --param vec=all --param sector=all --param wide=all --param realign=all
 f16 3 --param pair=all --param tile=all --param block_rows=all --param unroll=all --param mapping=all --param vec=all

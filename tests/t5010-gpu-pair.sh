@@ -5,8 +5,7 @@
 # loads), and odd rows or cols (the element-wise path); a variant with a
 # fault injected is still caught; and an exported header's kernels, pair
 # kernels among them, built by nvcc, are right at sizes nobody tuned.  So
-# are the variants of pair=quad (f16) and sector=edges (f16 and f32, loads
-# realigned or not).
+# are the variants of pair=quad (f16).
 . "$(dirname "$0")/setup"
 skip_without_gpu
 SQL="$top_builddir/tests/sqlexec"
@@ -41,13 +40,8 @@ tune_checked() {
 for dtype in f16 f32; do
 	tune_checked "$GPUTUNE_DB" $dtype pair=on --param vec=2,4,8 --param sector=off --param realign=off --param pair=on
 done
-# The paths not in the default space: units of four (f16), and output rows
-# stored as vectors aligned within the stripe, with loads realigned or not.
+# Units of four (f16), not in the default space.
 tune_checked "$T/quad.db" f16 pair=quad --param vec=4,8 --param sector=off --param realign=off --param pair=quad
-for dtype in f16 f32; do
-	tune_checked "$T/edges.db" $dtype sector=edges --param vec=4,8 --param sector=edges --param realign=off,on \
-		--param pair=off
-done
 
 # The header's kernels, built by nvcc, at sizes nobody tuned.
 gpu_nvcc
