@@ -12,6 +12,7 @@
 #include <string.h>
 
 enum { P_VEC, P_THREADS, P_ITEMS, NPARAMS };
+_Static_assert(NPARAMS <= MAX_PARAMS, "more parameters than MAX_PARAMS");
 
 static const struct param_def params[NPARAMS] = {
 	[P_VEC] = { "vec", "GT_VEC", "elements per load and store",

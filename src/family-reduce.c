@@ -31,6 +31,7 @@
 #include <string.h>
 
 enum { P_THREADS, P_VEC, P_UNROLL, P_GRID, P_BLOCK, P_FINAL, P_INJECT, NPARAMS };
+_Static_assert(NPARAMS <= MAX_PARAMS, "more parameters than MAX_PARAMS");
 
 static const char *const block_names[] = { "interleaved_divergent", "interleaved", "sequential",
 					   "sequential_warp", "shuffle", NULL };

@@ -15,8 +15,8 @@
  * the ceiling at 8192, 87.9% at 8191) and the diagonal order at none, so
  * it is left to --param mapping=diagonal.  Likewise tile=16 and pad=0 never
  * won there (1 to 4% and 3 to 16% behind), so they are left out of the
- * default space, which keeps a tuning run near 630 f32 variants (690 with
- * pair=on).
+ * default space, which kept a tuning run near 630 f32 variants (690 with
+ * pair=on, 890 with async).
  * realign=on, also gputune's own, loads input rows that start off a vector
  * boundary (cols not a multiple of vec) as aligned vectors shifted into
  * place through warp shuffles.  Measured on H200s it won at 3001 x 7000 (by
@@ -42,6 +42,13 @@
  * db/shipped.json).  Tuned on an H200 (bench/odd-study.sh) it won at f16
  * 2904 x 2904, 81.9% of the ceiling against pairs' 80.9%, and lost at
  * 8192 x 8192 (93.5% against 95.3%): not in the default space.
+ * async=on (vec=1, 4- and 8-byte elements) loads the tile with cp.async
+ * element copies, which hold no register in flight.  On an H200 its best
+ * beat the best of the same kernels without it at every odd f32 size tried
+ * (2047 x 4093: 86.3% of the copy ceiling against 83.3%; 2047 x 4096:
+ * 90.6% against 86.2%; 1315 x 6653: 86.3% against 82.4%) and matched it at
+ * 2048 x 4096; it is in the default space, a third more f32 variants (about
+ * 890) and half again as many f64 ones (about 430).
  */
 #include "family.h"
 #include "util.h"
@@ -49,7 +56,9 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { P_TILE, P_BLOCK_ROWS, P_PAD, P_UNROLL, P_MAPPING, P_VEC, P_SHARED, P_SECTOR, P_WIDE, P_REALIGN, P_PAIR, P_INJECT, NPARAMS };
+enum { P_TILE, P_BLOCK_ROWS, P_PAD, P_UNROLL, P_MAPPING, P_VEC, P_SHARED, P_SECTOR, P_WIDE, P_REALIGN, P_PAIR, P_ASYNC,
+       P_INJECT, NPARAMS };
+_Static_assert(NPARAMS <= MAX_PARAMS, "more parameters than MAX_PARAMS");
 
 static const char *const mapping_names[] = { "cartesian", "diagonal", "colmajor", NULL };
 static const char *const off_on[] = { "off", "on", NULL };
@@ -79,6 +88,8 @@ static const struct param_def params[NPARAMS] = {
 			off_on, { 0, 1 }, 2, { 0 }, 1, 0, 0, 1 },
 	[P_PAIR] = { "pair", "GT_PAIR", "move 2- and 4-byte elements in units of two, two input rows at a time (when rows and cols are even; else element by element); quad: 2-byte elements in units of four, four rows at a time (rows and cols multiples of 4)",
 		     pair_names, { 0, 1, 2 }, 3, { 0, 1 }, 2, 0, 0, 1 },
+	[P_ASYNC] = { "async", "GT_ASYNC", "load the tile (vec=1) with asynchronous element copies straight into shared memory, no register between (4- and 8-byte elements; the same kernel as off before compute capability 8.0)",
+		      off_on, { 0, 1 }, 2, { 0, 1 }, 2, 0, 0, 1 },
 	[P_INJECT] = { "inject", "GT_INJECT", "test-only fault injection: none, wrong, fault or overrun",
 		       inject_names, { 0, 1, 2, 3 }, 4, { 0 }, 1, 0, 1 },
 };
@@ -163,6 +174,20 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 				 tile / vec);
 			return buf;
 		}
+	}
+	if (v[P_ASYNC]) {
+		/* The smallest asynchronous copy is 4 bytes. */
+		if (dt->size < 4) {
+			snprintf(buf, n, "async needs elements of at least 4 bytes (the element is %zu bytes)", dt->size);
+			return buf;
+		}
+		if (!v[P_SHARED])
+			return "async needs the shared-memory tile (shared=off)";
+		/* The copies are of single elements: a vec>1 variant would take
+		 * them only where its vectors do not fit, and measured on an
+		 * H200 the vec=1 ones were the faster at every odd size. */
+		if (vec != 1)
+			return "async needs vec=1 (it copies element by element)";
 	}
 	if (v[P_PAIR]) {
 		/* A unit of two 8-byte elements would be 16 bytes, the

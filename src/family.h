@@ -41,7 +41,7 @@
 
 #include "sizes.h"
 
-#define MAX_PARAMS 12
+#define MAX_PARAMS 16 /* each family file asserts its count against it */
 #define MAX_VALUES 16
 
 struct dtype {

@@ -66,6 +66,15 @@ accept --param pair=on --param vec=8 --param tile=64 --param unroll=2 --param bl
 run_gt 0 source transpose --param pair=on --param vec=4 --dtype f16
 grep_in "$T/out" "vec=4,shared=on,sector=off,wide=1,pair=on"
 grep_in "$T/out" "#define GT_PAIR 1"
+# async: element copies of at least 4 bytes, for vec=1 tiles.
+reject "async needs elements of at least 4 bytes (the element is 2 bytes)" --param async=on --dtype f16
+reject "async needs vec=1 (it copies element by element)" --param async=on --param vec=2
+reject "async needs the shared-memory tile" --param async=on --param shared=off --param pad=0
+accept --param async=on
+accept --param async=on --dtype f64 --param sector=on
+run_gt 0 source transpose --param async=on --param sector=on --param unroll=4
+grep_in "$T/out" "#define GT_ASYNC 1"
+grep_in "$T/out" "unroll=4,mapping=cartesian,vec=1,shared=on,sector=on,wide=1,async=on"
 # A point with realign at its default keeps the name it had before the
 # parameter existed; one with realign=on names it.
 run_gt 0 source transpose --param vec=4
@@ -85,19 +94,19 @@ accept --param tile=32 --param block_rows=8 --param pad=1 --param mapping=diagon
 
 # The default space, enumerated for a target without a GPU: counts and reasons.
 run_gt 0 transpose --dry-run --arch sm_90 --sizes 1024 --param tile=32 --param block_rows=8 \
-	--param pad=0 --param unroll=1 --param mapping=cartesian --param vec=1,2,4,8 --param shared=on,off --param sector=off --param wide=1 --param realign=off --param pair=off
+	--param pad=0 --param unroll=1 --param mapping=cartesian --param vec=1,2,4,8 --param shared=on,off --param sector=off --param wide=1 --param realign=off --param pair=off --param async=off
 grep_in "$T/out" "8 points, 4 valid, 4 rejected"
 grep_in "$T/out" "vec>1 needs the shared-memory tile (shared=off)"
 grep_in "$T/out" "vec x element size exceeds the 16-byte access limit (32 bytes)"
 run_gt 0 transpose --dry-run --arch sm_90 --param tile=all --param block_rows=8 --param pad=0 \
-	--param unroll=1 --param mapping=cartesian --param vec=1 --param shared=on --param sector=off --param wide=1 --param realign=off --param pair=off --dtype f64
+	--param unroll=1 --param mapping=cartesian --param vec=1 --param shared=on --param sector=off --param wide=1 --param realign=off --param pair=off --param async=off --dtype f64
 grep_in "$T/out" "5 points, 4 valid, 1 rejected"
 grep_in "$T/out" "shared memory per block exceeds the device limit (131072 > 49152 bytes)"
 
 # --list prints the valid points (those --dry-run counts), or --sample's,
 # one name a line, without a GPU or a compile.
 run_gt 0 transpose --list --param tile=32 --param block_rows=8 --param pad=0 --param unroll=1 \
-	--param mapping=cartesian --param vec=1,2,4,8 --param shared=on,off --param sector=off --param wide=1 --param realign=off --param pair=off
+	--param mapping=cartesian --param vec=1,2,4,8 --param shared=on,off --param sector=off --param wide=1 --param realign=off --param pair=off --param async=off
 check "--list prints the 4 valid points" test "$(wc -l <"$T/out")" -eq 4
 grep_in "$T/out" "tile=32,block_rows=8,pad=0,unroll=1,mapping=cartesian,vec=4,shared=on,sector=off,wide=1"
 run_gt 0 transpose --list --dtype f16 --sample 7:3

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The transpose template is right at edge sizes without a GPU: a seeded
 # sample of variants of each element type (the default space, realign=on,
-# pair=on and quad, and every value of every parameter),
+# pair=on and quad, async=on, and every value of every parameter),
 # instantiated on the host by tests/transpose-host.cc over
 # tests/cuda-host.h, which runs a block's threads as coroutines between its
 # barriers and shuffles.  Each
@@ -24,6 +24,8 @@ f16 5 --param pair=on
 f16 5 --param pair=quad
 f32 5 --param sector=on --param realign=on
 f16 5 --param sector=on --param realign=on
+f32 5 --param async=on
+f64 3 --param async=on
 f32 8 --param tile=all --param block_rows=all --param pad=all --param unroll=all --param mapping=all --param vec=all --param sector=all --param wide=all --param realign=all
 f16 4 --param tile=all --param block_rows=all --param pad=all --param unroll=all --param mapping=all --param vec=all --param sector=all --param wide=all --param realign=all
 f16 3 --param pair=all --param tile=all --param block_rows=all --param unroll=all --param mapping=all --param vec=all
@@ -35,7 +37,7 @@ f32 tile=32,block_rows=8,pad=1,unroll=2,mapping=colmajor,vec=2,shared=on,sector=
 f16 tile=64,block_rows=16,pad=1,unroll=1,mapping=colmajor,vec=4,shared=on,sector=off,wide=1,pair=on,inject=overrun
 f16 tile=32,block_rows=8,pad=0,unroll=1,mapping=cartesian,vec=1,shared=off,sector=off,wide=1,inject=wrong
 FAULTS
-host_runner transpose 60 4 ELEM_BYTES TILE BLOCK_ROWS PAD UNROLL MAPPING VEC SHARED SECTOR WIDE REALIGN PAIR INJECT
+host_runner transpose 60 4 ELEM_BYTES TILE BLOCK_ROWS PAD UNROLL MAPPING VEC SHARED SECTOR WIDE REALIGN PAIR ASYNC INJECT
 
 # Sizes: single elements, a row, a column, tiles and halves of tiles with
 # the odd and even remainders each path meets (pair needs rows and cols

@@ -80,12 +80,13 @@ check "GPUTUNE_DEVICE picks the device at compile time" sh -c "$CC -std=c11 -Wal
 printf '#include "gputune_transpose.h"\nint main(void) { return gputune_transpose_launch(0, 0, 0, 1, 1, 0) == cudaSuccess; }\n' > "$T/k.cu"
 nvcc_compiles "$T/k.cu"
 
-# pair=on variants (f16 and f32), and the paths outside the default space
-# (pair=quad, realign=on): the header names them, compiles with cc, and
-# nvcc instantiates their kernels.
+# pair=on variants (f16 and f32), the paths outside the default space
+# (pair=quad, realign=on) and async=on: the header names them, compiles
+# with cc, and nvcc instantiates their kernels.
 pair="block_rows=16,pad=1,unroll=2,mapping=colmajor,vec=4,shared=on,sector=off,wide=1,pair=on"
 quad="block_rows=8,pad=1,unroll=2,mapping=colmajor,vec=8,shared=on,sector=off,wide=1,pair=quad"
 realign="block_rows=16,pad=1,unroll=1,mapping=colmajor,vec=4,shared=on,sector=on,wide=1,realign=on"
+async="block_rows=8,pad=1,unroll=4,mapping=colmajor,vec=1,shared=on,sector=on,wide=1,async=on"
 {
 	doc_head "NVIDIA H200" GPU-h200 9 0
 	printf ' "results": [\n  '
@@ -96,13 +97,15 @@ realign="block_rows=16,pad=1,unroll=1,mapping=colmajor,vec=4,shared=on,sector=on
 	result_record GPU-h200 f16 2904 2904 2600 64 run-4 "$quad"
 	printf ',\n  '
 	result_record GPU-h200 f32 2047 4093 3100 64 run-4 "$realign"
+	printf ',\n  '
+	result_record GPU-h200 f32 7777 1111 3000 64 run-4 "tile=32,$async"
 	printf '\n]}\n'
 } > "$T/pair.json"
 run_gt 0 db merge "$T/pair.json" --db "$T/pair.db"
 mkdir -p "$T/pair"
 run_gt 0 export --kernel transpose --no-shipped --db "$T/pair.db" -o "$T/pair/gputune_transpose.h"
 check "the header holds both pair variants" test "$(grep -c "tile=64,$pair\"" "$T/pair/gputune_transpose.h")" -ge 2
-for v in "tile=64,$quad" "tile=64,$realign"; do
+for v in "tile=64,$quad" "tile=64,$realign" "tile=32,$async"; do
 	grep_in "$T/pair/gputune_transpose.h" "$v\""
 done
 printf '#include "gputune_transpose.h"\nint main(void) { return gputune_transpose_choose("NVIDIA H200", 90, "f16", 2900, 2900) < 0; }\n' > "$T/pair/c.c"

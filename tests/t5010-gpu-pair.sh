@@ -5,7 +5,7 @@
 # loads), and odd rows or cols (the element-wise path); a variant with a
 # fault injected is still caught; and an exported header's kernels, pair
 # kernels among them, built by nvcc, are right at sizes nobody tuned.  So
-# are the variants of pair=quad (f16).
+# are the variants of pair=quad (f16), and those of async=on (f32, f64).
 . "$(dirname "$0")/setup"
 skip_without_gpu
 SQL="$top_builddir/tests/sqlexec"
@@ -42,6 +42,12 @@ for dtype in f16 f32; do
 done
 # Units of four (f16), not in the default space.
 tune_checked "$T/quad.db" f16 pair=quad --param vec=4,8 --param sector=off --param realign=off --param pair=quad
+# Tiles loaded by asynchronous element copies (f32, f64), with and without
+# the sector windows.
+for dtype in f32 f64; do
+	tune_checked "$T/async.db" $dtype async=on --param vec=1 --param sector=off,on --param realign=off --param pair=off \
+		--param async=on
+done
 
 # The header's kernels, built by nvcc, at sizes nobody tuned.
 gpu_nvcc
