@@ -84,6 +84,10 @@ template <int ASYNC, typename T> __device__ __forceinline__ void gt_tile_load(T 
 			     "l"(__cvta_generic_to_global(src)), "n"(sizeof(T))
 			     : "memory");
 	else
+#elif defined(GT_HOST_ASYNC)
+	if constexpr (ASYNC && sizeof(T) >= 4)
+		gt_host_async_copy(dst, src); /* tests/cuda-host.h */
+	else
 #endif
 		*dst = *src;
 }
@@ -92,6 +96,9 @@ template <int ASYNC> __device__ __forceinline__ void gt_tile_wait()
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 	if constexpr (ASYNC)
 		asm volatile("cp.async.wait_all;\n" ::: "memory");
+#elif defined(GT_HOST_ASYNC)
+	if constexpr (ASYNC)
+		gt_host_async_wait();
 #endif
 }
 

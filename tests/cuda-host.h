@@ -15,6 +15,11 @@
  * there, as stale as on a GPU.  Atomics are plain operations, being on one
  * host thread, and __threadfence() orders nothing that needs it.
  *
+ * Asynchronous copies into shared memory (GT_HOST_ASYNC, which templates
+ * call where a GPU runs cp.async) land only when their thread waits for
+ * them, so a barrier without the wait before it shows the destination as
+ * it was; a thread that returns with copies not waited for is reported.
+ *
  * What it does not model: the timing of memory between threads outside the
  * waits (a race shows as one fixed order, not as a failure), blocks running
  * at the same time, and the device's limits on registers and shared memory.
@@ -47,10 +52,19 @@ namespace cuda_host {
 
 enum wait { RUNNABLE, BARRIER, SHUFFLE, WARP_SYNC, DONE };
 
+/* An asynchronous copy not yet waited for: its bytes, read when it was
+ * issued, and where they go. */
+struct copy {
+	void *dst;
+	unsigned char bytes[16];
+	size_t n;
+};
+
 struct thread {
 	ucontext_t ctx;
 	char *stack;
 	wait at;
+	std::vector<copy> copies;
 };
 
 /* 128 KiB a thread: the kernels' frames are a few KiB at -O0. */
@@ -70,6 +84,8 @@ static const char *fault;
 static void entry()
 {
 	(*body)();
+	if (!threads[current].copies.empty())
+		fault = "a thread returned with asynchronous copies it did not wait for";
 	threads[current].at = DONE; /* returns to uc_link, the scheduler */
 }
 
@@ -131,6 +147,7 @@ static const char *launch(unsigned grid, unsigned bx, unsigned by, const std::fu
 			th.ctx.uc_link = &scheduler;
 			makecontext(&th.ctx, entry, 0);
 			th.at = RUNNABLE;
+			th.copies.clear();
 		}
 		while (!fault) {
 			for (unsigned u = 0; u < n; u++) {
@@ -183,6 +200,22 @@ template <typename V> static V shuffle(V v, int src)
 }
 
 } /* namespace cuda_host */
+
+/* What a template calls for cp.async and its wait (GT_HOST_ASYNC). */
+#define GT_HOST_ASYNC 1
+template <typename T> static inline void gt_host_async_copy(T *dst, const T *src)
+{
+	static_assert(sizeof(T) <= 16, "an asynchronous copy moves at most 16 bytes");
+	cuda_host::copy c = { dst, {}, sizeof(T) };
+	std::memcpy(c.bytes, src, sizeof(T));
+	cuda_host::threads[cuda_host::current].copies.push_back(c);
+}
+static inline void gt_host_async_wait()
+{
+	for (const cuda_host::copy &c : cuda_host::threads[cuda_host::current].copies)
+		std::memcpy(c.dst, c.bytes, c.n);
+	cuda_host::threads[cuda_host::current].copies.clear();
+}
 
 static inline void __syncthreads()
 {
