@@ -73,9 +73,10 @@ __device__ __forceinline__ void gt_map(unsigned b, unsigned nx, unsigned ny, uns
 /* One element from global memory into the tile.  With ASYNC (4- and 8-byte
  * elements, compute capability 8.0 on) an asynchronous copy, which holds
  * no register while it is in flight, so a thread keeps more of them in
- * flight: on an H200 that took the f32 odd sizes' best 3 to 4 points of the
- * copy ceiling higher (2047x4093 tuned: 88.1% against 85.1%).  gt_tile_wait()
- * waits for this thread's copies; a barrier then shows them to the block. */
+ * flight: on an H200 that took the f32 odd sizes' best about 3 to 4.5
+ * points of the copy ceiling higher (2047x4093 tuned: 88.1% against
+ * 85.1%).  gt_tile_wait() waits for this thread's copies; a barrier then
+ * shows them to the block. */
 template <int ASYNC, typename T> __device__ __forceinline__ void gt_tile_load(T *dst, const T *src)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
