@@ -63,6 +63,7 @@ _Static_assert(NPARAMS <= MAX_PARAMS, "more parameters than MAX_PARAMS");
 static const char *const mapping_names[] = { "cartesian", "diagonal", "colmajor", NULL };
 static const char *const off_on[] = { "off", "on", NULL };
 static const char *const pair_names[] = { "off", "on", "quad", NULL };
+static const char *const async_names[] = { "off", "on", "words", NULL };
 static const char *const inject_names[] = { "none", "wrong", "fault", "overrun", NULL };
 
 static const struct param_def params[NPARAMS] = {
@@ -88,8 +89,8 @@ static const struct param_def params[NPARAMS] = {
 			off_on, { 0, 1 }, 2, { 0 }, 1, 0, 0, 1 },
 	[P_PAIR] = { "pair", "GT_PAIR", "move 2- and 4-byte elements in units of two, two input rows at a time (when rows and cols are even; else element by element); quad: 2-byte elements in units of four, four rows at a time (rows and cols multiples of 4)",
 		     pair_names, { 0, 1, 2 }, 3, { 0, 1 }, 2, 0, 0, 1 },
-	[P_ASYNC] = { "async", "GT_ASYNC", "load the tile (vec=1) with asynchronous element copies straight into shared memory, no register between (4- and 8-byte elements; the same kernel as off before compute capability 8.0)",
-		      off_on, { 0, 1 }, 2, { 0, 1 }, 2, 0, 0, 1 },
+	[P_ASYNC] = { "async", "GT_ASYNC", "load the tile (vec=1) with asynchronous element copies straight into shared memory, no register between (4- and 8-byte elements); words: rows not loaded as vectors as aligned asynchronous copies of two 2- or 4-byte elements, each row shifted by its start's parity (pad even, at least 2); the same kernels with plain loads before compute capability 8.0",
+		      async_names, { 0, 1, 2 }, 3, { 0, 1, 2 }, 3, 0, 0, 1 },
 	[P_INJECT] = { "inject", "GT_INJECT", "test-only fault injection: none, wrong, fault or overrun",
 		       inject_names, { 0, 1, 2, 3 }, 4, { 0 }, 1, 0, 1 },
 };
@@ -175,7 +176,25 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 			return buf;
 		}
 	}
-	if (v[P_ASYNC]) {
+	if (v[P_ASYNC] == 2) {
+		/* A word is two elements, at most 8 bytes: the widest copy
+		 * whose rows can start off it by one element only. */
+		if (dt->size > 4) {
+			snprintf(buf, n, "async=words needs elements of 2 or 4 bytes (the element is %zu bytes)",
+				 dt->size);
+			return buf;
+		}
+		if (!v[P_SHARED])
+			return "async needs the shared-memory tile (shared=off)";
+		/* Rows start on a word, and each holds its piece one element
+		 * in where the piece starts off a word. */
+		if (v[P_PAD] < 2 || v[P_PAD] % 2) {
+			snprintf(buf, n, "async=words needs an even pad of at least 2 (pad=%d)", v[P_PAD]);
+			return buf;
+		}
+		if (v[P_REALIGN])
+			return "async=words needs realign=off (it loads the rows realign would)";
+	} else if (v[P_ASYNC]) {
 		/* The smallest asynchronous copy is 4 bytes. */
 		if (dt->size < 4) {
 			snprintf(buf, n, "async needs elements of at least 4 bytes (the element is %zu bytes)", dt->size);

@@ -38,8 +38,13 @@
  *                  (cp.async) straight into shared memory, with no register
  *                  between, wherever it loads element by element (the
  *                  family allows it with VEC 1 and 4- or 8-byte elements);
- *                  the same kernel as 0 before compute capability 8.0
- *                  (default 0)
+ *                  2 ("words") loads, where rows are not loaded as
+ *                  vectors, each tile row as aligned words of two 2- or
+ *                  4-byte elements, asynchronous copies too, the row's
+ *                  first element landing one place in where it starts
+ *                  off a word (needs PAD even and at least 2); the same
+ *                  kernel as 0 before compute capability 8.0, with plain
+ *                  loads (default 0)
  *   GT_INJECT      test-only faults: 1 wrong result, 2 illegal address,
  *                  3 write past the end of the output (default 0)
  *   GT_KERNEL_NAME the entry point (default gputune_transpose)
@@ -101,6 +106,34 @@ template <int ASYNC> __device__ __forceinline__ void gt_tile_wait()
 	if constexpr (ASYNC)
 		gt_host_async_wait();
 #endif
+}
+
+/* Words: the n elements of the input from in[g0] on into a tile row,
+ * moved as aligned words of two elements, word w of the row holding
+ * elements 2 w and 2 w + 1 of the aligned stretch that starts at in[g0 -
+ * s], s = g0 % 2: element j of the piece lands at row[j + s].  Half as
+ * many copies as elements, each twice as wide, and none split by a row
+ * that starts off a word (odd cols).  The row needs WIDTH + 2 elements;
+ * in must be aligned to a word.  The last word of the matrix may hold its
+ * last element alone: that element is copied by itself. */
+template <int ASYNC, int WIDTH, int THREADS, typename T>
+__device__ __forceinline__ void gt_tile_load_words(T *row, const T *in, size_t g0, unsigned n, size_t total,
+						   unsigned tx)
+{
+	typedef typename gt_uint<2 * sizeof(T)>::type W;
+	constexpr int NW = WIDTH / 2 + 1;
+	const unsigned s = (unsigned)(g0 & 1);
+#pragma unroll
+	for (int k = 0; k < (NW + THREADS - 1) / THREADS; k++) {
+		const unsigned w = tx + k * THREADS;
+		if (w < NW && 2 * w < n + s) {
+			const size_t g = g0 - s + 2 * w;
+			if (g + 1 < total)
+				gt_tile_load<ASYNC>((W *)(row + 2 * w), (const W *)(in + g));
+			else
+				row[2 * w] = in[g];
+		}
+	}
 }
 
 /* Pack v (whole 32-bit words) of lane `lane` in each group of `width`. */
@@ -308,6 +341,13 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 		 * start up to HALO - 1 input rows before the stripe. */
 		T(*tile)[WIDTH + PAD] = reinterpret_cast<T(*)[WIDTH + PAD]>(smem);
 		const bool vec_in = cols % VEC == 0 && (size_t)in % VEC_BYTES == 0;
+		/* With words, tile row t's elements start shift(t) places in
+		 * (the parity of its first element's index: col0 is even). */
+		constexpr bool WORDS = ASYNC == 2 && sizeof(T) <= 4;
+		static_assert(!WORDS || (PAD >= 2 && PAD % 2 == 0), "async=words needs an even pad of at least 2");
+		const bool shifted = WORDS && !(whole && vec_in) && (size_t)in % (2 * sizeof(T)) == 0;
+		const unsigned first = (unsigned)(row0 - HALO) & 1, odd = shifted ? cols & 1 : 0;
+		auto shift = [=](int t) -> unsigned { return (first + (unsigned)t) & odd; };
 
 		if (whole && vec_in) {
 #pragma unroll
@@ -325,6 +365,19 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 							tile[HALO + ty + i][j + k] = p.e[k];
 					}
 				}
+		} else if (shifted) {
+			/* shifted implies WORDS: instantiated only then. */
+			if constexpr (WORDS) {
+				const size_t total = (size_t)rows * cols;
+				const unsigned n = (unsigned)(cols - col0 < WIDTH ? cols - col0 : WIDTH);
+#pragma unroll
+				for (int i = 0; i < STRIPE; i += BLOCK_ROWS) {
+					const size_t r = row0 + ty + i;
+					if (r < rows)
+						gt_tile_load_words<ASYNC, WIDTH, THREADS_X>(
+							tile[HALO + ty + i], in, r * cols + col0, n, total, tx);
+				}
+			}
 		} else if (REALIGNS && whole && (size_t)in % VEC_BYTES == 0) {
 			/* Row r's piece starts m elements past a vector boundary:
 			 * each thread loads the aligned vector at its place, takes
@@ -389,7 +442,17 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 			 * block that moves it has then mostly brought into L2
 			 * (loading them first measured slower, and the registers
 			 * holding them cost occupancy). */
-			if (row0 > 0 && rows % HALO != 0) {
+			if (row0 > 0 && rows % HALO != 0 && shifted) {
+				if constexpr (WORDS) {
+					const unsigned n = (unsigned)(cols - col0 < WIDTH ? cols - col0 : WIDTH);
+#pragma unroll
+					for (int i = 0; i < HALO; i += BLOCK_ROWS)
+						if (ty + i < HALO)
+							gt_tile_load_words<ASYNC, WIDTH, THREADS_X>(
+								tile[ty + i], in, (row0 - HALO + ty + i) * cols + col0,
+								n, (size_t)rows * cols, tx);
+				}
+			} else if (row0 > 0 && rows % HALO != 0) {
 #pragma unroll
 				for (int i = 0; i < HALO; i += BLOCK_ROWS)
 #pragma unroll
@@ -436,13 +499,13 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 						pack q;
 #pragma unroll
 						for (int k = 0; k < VEC; k++)
-							q.e[k] = tile[t + k][ty + i];
+							q.e[k] = tile[t + k][ty + i + shift(t + k)];
 						*(pack *)(out + base + e) = q;
 					} else {
 #pragma unroll
 						for (int k = 0; k < VEC; k++)
 							if (e + k < hi)
-								out[base + e + k] = tile[t + k][ty + i];
+								out[base + e + k] = tile[t + k][ty + i + shift(t + k)];
 					}
 				}
 			}
@@ -454,7 +517,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 					pack p;
 #pragma unroll
 					for (int k = 0; k < VEC; k++)
-						p.e[k] = tile[u * TILE + tx * VEC + k][ty + i];
+						p.e[k] = tile[u * TILE + tx * VEC + k][ty + i + shift(u * TILE + tx * VEC + k)];
 					const size_t c = col0 + ty + i;
 					*(pack *)(out + c * rows + row0 + u * TILE + tx * VEC) = p;
 				}
@@ -469,7 +532,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 						const unsigned j = u * TILE + tx + k * THREADS_X;
 						const size_t r = row0 + j;
 						if (r < rows && c < cols)
-							out[c * rows + r] = tile[j][ty + i];
+							out[c * rows + r] = tile[j][ty + i + shift(j)];
 					}
 		}
 	}
