@@ -342,14 +342,17 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 		T(*tile)[WIDTH + PAD] = reinterpret_cast<T(*)[WIDTH + PAD]>(smem);
 		const bool vec_in = cols % VEC == 0 && (size_t)in % VEC_BYTES == 0;
 		/* With words, tile row t's elements start shift(t) places in
-		 * (the parity of its first element's index: col0 is even). */
+		 * (the parity of its first element's index: col0 is even).  They
+		 * serve every row not loaded as vectors, and with VEC 1 every
+		 * row: a word is wider than an element. */
 		constexpr bool WORDS = ASYNC == 2 && sizeof(T) <= 4;
 		static_assert(!WORDS || (PAD >= 2 && PAD % 2 == 0), "async=words needs an even pad of at least 2");
-		const bool shifted = WORDS && !(whole && vec_in) && (size_t)in % (2 * sizeof(T)) == 0;
+		const bool vectors = whole && vec_in && !(WORDS && VEC == 1);
+		const bool shifted = WORDS && !vectors && (size_t)in % (2 * sizeof(T)) == 0;
 		const unsigned first = (unsigned)(row0 - HALO) & 1, odd = shifted ? cols & 1 : 0;
 		auto shift = [=](int t) -> unsigned { return (first + (unsigned)t) & odd; };
 
-		if (whole && vec_in) {
+		if (vectors) {
 #pragma unroll
 			for (int i = 0; i < STRIPE; i += BLOCK_ROWS)
 #pragma unroll
