@@ -27,7 +27,6 @@ f16 5 --param sector=on --param realign=on
 f32 5 --param async=on
 f64 3 --param async=on
 f16 8 --param async=words
-f32 5 --param async=words
 f16 3 --param async=words --param sector=on --param tile=all --param block_rows=all --param pad=all --param unroll=all --param wide=all --param vec=all
 f32 8 --param tile=all --param block_rows=all --param pad=all --param unroll=all --param mapping=all --param vec=all --param sector=all --param wide=all --param realign=all
 f16 4 --param tile=all --param block_rows=all --param pad=all --param unroll=all --param mapping=all --param vec=all --param sector=all --param wide=all --param realign=all
