@@ -116,23 +116,46 @@ static char *strip_comments(const char *src)
 	return sb_detach(&sb);
 }
 
+/* Bytes c_string_write writes for s, quotes included. */
+static size_t c_string_width(const char *s)
+{
+	size_t n = 2;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		n += strchr("\"\\?\n\t", *p) ? 2 : *p < 0x20 || *p >= 0x7f ? 4 : 1;
+	return n;
+}
+
 static void write_source_literal(FILE *f, const char *src)
 {
-	/* One literal per line keeps the header reviewable; lines left
-	 * blank (by the comments gone) are dropped. */
+	/* The program is for NVRTC, not for reading (the header's nvcc
+	 * copy is): its lines, without comments and blank ones, are packed
+	 * into literals of up to 100 columns, each source line still ending
+	 * in its newline. */
 	char *text = strip_comments(src);
+	struct strbuf lit = {0};
 	const char *p = text;
 	while (*p) {
 		size_t n = strcspn(p, "\n");
 		if (strspn(p, " \t") < n) {
 			char *line = xasprintf("%.*s%s", (int)n, p, p[n] ? "\n" : "");
-			fputs("\t", f);
-			c_string_write(f, line);
-			fputs("\n", f);
+			if (lit.len && 8 + c_string_width(lit.buf) + c_string_width(line) - 2 > 100) {
+				fputs("\t", f);
+				c_string_write(f, lit.buf);
+				fputs("\n", f);
+				lit.len = 0;
+				lit.buf[0] = 0;
+			}
+			sb_printf(&lit, "%s", line);
 			free(line);
 		}
 		p += n + (p[n] ? 1 : 0);
 	}
+	if (lit.len) {
+		fputs("\t", f);
+		c_string_write(f, lit.buf);
+		fputs("\n", f);
+	}
+	sb_free(&lit);
 	free(text);
 }
 
