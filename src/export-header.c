@@ -16,24 +16,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-void c_string_write(FILE *f, const char *s)
+/* Appends s as the body of a C string literal (no quotes). */
+static void c_string_escape(struct strbuf *sb, const char *s)
 {
-	fputc('"', f);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		switch (*p) {
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '?': fputs("\\?", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\t': fputs("\\t", f); break;
+		case '"': sb_puts(sb, "\\\""); break;
+		case '\\': sb_puts(sb, "\\\\"); break;
+		case '?': sb_puts(sb, "\\?"); break;
+		case '\n': sb_puts(sb, "\\n"); break;
+		case '\t': sb_puts(sb, "\\t"); break;
 		default:
 			if (*p < 0x20 || *p >= 0x7f)
-				fprintf(f, "\\%03o", *p);
+				sb_printf(sb, "\\%03o", *p);
 			else
-				fputc(*p, f);
+				sb_add(sb, (const char *)p, 1);
 		}
 	}
-	fputc('"', f);
+}
+
+void c_string_write(FILE *f, const char *s)
+{
+	struct strbuf sb = {0};
+	c_string_escape(&sb, s);
+	fprintf(f, "\"%s\"", sb.buf ? sb.buf : "");
+	sb_free(&sb);
 }
 
 void c_comment_write(FILE *f, const char *s)
@@ -116,46 +123,37 @@ static char *strip_comments(const char *src)
 	return sb_detach(&sb);
 }
 
-/* Bytes c_string_write writes for s, quotes included. */
-static size_t c_string_width(const char *s)
+/* One line of packed literals: lit's escaped text, quoted; lit emptied. */
+static void write_literal_line(FILE *f, struct strbuf *lit)
 {
-	size_t n = 2;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		n += strchr("\"\\?\n\t", *p) ? 2 : *p < 0x20 || *p >= 0x7f ? 4 : 1;
-	return n;
+	fprintf(f, "\t\"%s\"\n", lit->buf);
+	free(sb_detach(lit));
 }
 
 static void write_source_literal(FILE *f, const char *src)
 {
 	/* The program is for NVRTC, not for reading (the header's nvcc
 	 * copy is): its lines, without comments and blank ones, are packed
-	 * into literals of up to 100 columns, each source line still ending
-	 * in its newline. */
+	 * into literals of up to 100 columns (a tab, the quotes and the
+	 * escaped text), each source line still ending in its newline. */
 	char *text = strip_comments(src);
-	struct strbuf lit = {0};
+	struct strbuf lit = {0}, esc = {0};
 	const char *p = text;
 	while (*p) {
 		size_t n = strcspn(p, "\n");
 		if (strspn(p, " \t") < n) {
 			char *line = xasprintf("%.*s%s", (int)n, p, p[n] ? "\n" : "");
-			if (lit.len && 8 + c_string_width(lit.buf) + c_string_width(line) - 2 > 100) {
-				fputs("\t", f);
-				c_string_write(f, lit.buf);
-				fputs("\n", f);
-				lit.len = 0;
-				lit.buf[0] = 0;
-			}
-			sb_printf(&lit, "%s", line);
+			c_string_escape(&esc, line);
+			if (lit.len && 8 + 2 + lit.len + esc.len > 100)
+				write_literal_line(f, &lit);
+			sb_add(&lit, esc.buf, esc.len);
+			free(sb_detach(&esc));
 			free(line);
 		}
 		p += n + (p[n] ? 1 : 0);
 	}
-	if (lit.len) {
-		fputs("\t", f);
-		c_string_write(f, lit.buf);
-		fputs("\n", f);
-	}
-	sb_free(&lit);
+	if (lit.len)
+		write_literal_line(f, &lit);
 	free(text);
 }
 

@@ -182,43 +182,39 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 			return buf;
 		}
 	}
-	if (v[P_ASYNC] == 2) {
-		/* A word is two 2-byte elements: the smallest asynchronous copy.
-		 * f32's 8-byte words lost to async=on at the odd sizes on an
-		 * H200 (2047 x 4093: 87.7% of the copy ceiling against 88.7%). */
-		if (dt->size != 2) {
-			snprintf(buf, n, "async=words needs 2-byte elements (the element is %zu bytes)", dt->size);
+	if (v[P_ASYNC]) {
+		/* on copies one element of 4 or 8 bytes, the smallest copy 4;
+		 * words copy two 2-byte elements: f32's 8-byte words lost to
+		 * async=on at the odd sizes on an H200 (2047 x 4093: 87.7% of
+		 * the copy ceiling against 88.7%). */
+		const int words = v[P_ASYNC] == 2;
+		if (words ? dt->size != 2 : dt->size < 4) {
+			snprintf(buf, n, "%s (the element is %zu bytes)",
+				 words ? "async=words needs 2-byte elements" : "async needs elements of at least 4 bytes",
+				 dt->size);
 			return buf;
 		}
 		if (!v[P_SHARED])
 			return "async needs the shared-memory tile (shared=off)";
-		/* The words load the rows that vectors cannot (cols not a
-		 * multiple of vec); with vec=1 only the edge tiles, and
-		 * whole rows as words with vec=1 measured slower than as
-		 * elements (f16 8191 x 8191: 68.7% against 71.6%). */
-		if (vec == 1)
+		/* on: a vec>1 variant would take the copies only where its
+		 * vectors do not fit, and measured on an H200 the vec=1 ones
+		 * were the faster at every odd size.  words load the rows that
+		 * vectors cannot (cols not a multiple of vec): with vec=1 only
+		 * the edge tiles, and whole rows as words with vec=1 measured
+		 * slower than as elements (f16 8191 x 8191: 68.7% against
+		 * 71.6%). */
+		if (!words && vec != 1)
+			return "async needs vec=1 (it copies element by element)";
+		if (words && vec == 1)
 			return "async=words needs vec>1 (it loads the rows vectors cannot)";
 		/* Rows start on a word, and each holds its piece one element
 		 * in where the piece starts off a word. */
-		if (v[P_PAD] < 2 || v[P_PAD] % 2) {
+		if (words && (v[P_PAD] < 2 || v[P_PAD] % 2)) {
 			snprintf(buf, n, "async=words needs an even pad of at least 2 (pad=%d)", v[P_PAD]);
 			return buf;
 		}
-		if (v[P_REALIGN])
+		if (words && v[P_REALIGN])
 			return "async=words needs realign=off (it loads the rows realign would)";
-	} else if (v[P_ASYNC]) {
-		/* The smallest asynchronous copy is 4 bytes. */
-		if (dt->size < 4) {
-			snprintf(buf, n, "async needs elements of at least 4 bytes (the element is %zu bytes)", dt->size);
-			return buf;
-		}
-		if (!v[P_SHARED])
-			return "async needs the shared-memory tile (shared=off)";
-		/* The copies are of single elements: a vec>1 variant would take
-		 * them only where its vectors do not fit, and measured on an
-		 * H200 the vec=1 ones were the faster at every odd size. */
-		if (vec != 1)
-			return "async needs vec=1 (it copies element by element)";
 	}
 	if (v[P_PAIR]) {
 		/* A unit of two 8-byte elements would be 16 bytes, the

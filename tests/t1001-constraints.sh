@@ -71,13 +71,13 @@ reject "async needs elements of at least 4 bytes (the element is 2 bytes)" --par
 reject "async needs vec=1 (it copies element by element)" --param async=on --param vec=2
 reject "async needs the shared-memory tile" --param async=on --param shared=off --param pad=0
 accept --param async=on
+accept --param async=on --dtype f64 --param sector=on
 # async=words: 2-byte elements in words of two, vec>1, an even pad of 2 or more.
 reject "async=words needs 2-byte elements (the element is 4 bytes)" --param async=words --param vec=2 --param pad=2
 reject "async=words needs vec>1 (it loads the rows vectors cannot)" --param async=words --dtype f16 --param pad=2
 reject "async=words needs an even pad of at least 2 (pad=1)" --param async=words --dtype f16 --param vec=2 --param pad=1
 reject "async=words needs realign=off" --param async=words --dtype f16 --param vec=4 --param pad=2 --param realign=on --param tile=64
 accept --param async=words --dtype f16 --param vec=2 --param pad=2
-accept --param async=on --dtype f64 --param sector=on
 run_gt 0 source transpose --param async=on --param sector=on --param unroll=4
 grep_in "$T/out" "#define GT_ASYNC 1"
 grep_in "$T/out" "unroll=4,mapping=cartesian,vec=1,shared=on,sector=on,wide=1,async=on"
