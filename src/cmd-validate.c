@@ -5,7 +5,8 @@
  * rule picks from the results as they stand, leaving the asked sizes out
  * of the evidence (so they are held out even when measured before), then
  * tunes each size itself on the GPU with the whole space (which measures
- * the chosen variant too), and reports the choice's share of the copy
+ * the chosen variant too, and times it again with as many launches as the
+ * size's winner gets in its confirmation), and reports the choice's share of the copy
  * ceiling and of that size's own best.  What it measures is stored like
  * any tuning run.
  */
@@ -325,7 +326,7 @@ static int exec_validate(struct args *a)
 			grp ? grp->n : 0, grp ? grp->ncand : 0);
 	choice_free(&cs);
 
-	struct tune_extra x = { sizes, nsizes, choice, nsizes, 1, 1, 0, 0 };
+	struct tune_extra x = { sizes, nsizes, choice, nsizes, 1, 1, 1, 0, 0 };
 	rc = tune_run(f, a, &x);
 	struct table t;
 	table_init(&t, report_cols, (int)ARRAY_SIZE(report_cols));
@@ -391,7 +392,9 @@ const struct cmd_entry cmd_validate_entry = {
 		"would run there, choosing from the results as they stand but with the asked\n"
 		"sizes left out (held out even if they were measured before); then, on the GPU,\n"
 		"tunes each size with the whole space (gemm: with its default search, the\n"
-		"chosen variant always measured; no extra sizes), and reports the choice's\n"
+		"chosen variant always measured; no extra sizes).  The choice is timed again\n"
+		"with as many launches as the size's best gets when it is confirmed, so\n"
+		"the two figures compared are equally sure.  It reports the choice's\n"
 		"figure (GB/s, or GFLOP/s for gemm), its share of the\n"
 		"family's ceiling and of the size's own best, with the median and the worst at the end.\n"
 		"The measurements are stored like any tuning run's, and each held-out point\n"

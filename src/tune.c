@@ -118,6 +118,7 @@ struct run_state {
 	double t_cross;     /* a search's best variants measured at the run's other sizes */
 	size_t n_cross;     /* how many such measurements */
 	struct tune_extra *x;   /* changes by another command, or NULL */
+	long *confirm_pt;       /* per requested size: the point confirmed there besides the winner, or -1 */
 	struct point *pts;
 	size_t npts;
 	struct compile_job *jobs;
@@ -152,6 +153,7 @@ static void free_state(struct run_state *s)
 	free(s->jobs);
 	free(s->sizes);
 	free(s->anchor);
+	free(s->confirm_pt);
 	free(s->vals);
 	free(s->support_src);
 	free(s->copy_src);
@@ -681,6 +683,16 @@ measured:
 	if (best_ms > 0 && BENCH_CONFIRM_MS / best_ms > confirm_reps)
 		confirm_reps = (int)fmin(BENCH_CONFIRM_MS / best_ms, BENCH_MAX_REPS);
 	bench_set_reps(b, s->reps > confirm_reps ? s->reps : confirm_reps);
+	/* A point another command compares with the winner (validate's
+	 * choice) is confirmed the same way, so that neither figure of the
+	 * comparison is a single noisy median against a confirmed one. */
+	const long chosen = s->confirm_pt && k < s->nreq ? s->confirm_pt[k] : -1;
+	if (rc == 0 && chosen >= 0 && ms_of[chosen] > 0 && !interrupted()) {
+		struct variant_result r;
+		rc = measure_point(s, b, pool, &s->pts[chosen], d, bytes, ceiling, &r);
+		confirmed[chosen] = 1;
+		ms_of[chosen] = r.status == VS_OK ? r.t.median_ms : 0;
+	}
 	for (int round = 0; rc == 0 && round < BENCH_CONFIRM_MAX && !interrupted(); round++) {
 		size_t top = s->npts;
 		for (size_t i = 0; i < s->npts; i++)
@@ -1191,10 +1203,17 @@ int tune_run(const struct family *f, struct args *a, struct tune_extra *x)
 		add_point(&s, sp.points[i]);
 	if (!dry)
 		add_classics(&s, &lim);
+	if (x && x->confirm_points && x->npoints == s.nreq)
+		s.confirm_pt = xcalloc(s.nreq, sizeof(long));
 	for (size_t i = 0; x && i < x->npoints; i++) {
 		int v[MAX_PARAMS] = {0};
-		if (family_point_parse(f, x->points[i], v) == 0)
-			s.pts[add_point(&s, v)].always = 1;
+		long at = -1;
+		if (family_point_parse(f, x->points[i], v) == 0) {
+			at = (long)add_point(&s, v);
+			s.pts[at].always = 1;
+		}
+		if (s.confirm_pt)
+			s.confirm_pt[i] = at;
 	}
 	for (size_t i = 0; i < s.npts; i++) {
 		struct point *p = &s.pts[i];

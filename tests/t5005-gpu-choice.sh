@@ -2,7 +2,8 @@
 # On a GPU: a tuning run measures extra sizes of every row alignment after
 # the requested ones (and not with --no-probe), the exported header then
 # answers at those, and `validate` times the header's choice at held-out
-# sizes against each size's own best.  A narrowed space keeps it quick.
+# sizes (confirmed like a winner) against each size's own best.  A
+# narrowed space keeps it quick.
 . "$(dirname "$0")/setup"
 skip_without_gpu
 SPACE="--param tile=32,64 --param block_rows=8 --param pad=1 --param unroll=1,2 --param mapping=colmajor --param vec=1,2 --param sector=off,on --param wide=1"
@@ -28,5 +29,13 @@ check "every size has the choice's and the best figure" \
 check "no choice beats its size's best" \
 	sh -c "awk -F, 'NR > 1 && \$1 ~ /x/ && \$8 + 0 > 100.05 { bad = 1 } END { exit bad }' '$T/out'"
 grep_in "$T/err" "held-out f32"
+# The choice is confirmed as each size's winner is (at least 100 launches,
+# the default being 30), so the share compares two equally sure figures.
+SQL="$top_builddir/tests/sqlexec"
+CONFIRMED="SELECT count(*) FROM validation h JOIN variant v ON v.params = h.params AND v.dtype = h.dtype
+ JOIN measurement m ON m.run_id = h.run_id AND m.variant_id = v.id AND m.rows = h.rows AND m.cols = h.cols
+ WHERE m.launches >= 100"
+check "each held-out choice was confirmed with the winner's launches" \
+	test "$("$SQL" "$GPUTUNE_DB" "$CONFIRMED")" -eq 4
 sed 's/^/# /' "$T/out" "$T/err"
 done_testing
