@@ -77,7 +77,7 @@ _Static_assert(NPARAMS <= MAX_PARAMS, "more parameters than MAX_PARAMS");
 static const char *const mapping_names[] = { "cartesian", "diagonal", "colmajor", NULL };
 static const char *const off_on[] = { "off", "on", NULL };
 static const char *const pair_names[] = { "off", "on", "quad", NULL };
-static const char *const async_names[] = { "off", "on", "words", NULL };
+static const char *const async_names[] = { "off", "on", "words", "rows", NULL };
 static const char *const inject_names[] = { "none", "wrong", "fault", "overrun", NULL };
 
 static const struct param_def params[NPARAMS] = {
@@ -103,8 +103,8 @@ static const struct param_def params[NPARAMS] = {
 			off_on, { 0, 1 }, 2, { 0 }, 1, 0, 0, 1 },
 	[P_PAIR] = { "pair", "GT_PAIR", "move 2- and 4-byte elements in units of two, two input rows at a time (when rows and cols are even; else element by element); quad: 2-byte elements in units of four, four rows at a time (rows and cols multiples of 4)",
 		     pair_names, { 0, 1, 2 }, 3, { 0, 1 }, 2, 0, 0, 1 },
-	[P_ASYNC] = { "async", "GT_ASYNC", "load the tile (vec=1) with asynchronous element copies straight into shared memory, no register between (4- and 8-byte elements); words (2-byte elements, vec>1): rows not loaded as vectors as aligned asynchronous 4-byte copies of two elements, each row shifted by its start's parity (pad even, at least 2); the same kernels with plain loads before compute capability 8.0",
-		      async_names, { 0, 1, 2 }, 3, { 0, 1, 2 }, 3, 0, 0, 1 },
+	[P_ASYNC] = { "async", "GT_ASYNC", "load the tile (vec=1) with asynchronous element copies straight into shared memory, no register between (4- and 8-byte elements); words (2-byte elements, vec>1): rows not loaded as vectors as aligned asynchronous 4-byte copies of two elements, each row shifted by its start's parity (pad even, at least 2); rows (2-byte elements, any vec): every row so, whole tiles too, the words spread over all the block's threads; the same kernels with plain loads before compute capability 8.0",
+		      async_names, { 0, 1, 2, 3 }, 4, { 0, 1, 2 }, 3, 0, 0, 1 },
 	[P_INJECT] = { "inject", "GT_INJECT", "test-only fault injection: none, wrong, fault or overrun",
 		       inject_names, { 0, 1, 2, 3 }, 4, { 0 }, 1, 0, 1 },
 };
@@ -195,11 +195,14 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 		 * words copy two 2-byte elements: f32's 8-byte words lost to
 		 * async=on at the odd sizes on an H200 (2047 x 4093: 87.7% of
 		 * the copy ceiling against 88.7%). */
-		const int words = v[P_ASYNC] == 2;
+		const int words = v[P_ASYNC] >= 2, all_rows = v[P_ASYNC] == 3;
+		const char *name = all_rows ? "async=rows" : "async=words";
 		if (words ? dt->size != 2 : dt->size < 4) {
-			snprintf(buf, n, "%s (the element is %zu bytes)",
-				 words ? "async=words needs 2-byte elements" : "async needs elements of at least 4 bytes",
-				 dt->size);
+			if (words)
+				snprintf(buf, n, "%s needs 2-byte elements (the element is %zu bytes)", name, dt->size);
+			else
+				snprintf(buf, n, "async needs elements of at least 4 bytes (the element is %zu bytes)",
+					 dt->size);
 			return buf;
 		}
 		if (!v[P_SHARED])
@@ -210,19 +213,22 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 		 * vectors cannot (cols not a multiple of vec): with vec=1 only
 		 * the edge tiles, and whole rows as words with vec=1 measured
 		 * slower than as elements (f16 8191 x 8191: 68.7% against
-		 * 71.6%). */
+		 * 71.6%), each row's words then left to its own threads.  rows
+		 * loads every row as words over all the block's threads, with
+		 * any vec. */
 		if (!words && vec != 1)
 			return "async needs vec=1 (it copies element by element)";
-		if (words && vec == 1)
+		if (words && !all_rows && vec == 1)
 			return "async=words needs vec>1 (it loads the rows vectors cannot)";
 		/* Rows start on a word, and each holds its piece one element
 		 * in where the piece starts off a word. */
 		if (words && (v[P_PAD] < 2 || v[P_PAD] % 2)) {
-			snprintf(buf, n, "async=words needs an even pad of at least 2 (pad=%d)", v[P_PAD]);
+			snprintf(buf, n, "%s needs an even pad of at least 2 (pad=%d)", name, v[P_PAD]);
 			return buf;
 		}
 		if (words && v[P_REALIGN])
-			return "async=words needs realign=off (it loads the rows realign would)";
+			return all_rows ? "async=rows needs realign=off (it loads every row as words)"
+					: "async=words needs realign=off (it loads the rows realign would)";
 	}
 	if (v[P_PAIR]) {
 		/* A unit of two 8-byte elements would be 16 bytes, the

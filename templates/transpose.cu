@@ -44,7 +44,11 @@
  *                  asynchronous copies too, the row's first element
  *                  landing one place in where it starts off a word (needs
  *                  PAD even and at least 2); the same kernel as 0 before
- *                  compute capability 8.0, with plain loads (default 0)
+ *                  compute capability 8.0, with plain loads; 3 ("rows",
+ *                  2-byte elements) loads every row so, whole tiles too,
+ *                  the words of the block's rows spread over all its
+ *                  threads, so that no register holds a load in flight
+ *                  (any VEC: it then sets the stores' width only) (default 0)
  *   GT_INJECT      test-only faults: 1 wrong result, 2 illegal address,
  *                  3 write past the end of the output (default 0)
  *   GT_KERNEL_NAME the entry point (default gputune_transpose)
@@ -131,6 +135,37 @@ __device__ __forceinline__ void gt_tile_load_words(T *row, const T *in, size_t g
 		const unsigned w = tx + k * THREADS;
 		if (w < NW && 2 * w < n + s) {
 			const size_t g = g0 - s + 2 * w;
+			if (g + 1 < total)
+				gt_tile_load<ASYNC>((W *)(row + 2 * w), (const W *)(in + g));
+			else
+				row[2 * w] = in[g];
+		}
+	}
+}
+
+/* Rows: the pieces of n 2-byte elements from column col0 on of NROWS
+ * input rows, from row r0 on (those before rlimit), into tile rows
+ * base[0], base[PITCH], ..., moved as words as gt_tile_load_words moves
+ * one row, the NROWS x (WIDTH / 2 + 1) words spread over the block's
+ * NTHREADS threads (thread tid) rather than a row's, so no thread waits
+ * on a row's one odd word.  For f16 at odd sizes, where an element load
+ * holds a register until it lands (the best element variant at 8191 x
+ * 8191 ran at 71% occupancy, limited by registers, and 52% of the DRAM's
+ * throughput). */
+template <int ASYNC, int WIDTH, int NROWS, int NTHREADS, int PITCH, typename T>
+__device__ __forceinline__ void gt_tile_load_rows(T *base, const T *in, size_t r0, size_t rlimit, size_t cols,
+						  size_t col0, unsigned n, size_t total, unsigned tid)
+{
+	typedef typename gt_uint<2 * sizeof(T)>::type W;
+	constexpr int NW = WIDTH / 2 + 1, ALL = NROWS * NW;
+#pragma unroll
+	for (int k = 0; k < (ALL + NTHREADS - 1) / NTHREADS; k++) {
+		const unsigned q = tid + k * NTHREADS, t = q / NW, w = q % NW;
+		const size_t r = r0 + t, g0 = r * cols + col0;
+		const unsigned s = (unsigned)(g0 & 1);
+		if ((ALL % NTHREADS == 0 || q < ALL) && r < rlimit && 2 * w < n + s) {
+			const size_t g = g0 - s + 2 * w;
+			T *row = base + (size_t)t * PITCH;
 			if (g + 1 < total)
 				gt_tile_load<ASYNC>((W *)(row + 2 * w), (const W *)(in + g));
 			else
@@ -346,9 +381,10 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 		const bool vec_in = cols % VEC == 0 && (size_t)in % VEC_BYTES == 0;
 		/* With words, tile row t's elements start shift(t) places in
 		 * (the parity of its first element's index: col0 is even). */
-		constexpr bool WORDS = ASYNC == 2 && sizeof(T) == 2;
+		constexpr bool WORDS = (ASYNC == 2 || ASYNC == 3) && sizeof(T) == 2;
+		constexpr bool ROWS = WORDS && ASYNC == 3; /* every row as words, over the block */
 		static_assert(!WORDS || (PAD >= 2 && PAD % 2 == 0), "async=words needs an even pad of at least 2");
-		const bool vectors = whole && vec_in;
+		const bool vectors = whole && vec_in && !ROWS;
 		const bool shifted = WORDS && !vectors && (size_t)in % (2 * sizeof(T)) == 0;
 		const unsigned first = (unsigned)(row0 - HALO) & 1, odd = shifted ? cols & 1 : 0;
 		auto shift = [=](int t) -> unsigned { return (first + (unsigned)t) & odd; };
@@ -371,7 +407,12 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 				}
 		} else if (shifted) {
 			/* shifted implies WORDS: instantiated only then. */
-			if constexpr (WORDS) {
+			if constexpr (ROWS) {
+				gt_tile_load_rows<ASYNC, WIDTH, STRIPE, THREADS_X * BLOCK_ROWS, WIDTH + PAD>(
+					tile[HALO], in, row0, rows, cols, col0,
+					(unsigned)(cols - col0 < WIDTH ? cols - col0 : WIDTH), (size_t)rows * cols,
+					ty * THREADS_X + tx);
+			} else if constexpr (WORDS) {
 				const size_t total = (size_t)rows * cols;
 				const unsigned n = (unsigned)(cols - col0 < WIDTH ? cols - col0 : WIDTH);
 #pragma unroll
@@ -447,7 +488,12 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 			 * (loading them first measured slower, and the registers
 			 * holding them cost occupancy). */
 			if (row0 > 0 && rows % HALO != 0 && shifted) {
-				if constexpr (WORDS) {
+				if constexpr (ROWS) {
+					gt_tile_load_rows<ASYNC, WIDTH, HALO, THREADS_X * BLOCK_ROWS, WIDTH + PAD>(
+						tile[0], in, row0 - HALO, rows, cols, col0,
+						(unsigned)(cols - col0 < WIDTH ? cols - col0 : WIDTH), (size_t)rows * cols,
+						ty * THREADS_X + tx);
+				} else if constexpr (WORDS) {
 					const unsigned n = (unsigned)(cols - col0 < WIDTH ? cols - col0 : WIDTH);
 #pragma unroll
 					for (int i = 0; i < HALO; i += BLOCK_ROWS)

@@ -78,6 +78,12 @@ reject "async=words needs vec>1 (it loads the rows vectors cannot)" --param asyn
 reject "async=words needs an even pad of at least 2 (pad=1)" --param async=words --dtype f16 --param vec=2 --param pad=1
 reject "async=words needs realign=off" --param async=words --dtype f16 --param vec=4 --param pad=2 --param realign=on --param tile=64
 accept --param async=words --dtype f16 --param vec=2 --param pad=2
+# async=rows: every row as words, with any vec; the same element and pad rules.
+reject "async=rows needs 2-byte elements (the element is 4 bytes)" --param async=rows --param pad=2
+reject "async=rows needs an even pad of at least 2 (pad=1)" --param async=rows --dtype f16 --param pad=1
+reject "async=rows needs realign=off (it loads every row as words)" --param async=rows --dtype f16 --param vec=4 --param pad=2 --param realign=on --param tile=64
+accept --param async=rows --dtype f16 --param pad=2
+accept --param async=rows --dtype f16 --param pad=2 --param vec=4 --param sector=on
 run_gt 0 source transpose --param async=on --param sector=on --param unroll=4
 grep_in "$T/out" "#define GT_ASYNC 1"
 grep_in "$T/out" "unroll=4,mapping=cartesian,vec=1,shared=on,sector=on,wide=1,async=on"

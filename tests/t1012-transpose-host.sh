@@ -1,7 +1,7 @@
 #!/bin/sh
 # The transpose template is right at edge sizes without a GPU: a seeded
 # sample of variants of each element type (the default space, realign=on,
-# pair=on and quad, async=on and words, and every value of every parameter),
+# pair=on and quad, async=on, words and rows, and every value of every parameter),
 # instantiated on the host by tests/transpose-host.cc over
 # tests/cuda-host.h, which runs a block's threads as coroutines between its
 # barriers and shuffles.  Each
@@ -28,6 +28,8 @@ f32 5 --param async=on
 f64 3 --param async=on
 f16 8 --param async=words
 f16 3 --param async=words --param sector=on --param tile=all --param block_rows=all --param pad=all --param unroll=all --param wide=all --param vec=all
+f16 8 --param async=rows
+f16 4 --param async=rows --param sector=on --param tile=all --param block_rows=all --param pad=all --param unroll=all --param wide=all --param vec=all
 f32 8 --param tile=all --param block_rows=all --param pad=all --param unroll=all --param mapping=all --param vec=all --param sector=all --param wide=all --param realign=all
 f16 4 --param tile=all --param block_rows=all --param pad=all --param unroll=all --param mapping=all --param vec=all --param sector=all --param wide=all --param realign=all
 f16 3 --param pair=all --param tile=all --param block_rows=all --param unroll=all --param mapping=all --param vec=all

@@ -6,7 +6,7 @@
 # fault injected is still caught; and an exported header's kernels, pair
 # kernels among them, built by nvcc, are right at sizes nobody tuned.  So
 # are the variants of pair=quad (f16), those of async=on (f32, f64) and
-# those of async=words (f16).
+# those of async=words and async=rows (f16).
 . "$(dirname "$0")/setup"
 skip_without_gpu
 SQL="$top_builddir/tests/sqlexec"
@@ -54,6 +54,10 @@ done
 # halo: the rows whose cols is not a multiple of vec, and the edges.
 tune_checked "$T/words.db" f16 async=words --param vec=2,4 --param sector=off,on --param realign=off \
 	--param pair=off --param pad=2 --param async=words
+# Every row as words, spread over the block's threads (async=rows, not in
+# the default space), vec=1 and 2, with and without the windows' halo.
+tune_checked "$T/rows.db" f16 async=rows --param vec=1,2 --param sector=off,on --param realign=off \
+	--param pair=off --param pad=2 --param async=rows
 
 # The header's kernels, built by nvcc, at sizes nobody tuned.
 gpu_nvcc
