@@ -54,7 +54,11 @@
  * its best beat the rest at f16 1314 x 6653 (odd cols) by 3 to 4 points
  * (74.8% of the copy ceiling against 70.8%), and lost by up to 4 where
  * pairs or vectors apply; it is in the default space, a third more f16
- * variants (about 1,360).
+ * variants (about 1,360).  async=rows (f16, any vec) loads every row so,
+ * whole tiles too, spread over all the block's threads, so no register
+ * holds a load in flight: on an H200 it won at f16 6373 x 1951 (74.6% of
+ * the copy ceiling against 71.1%) and lost at 8191 x 8191, 6291 x 6401 and
+ * 1314 x 6653 by 0.5 to 2 points, so it is left to --param async=rows.
  * unroll=8 (stripes of 256 input rows with tile 32, so the sector windows'
  * halo is a sixteenth of the rows loaded) is in the default space: tuned
  * on an H200 beside the rest, its best won at the larger odd sizes (f16

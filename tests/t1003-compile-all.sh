@@ -4,18 +4,19 @@
 # seeded sample of each family's default space per element type (a new
 # seed each day, printed, so the whole space is covered over time and a
 # failure can be repeated with GPUTUNE_SAMPLE_SEED); `make check-full`
-# (GPUTUNE_CHECK_FULL=1) compiles every variant.
+# (GPUTUNE_CHECK_FULL=1) compiles every variant.  A line may narrow the
+# space with --param, for values outside the default space.
 . "$(dirname "$0")/setup"
 
 echo "# sample seed $sample_seed"
-# family dtype sample-size
-while read -r family dtype n; do
+# family dtype sample-size [--param ...]
+while read -r family dtype n extra; do
 	case $family in '#'*|'') continue ;; esac
 	sample="--sample $n:$sample_seed"
 	[ "${GPUTUNE_CHECK_FULL:-0}" = 1 ] && sample=
 	for arch in sm_90 sm_80; do
 		# shellcheck disable=SC2086
-		run_gt 0 $family --dry-run --arch $arch --dtype $dtype $sample
+		run_gt 0 $family --dry-run --arch $arch --dtype $dtype $sample $extra
 		grep_in "$T/out" "failed 0"
 		valid=$(sed -n 's/.* points, \([0-9]*\) valid.*/\1/p' "$T/out")
 		sampled=$(sed -n 's/^a sample of \([0-9]*\) of.*/\1/p' "$T/out")
@@ -24,16 +25,17 @@ while read -r family dtype n; do
 		cached=$(sed -n 's/^compiled [0-9]*, cached \([0-9]*\),.*/\1/p' "$T/out")
 		# The tuner's own two kernels (and the copy family's point that is
 		# the ceiling's kernel) may be cached from the family before.
-		check "$family $dtype $arch: ${want:-?} variants of ${valid:-?} compiled, with the tuner's 2" \
+		check "$family $dtype $extra $arch: ${want:-?} variants of ${valid:-?} compiled, with the tuner's 2" \
 			test "${compiled:-0}" -ge $((want - 1)) -a $((compiled + cached)) -eq $((want + 2))
 		# shellcheck disable=SC2086
-		run_gt 0 $family --dry-run --arch $arch --dtype $dtype $sample
+		run_gt 0 $family --dry-run --arch $arch --dtype $dtype $sample $extra
 		grep_in "$T/out" "compiled 0, cached $((want + 2)), failed 0"
 	done
 done <<'LIST'
 transpose f32 120
 transpose f16 40
 transpose f64 40
+transpose f16 12 --param async=rows
 copy f32 48
 reduce f32 60
 reduce f64 30
