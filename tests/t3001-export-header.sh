@@ -81,13 +81,14 @@ printf '#include "gputune_transpose.h"\nint main(void) { return gputune_transpos
 nvcc_compiles "$T/k.cu"
 
 # pair=on variants (f16 and f32), the paths outside the default space
-# (pair=quad, realign=on), async=on and async=words: the header names
-# them, compiles with cc, and nvcc instantiates their kernels.
+# (pair=quad, realign=on, async=rows), async=on and async=words: the header
+# names them, compiles with cc, and nvcc instantiates their kernels.
 pair="block_rows=16,pad=1,unroll=2,mapping=colmajor,vec=4,shared=on,sector=off,wide=1,pair=on"
 quad="block_rows=8,pad=1,unroll=2,mapping=colmajor,vec=8,shared=on,sector=off,wide=1,pair=quad"
 realign="block_rows=16,pad=1,unroll=1,mapping=colmajor,vec=4,shared=on,sector=on,wide=1,realign=on"
 async="block_rows=8,pad=1,unroll=4,mapping=colmajor,vec=1,shared=on,sector=on,wide=1,async=on"
 words="block_rows=4,pad=2,unroll=1,mapping=colmajor,vec=2,shared=on,sector=off,wide=2,async=words"
+rows="block_rows=16,pad=2,unroll=4,mapping=cartesian,vec=4,shared=on,sector=on,wide=1,async=rows"
 {
 	doc_head "NVIDIA H200" GPU-h200 9 0
 	printf ' "results": [\n  '
@@ -102,13 +103,15 @@ words="block_rows=4,pad=2,unroll=1,mapping=colmajor,vec=2,shared=on,sector=off,w
 	result_record GPU-h200 f32 7777 1111 3000 64 run-4 "tile=32,$async"
 	printf ',\n  '
 	result_record GPU-h200 f16 1314 6653 2000 64 run-4 "tile=64,$words"
+	printf ',\n  '
+	result_record GPU-h200 f16 6373 1951 2100 64 run-4 "tile=32,$rows"
 	printf '\n]}\n'
 } > "$T/pair.json"
 run_gt 0 db merge "$T/pair.json" --db "$T/pair.db"
 mkdir -p "$T/pair"
 run_gt 0 export --kernel transpose --no-shipped --db "$T/pair.db" -o "$T/pair/gputune_transpose.h"
 check "the header holds both pair variants" test "$(grep -c "tile=64,$pair\"" "$T/pair/gputune_transpose.h")" -ge 2
-for v in "tile=64,$quad" "tile=64,$realign" "tile=32,$async" "tile=64,$words"; do
+for v in "tile=64,$quad" "tile=64,$realign" "tile=32,$async" "tile=64,$words" "tile=32,$rows"; do
 	grep_in "$T/pair/gputune_transpose.h" "$v\""
 done
 printf '#include "gputune_transpose.h"\nint main(void) { return gputune_transpose_choose("NVIDIA H200", 90, "f16", 2900, 2900) < 0; }\n' > "$T/pair/c.c"
