@@ -6,9 +6,9 @@
  * of the evidence (so they are held out even when measured before), then
  * tunes each size itself on the GPU with the whole space (which measures
  * the chosen variant too, and times it again with as many launches as the
- * size's winner gets in its confirmation), and reports the choice's share of the copy
- * ceiling and of that size's own best.  What it measures is stored like
- * any tuning run.
+ * size's winner gets in its confirmation), and reports the choice's share
+ * of the copy ceiling and of that size's own best.  What it measures is
+ * stored like any tuning run.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "choice.h"

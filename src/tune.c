@@ -525,6 +525,19 @@ static int measure_and_note(struct run_state *s, struct bench *b, struct compile
 	return rc;
 }
 
+/* Times point i at size d again (with the confirmation's launches, set by
+ * the caller): its median replaces the first in ms_of (0 when not ok), and
+ * it is marked confirmed.  0, or -1 as measure_point. */
+static int confirm_point(struct run_state *s, struct bench *b, struct compile_pool *pool, size_t i,
+			 const struct dims *d, double bytes, double ceiling, double *ms_of, unsigned char *confirmed)
+{
+	struct variant_result r;
+	int rc = measure_point(s, b, pool, &s->pts[i], d, bytes, ceiling, &r);
+	confirmed[i] = 1;
+	ms_of[i] = r.status == VS_OK ? r.t.median_ms : 0;
+	return rc;
+}
+
 /* What the database holds for point i at size k on this device: the
  * latest measurement's figure (0 when it failed), or -1 when none. */
 static double recorded_figure(struct run_state *s, sqlite3_stmt *st, size_t i, size_t k)
@@ -687,12 +700,8 @@ measured:
 	 * choice) is confirmed the same way, so that neither figure of the
 	 * comparison is a single noisy median against a confirmed one. */
 	const long chosen = s->confirm_pt && k < s->nreq ? s->confirm_pt[k] : -1;
-	if (rc == 0 && chosen >= 0 && ms_of[chosen] > 0 && !interrupted()) {
-		struct variant_result r;
-		rc = measure_point(s, b, pool, &s->pts[chosen], d, bytes, ceiling, &r);
-		confirmed[chosen] = 1;
-		ms_of[chosen] = r.status == VS_OK ? r.t.median_ms : 0;
-	}
+	if (rc == 0 && chosen >= 0 && ms_of[chosen] > 0 && !interrupted())
+		rc = confirm_point(s, b, pool, (size_t)chosen, d, bytes, ceiling, ms_of, confirmed);
 	for (int round = 0; rc == 0 && round < BENCH_CONFIRM_MAX && !interrupted(); round++) {
 		size_t top = s->npts;
 		for (size_t i = 0; i < s->npts; i++)
@@ -700,10 +709,7 @@ measured:
 				top = i;
 		if (top == s->npts || confirmed[top])
 			break;
-		struct variant_result r;
-		rc = measure_point(s, b, pool, &s->pts[top], d, bytes, ceiling, &r);
-		confirmed[top] = 1;
-		ms_of[top] = r.status == VS_OK ? r.t.median_ms : 0;
+		rc = confirm_point(s, b, pool, top, d, bytes, ceiling, ms_of, confirmed);
 	}
 	bench_set_reps(b, s->reps);
 	free(ms_of);

@@ -25,7 +25,7 @@ while read -r family dtype n extra; do
 		cached=$(sed -n 's/^compiled [0-9]*, cached \([0-9]*\),.*/\1/p' "$T/out")
 		# The tuner's own two kernels (and the copy family's point that is
 		# the ceiling's kernel) may be cached from the family before.
-		check "$family $dtype $extra $arch: ${want:-?} variants of ${valid:-?} compiled, with the tuner's 2" \
+		check "$family $dtype ${extra:+$extra }$arch: ${want:-?} variants of ${valid:-?} compiled, with the tuner's 2" \
 			test "${compiled:-0}" -ge $((want - 1)) -a $((compiled + cached)) -eq $((want + 2))
 		# shellcheck disable=SC2086
 		run_gt 0 $family --dry-run --arch $arch --dtype $dtype $sample $extra
