@@ -31,7 +31,7 @@ static const struct cmd_option options[] = {
 	TUNE_OPT_DTYPE,
 	{ "no-shipped", NULL, "choose from your database only, not the results shipped with gputune", 0, 0 },
 	{ "param", "NAME=V,...", "the space each held-out size is tuned with, as for tuning (default: the family's)", 1, 0 },
-	{ "replay", NULL, "no GPU: leave each measured size out in turn and score the choice there by what was measured", 0, 0 },
+	{ "replay", NULL, "no GPU: leave each measured size (or the --sizes given, together) out and score the choice there by what was measured", 0, 0 },
 	TUNE_OPT_REPS,
 	TUNE_OPT_JOBS,
 	TUNE_OPT_CACHE_DIR,
@@ -200,30 +200,51 @@ static const struct table_col replay_cols[] = {
  * had not been measured: the rule's choice from the other sizes, and its
  * share of that size's best as measured (every candidate was measured at
  * every size of its group; a choice outside them, the nearest size's
- * winner, has its share only where it won). */
+ * winner, has its share only where it won).  With sizes (--sizes), those
+ * are left out together, as `validate` leaves them out, and only they are
+ * scored: given the sizes a validation ran at, it replays that
+ * validation's choices from its database, so a change to the rule can be
+ * judged on a GPU's past runs without the GPU. */
 static int replay(const struct family *f, const struct dtype *dt, struct args *a, int format)
 {
+	struct dims *held = NULL;
+	size_t nheld = 0;
+	const char *text = args_get(a, "sizes");
+	char err[256];
+	if (text && sizes_parse(f->shape, text, &held, &nheld, err, sizeof(err)) < 0)
+		return cmd_usage_error(a->cmd, "validate: %s", err);
 	struct result_filter flt = { args_get(a, "device"), f->name, dt->name, "flushed", args_has(a, "no-shipped") };
 	char *path = db_path_from(args_get(a, "db"));
 	struct choice_set cs;
 	int rc = choice_load(path, &flt, &cs);
 	free(path);
-	if (rc < 0)
+	if (rc < 0) {
+		free(held);
 		return EXIT_FAIL;
+	}
 	struct table t;
 	table_init(&t, replay_cols, (int)ARRAY_SIZE(replay_cols));
 	FILE *out = format == FMT_TABLE ? stdout : stderr;
 	char *summary = NULL;
 	size_t summary_len = 0;
 	FILE *sf = open_memstream(&summary, &summary_len);
+	int total_scored = 0;
 	for (size_t k = 0; k < cs.ngroups; k++) {
 		const struct choice_group *g = &cs.g[k];
 		struct shares sh;
 		shares_init(&sh, (size_t)g->n);
+		int scored = 0;
 		for (int i = 0; i < g->n; i++) {
 			const struct dims d = { g->rows[i], g->cols[i], g->depth[i] };
+			int asked = !held;
+			for (size_t h = 0; h < nheld && !asked; h++)
+				asked = held[h].rows == d.rows && held[h].cols == d.cols && held[h].depth == d.depth;
+			if (!asked)
+				continue;
+			scored++;
 			int how = -1;
-			const int v = choice_pick_held_out(g, dt->size, &d, &d, 1, &how);
+			const int v = held ? choice_pick_held_out(g, dt->size, &d, held, nheld, &how)
+					   : choice_pick_held_out(g, dt->size, &d, &d, 1, &how);
 			double share = v >= 0 && v == g->winner[i] ? 1 : -1;
 			for (int c = 0; share < 0 && v >= 0 && c < g->ncand; c++)
 				if (g->cand[c] == v)
@@ -239,18 +260,33 @@ static int replay(const struct family *f, const struct dtype *dt, struct args *a
 			table_add(&t, cells);
 		}
 		const double median = shares_median(&sh);
-		fprintf(sf, "\nreplayed %s on %s: %d measured sizes, each left out in turn; the choice at %.1f%% of "
-			    "the size's best in the median, %.1f%% at worst (%s), below 90%% at %zu",
-			dt->name, g->key->device, g->n, 100 * median, sh.n ? 100 * sh.worst : 0.0, sh.worst_size,
-			sh.below90);
-		if (sh.n < (size_t)g->n)
-			fprintf(sf, "; %zu without a figure for the choice", (size_t)g->n - sh.n);
+		total_scored += scored;
+		if (held && !scored) {
+			fprintf(sf, "\nreplayed %s on %s: none of the %zu sizes asked was measured there\n", dt->name,
+				g->key->device, nheld);
+			free(sh.v);
+			continue;
+		}
+		if (held)
+			fprintf(sf, "\nreplayed %s on %s: %d of the %zu sizes asked were measured, left out together",
+				dt->name, g->key->device, scored, nheld);
+		else
+			fprintf(sf, "\nreplayed %s on %s: %d measured sizes, each left out in turn", dt->name,
+				g->key->device, g->n);
+		fprintf(sf, "; the choice at %.1f%% of the size's best in the median, %.1f%% at worst (%s), below 90%% at %zu",
+			100 * median, sh.n ? 100 * sh.worst : 0.0, sh.worst_size, sh.below90);
+		if (sh.n < (size_t)scored)
+			fprintf(sf, "; %zu without a figure for the choice", (size_t)scored - sh.n);
 		fputc('\n', sf);
 		free(sh.v);
 	}
 	fclose(sf);
 	rc = EXIT_OK;
-	if (cs.ngroups) {
+	if (cs.ngroups && held && !total_scored) {
+		fputs(summary, stderr);
+		rc = error("validate: none of the %zu sizes given to --replay was measured for %s %s", nheld, f->name,
+			   dt->name);
+	} else if (cs.ngroups) {
 		table_print(&t, format, stdout);
 		fputs(summary, out);
 	} else {
@@ -260,6 +296,7 @@ static int replay(const struct family *f, const struct dtype *dt, struct args *a
 	free(summary);
 	table_free(&t);
 	choice_free(&cs);
+	free(held);
 	return rc;
 }
 
@@ -407,7 +444,10 @@ const struct cmd_entry cmd_validate_entry = {
 		"`gputune query` reads it), it leaves each measured size out in turn, takes\n"
 		"the rule's choice from the other sizes, and reports its share of that size's\n"
 		"best as measured, with the median and the worst per device.  The sizes are\n"
-		"the tuned ones, not new ones, so it is a cheaper, weaker test than the GPU's.",
+		"the tuned ones, not new ones, so it is a cheaper, weaker test than the GPU's.\n"
+		"With --sizes, it leaves those sizes out together and scores them alone: given\n"
+		"the --sizes of a validation, it replays that validation's choices from its\n"
+		"database (a size no run measured is left out of the figures).",
 	.options = options,
 	.min_pos = 1,
 	.max_pos = 1,

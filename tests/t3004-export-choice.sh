@@ -138,6 +138,22 @@ check_header_programs transpose
 run_gt 0 validate transpose --replay --no-shipped
 grep_in "$T/out" "replayed f32 on NVIDIA H200: 6 measured sizes, each left out in turn; the choice at 100.0% of the size's best in the median, 100.0% at worst"
 check "--replay chose by row class at all 6 sizes" test "$(grep -c ' class ' "$T/out")" -eq 6
+# With --sizes, the sizes are left out together, as validate leaves them
+# out, and only they are scored.  Two of the three odd-row sizes out: the
+# third still speaks for B.  All three out (and one nobody measured): no
+# evidence of odd rows is left, the best worst case over the aligned sizes
+# is A, at half of each odd size's best.
+run_gt 0 validate transpose --replay --no-shipped --sizes 4097x4097,7777x1111
+grep_in "$T/out" "replayed f32 on NVIDIA H200: 2 of the 2 sizes asked were measured, left out together; the choice at 100.0% of the size's best in the median, 100.0% at worst"
+check "--replay --sizes scores the sizes asked only" test "$(grep -c ' class ' "$T/out")" -eq 2
+run_gt 0 validate transpose --replay --no-shipped --sizes 4097x4097,7777x1111,1025x1025,1234x5678 --format csv
+grep_in "$T/err" "replayed f32 on NVIDIA H200: 3 of the 4 sizes asked were measured, left out together; the choice at 50.0% of the size's best in the median, 50.0% at worst ("
+grep_in "$T/err" "), below 90% at 3"
+check "with no odd-row size left, the best worst case at all three" test "$(grep -c ',worst-case,50.0,' "$T/out")" -eq 3
+run_gt 1 validate transpose --replay --no-shipped --sizes 1234x5678
+grep_in "$T/err" "none of the 1 sizes given to --replay was measured for transpose f32"
+run_gt 2 validate transpose --replay --no-shipped --sizes 12x
+grep_in "$T/err" "12x"
 # A device with one size of each row class: left out, a size has no
 # sibling, and the best worst case over the other size is chosen: B (tile
 # 32) where A won (B's share 0.7), A where B won (A's 0.5).
