@@ -446,8 +446,8 @@ const struct cmd_entry cmd_validate_entry = {
 		"best as measured, with the median and the worst per device.  The sizes are\n"
 		"the tuned ones, not new ones, so it is a cheaper, weaker test than the GPU's.\n"
 		"With --sizes, it leaves those sizes out together and scores them alone: given\n"
-		"the --sizes of a validation, it replays that validation's choices from its\n"
-		"database (a size no run measured is left out of the figures).",
+		"the --sizes of a validation and its database as it stood then, it replays\n"
+		"that validation's choices (a size no run measured is left out of the figures).",
 	.options = options,
 	.min_pos = 1,
 	.max_pos = 1,
