@@ -18,7 +18,8 @@ int main(void)
 {
 	const long f32 = 4;
 	/* Distance: zero for the same shape; the area and half the aspect;
-	 * 3 more when the column alignment differs, capped at 16 bytes. */
+	 * 0.5 per halving or doubling of the column alignment, capped at 16
+	 * bytes, and 3 more across the line between odd columns and even. */
 	check(near(gputune_choice_distance(1000, 3000, 1, 1000, 3000, 1, f32), 0), "a shape is at distance 0 of itself",
 	      NULL);
 	check(near(gputune_choice_distance(2000, 2000, 1, 1000, 1000, 1, f32), 2 * 0.69314718055994530942),
@@ -28,8 +29,15 @@ int main(void)
 	      "the distance is symmetric", NULL);
 	double d16 = gputune_choice_distance(1000, 1028, 1, 1000, 1024, 1, f32); /* 16- and 32-byte columns */
 	double d8 = gputune_choice_distance(1000, 1026, 1, 1000, 1024, 1, f32);  /* 8- and 32-byte columns */
+	double d4 = gputune_choice_distance(1000, 1025, 1, 1000, 1024, 1, f32);  /* odd and 32-byte columns */
+	double d48 = gputune_choice_distance(1000, 1025, 1, 1000, 1026, 1, f32); /* odd and 8-byte columns */
 	check(d16 < 0.01, "16- and 32-byte aligned columns count as one class (no load is wider)", NULL);
-	check(d8 > 3 && d8 < 3.01, "8- and 32-byte aligned columns differ by 3", NULL);
+	check(d8 > 0.5 && d8 < 0.51, "8- and 32-byte aligned columns: one doubling apart, 0.5", NULL);
+	check(d4 > 4 && d4 < 4.01, "odd and 32-byte aligned columns: two doublings and the odd line, 4", NULL);
+	check(d48 > 3.5 && d48 < 3.51, "odd and 8-byte aligned columns: one doubling and the odd line, 3.5", NULL);
+	check(gputune_choice_distance(1000, 1001, 1, 1000, 1003, 1, 2) < 0.01 &&
+		      gputune_choice_distance(1000, 1001, 1, 1000, 1002, 1, 2) > 3.5,
+	      "2-byte elements: odd columns are one element's alignment, across the line from even ones", NULL);
 	check(gputune_choice_align(1000, f32) == 32 && gputune_choice_align(1001, f32) == 4 &&
 		      gputune_choice_align(1001, 2) == 2,
 	      "alignment classes: the largest power of two dividing the bytes, capped at 32", NULL);
