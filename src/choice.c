@@ -216,10 +216,7 @@ int choice_pick_held_out(const struct choice_group *g, size_t esize, const struc
 	float *share = xcalloc(((size_t)g->n + 1) * (size_t)(g->ncand + 1), sizeof(float));
 	int n = 0;
 	for (int i = 0; i < g->n; i++) {
-		int out = 0;
-		for (size_t h = 0; h < nheld && !out; h++)
-			out = held[h].rows == g->rows[i] && held[h].cols == g->cols[i] && held[h].depth == g->depth[i];
-		if (out)
+		if (sizes_contain(held, nheld, g->rows[i], g->cols[i], g->depth[i]))
 			continue;
 		r[n] = g->rows[i];
 		c[n] = g->cols[i];

@@ -236,15 +236,12 @@ static int replay(const struct family *f, const struct dtype *dt, struct args *a
 		int scored = 0;
 		for (int i = 0; i < g->n; i++) {
 			const struct dims d = { g->rows[i], g->cols[i], g->depth[i] };
-			int asked = !held;
-			for (size_t h = 0; h < nheld && !asked; h++)
-				asked = held[h].rows == d.rows && held[h].cols == d.cols && held[h].depth == d.depth;
-			if (!asked)
+			if (held && !sizes_contain(held, nheld, d.rows, d.cols, d.depth))
 				continue;
 			scored++;
 			int how = -1;
-			const int v = held ? choice_pick_held_out(g, dt->size, &d, held, nheld, &how)
-					   : choice_pick_held_out(g, dt->size, &d, &d, 1, &how);
+			/* Left out: the sizes asked together, else this one. */
+			const int v = choice_pick_held_out(g, dt->size, &d, held ? held : &d, held ? nheld : 1, &how);
 			double share = v >= 0 && v == g->winner[i] ? 1 : -1;
 			for (int c = 0; share < 0 && v >= 0 && c < g->ncand; c++)
 				if (g->cand[c] == v)
@@ -264,20 +261,20 @@ static int replay(const struct family *f, const struct dtype *dt, struct args *a
 		if (held && !scored) {
 			fprintf(sf, "\nreplayed %s on %s: none of the %zu sizes asked was measured there\n", dt->name,
 				g->key->device, nheld);
-			free(sh.v);
-			continue;
+		} else {
+			if (held)
+				fprintf(sf, "\nreplayed %s on %s: %d of the %zu sizes asked were measured, left out together",
+					dt->name, g->key->device, scored, nheld);
+			else
+				fprintf(sf, "\nreplayed %s on %s: %d measured sizes, each left out in turn", dt->name,
+					g->key->device, g->n);
+			fprintf(sf, "; the choice at %.1f%% of the size's best in the median, %.1f%% at worst (%s), "
+				    "below 90%% at %zu",
+				100 * median, sh.n ? 100 * sh.worst : 0.0, sh.worst_size, sh.below90);
+			if (sh.n < (size_t)scored)
+				fprintf(sf, "; %zu without a figure for the choice", (size_t)scored - sh.n);
+			fputc('\n', sf);
 		}
-		if (held)
-			fprintf(sf, "\nreplayed %s on %s: %d of the %zu sizes asked were measured, left out together",
-				dt->name, g->key->device, scored, nheld);
-		else
-			fprintf(sf, "\nreplayed %s on %s: %d measured sizes, each left out in turn", dt->name,
-				g->key->device, g->n);
-		fprintf(sf, "; the choice at %.1f%% of the size's best in the median, %.1f%% at worst (%s), below 90%% at %zu",
-			100 * median, sh.n ? 100 * sh.worst : 0.0, sh.worst_size, sh.below90);
-		if (sh.n < (size_t)scored)
-			fprintf(sf, "; %zu without a figure for the choice", (size_t)scored - sh.n);
-		fputc('\n', sf);
 		free(sh.v);
 	}
 	fclose(sf);

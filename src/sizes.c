@@ -306,3 +306,11 @@ int sizes_parse(int shape, const char *text, struct dims **out, size_t *n, char 
 	*n = l.n;
 	return 0;
 }
+
+int sizes_contain(const struct dims *list, size_t n, long rows, long cols, long depth)
+{
+	for (size_t i = 0; i < n; i++)
+		if (list[i].rows == rows && list[i].cols == cols && list[i].depth == depth)
+			return 1;
+	return 0;
+}

@@ -37,4 +37,7 @@ struct dims {
  */
 int sizes_parse(int shape, const char *text, struct dims **out, size_t *n, char *err, size_t en);
 
+/* Whether rows x cols x depth is one of the n sizes of list. */
+int sizes_contain(const struct dims *list, size_t n, long rows, long cols, long depth);
+
 #endif

@@ -1017,11 +1017,7 @@ static void add_probes(struct run_state *s, int on)
 	s->sizes = xrealloc(s->sizes, (s->nreq + np + 1) * sizeof(*s->sizes));
 	s->anchor = xcalloc(s->nreq + np + 1, sizeof(int));
 	for (size_t i = 0; i < np; i++) {
-		int dup = 0;
-		for (size_t k = 0; k < s->nsizes; k++)
-			dup |= s->sizes[k].rows == probes[i].rows && s->sizes[k].cols == probes[i].cols &&
-			       s->sizes[k].depth == probes[i].depth;
-		if (dup)
+		if (sizes_contain(s->sizes, s->nsizes, probes[i].rows, probes[i].cols, probes[i].depth))
 			continue;
 		s->anchor[s->nsizes] = anchor[i];
 		s->sizes[s->nsizes++] = probes[i];
