@@ -121,25 +121,30 @@ template <int ASYNC> __device__ __forceinline__ void gt_tile_wait()
  * 6653 went from 69.8-70.8% of the copy ceiling to 72.8-74.8% (vec=2,
  * two GPUs).  Loading every row so with vec=1, and f32's 8-byte words,
  * lost to elements.  The row needs WIDTH + 2 elements; in must be aligned
- * to a word.  The last word of the matrix may hold its last element
- * alone: that element is copied by itself. */
+ * to a word.  gt_tile_load_word copies the word at in[g] (g even) to dst;
+ * the last word of the matrix may hold its last element alone, which is
+ * then copied by itself. */
+template <int ASYNC, typename T>
+__device__ __forceinline__ void gt_tile_load_word(T *dst, const T *in, size_t g, size_t total)
+{
+	typedef typename gt_uint<2 * sizeof(T)>::type W;
+	if (g + 1 < total)
+		gt_tile_load<ASYNC>((W *)dst, (const W *)(in + g));
+	else
+		*dst = in[g];
+}
+
 template <int ASYNC, int WIDTH, int THREADS, typename T>
 __device__ __forceinline__ void gt_tile_load_words(T *row, const T *in, size_t g0, unsigned n, size_t total,
 						   unsigned tx)
 {
-	typedef typename gt_uint<2 * sizeof(T)>::type W;
 	constexpr int NW = WIDTH / 2 + 1;
 	const unsigned s = (unsigned)(g0 & 1);
 #pragma unroll
 	for (int k = 0; k < (NW + THREADS - 1) / THREADS; k++) {
 		const unsigned w = tx + k * THREADS;
-		if (w < NW && 2 * w < n + s) {
-			const size_t g = g0 - s + 2 * w;
-			if (g + 1 < total)
-				gt_tile_load<ASYNC>((W *)(row + 2 * w), (const W *)(in + g));
-			else
-				row[2 * w] = in[g];
-		}
+		if (w < NW && 2 * w < n + s)
+			gt_tile_load_word<ASYNC>(row + 2 * w, in, g0 - s + 2 * w, total);
 	}
 }
 
@@ -156,21 +161,14 @@ template <int ASYNC, int WIDTH, int NROWS, int NTHREADS, int PITCH, typename T>
 __device__ __forceinline__ void gt_tile_load_rows(T *base, const T *in, size_t r0, size_t rlimit, size_t cols,
 						  size_t col0, unsigned n, size_t total, unsigned tid)
 {
-	typedef typename gt_uint<2 * sizeof(T)>::type W;
 	constexpr int NW = WIDTH / 2 + 1, ALL = NROWS * NW;
 #pragma unroll
 	for (int k = 0; k < (ALL + NTHREADS - 1) / NTHREADS; k++) {
 		const unsigned q = tid + k * NTHREADS, t = q / NW, w = q % NW;
 		const size_t r = r0 + t, g0 = r * cols + col0;
 		const unsigned s = (unsigned)(g0 & 1);
-		if ((ALL % NTHREADS == 0 || q < ALL) && r < rlimit && 2 * w < n + s) {
-			const size_t g = g0 - s + 2 * w;
-			T *row = base + (size_t)t * PITCH;
-			if (g + 1 < total)
-				gt_tile_load<ASYNC>((W *)(row + 2 * w), (const W *)(in + g));
-			else
-				row[2 * w] = in[g];
-		}
+		if ((ALL % NTHREADS == 0 || q < ALL) && r < rlimit && 2 * w < n + s)
+			gt_tile_load_word<ASYNC>(base + (size_t)t * PITCH + 2 * w, in, g0 - s + 2 * w, total);
 	}
 }
 
