@@ -258,16 +258,14 @@ static int replay(const struct family *f, const struct dtype *dt, struct args *a
 		}
 		const double median = shares_median(&sh);
 		total_scored += scored;
+		fprintf(sf, "\nreplayed %s on %s: ", dt->name, g->key->device);
 		if (held && !scored) {
-			fprintf(sf, "\nreplayed %s on %s: none of the %zu sizes asked was measured there\n", dt->name,
-				g->key->device, nheld);
+			fprintf(sf, "none of the %zu sizes asked was measured there\n", nheld);
 		} else {
 			if (held)
-				fprintf(sf, "\nreplayed %s on %s: %d of the %zu sizes asked were measured, left out together",
-					dt->name, g->key->device, scored, nheld);
+				fprintf(sf, "%d of the %zu sizes asked were measured, left out together", scored, nheld);
 			else
-				fprintf(sf, "\nreplayed %s on %s: %d measured sizes, each left out in turn", dt->name,
-					g->key->device, g->n);
+				fprintf(sf, "%d measured sizes, each left out in turn", g->n);
 			fprintf(sf, "; the choice at %.1f%% of the size's best in the median, %.1f%% at worst (%s), "
 				    "below 90%% at %zu",
 				100 * median, sh.n ? 100 * sh.worst : 0.0, sh.worst_size, sh.below90);

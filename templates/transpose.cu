@@ -134,6 +134,7 @@ __device__ __forceinline__ void gt_tile_load_word(T *dst, const T *in, size_t g,
 		*dst = in[g];
 }
 
+/* One row's words (above), over a row of THREADS threads (thread tx). */
 template <int ASYNC, int WIDTH, int THREADS, typename T>
 __device__ __forceinline__ void gt_tile_load_words(T *row, const T *in, size_t g0, unsigned n, size_t total,
 						   unsigned tx)
