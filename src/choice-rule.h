@@ -25,10 +25,8 @@
  *      about as much as one twenty times larger, while even columns of
  *      another alignment lose only the widest loads.  Column classes are
  *      compared capped at 16 bytes, the widest load: rows of 16- and
- *      32-byte alignment load alike.  (Replayed on three H200 runs, this
- *      took the held-out choice's worst from 93.9-95.5% to 95.5-95.9% in
- *      f32 and from 87.9-89.8% to 89.6-90.0% in f16, where 3 for any
- *      difference of class had stood.)  The best score wins.
+ *      32-byte alignment load alike.  The best score wins; the next
+ *      best are what a header's calibration times beside it.
  *   3. With no measured size of that row class, the candidate with the
  *      best worst case over every measured size wins (a fallback chosen
  *      for its worst case, not its nearness).
@@ -105,31 +103,35 @@ static inline double gputune_choice_distance(long r, long c, long k, long R, lon
 }
 
 /*
- * The variant to run at R x C (x K).  The n measured sizes are rows[i] x
- * cols[i] (x depths[i]; depths NULL and K 1 for families without a depth)
- * with winner[i]; the ncand candidates are cand[j], and share[i * ncand +
- * j] is candidate j's figure at size i over winner[i]'s.  Returns a
- * variant number (as in winner[] and cand[]), or -1 when n is 0; *how
- * says which step answered.
+ * The k (at most GPUTUNE_CHOICE_MAX_RANK) best variants at R x C (x K),
+ * best first, into out[]: the n measured sizes are rows[i] x cols[i] (x
+ * depths[i]; depths NULL and K 1 without a depth) with winner[i]; the
+ * ncand candidates are cand[j], share[i * ncand + j] candidate j's figure
+ * at size i over winner[i]'s.  Returns how many: one unless candidates
+ * were scored (step 2 or 3), 0 when n is 0; *how says which step answered.
  */
+#define GPUTUNE_CHOICE_MAX_RANK 8
 #define GPUTUNE_CHOICE_DEPTH(i) (depths ? depths[i] : 1L)
 #define GPUTUNE_CHOICE_CLASS_OF(i) gputune_choice_align(depths ? depths[i] : rows[i], esize)
-static inline int gputune_choice_rule(int n, const long *rows, const long *cols, const long *depths,
+static inline int gputune_choice_rank(int n, const long *rows, const long *cols, const long *depths,
 				      const int *winner, int ncand, const int *cand, const float *share,
-				      long esize, long R, long C, long K, int *how)
+				      long esize, long R, long C, long K, int k, int *out, int *how)
 {
 	long klass = gputune_choice_align(depths ? K : R, esize);
 	int same = 0;
 	*how = GPUTUNE_CHOICE_NEAREST;
+	if (k > GPUTUNE_CHOICE_MAX_RANK)
+		k = GPUTUNE_CHOICE_MAX_RANK;
+	if (n == 0 || k < 1)
+		return 0;
 	for (int i = 0; i < n; i++) {
 		if (rows[i] == R && cols[i] == C && GPUTUNE_CHOICE_DEPTH(i) == K) {
 			*how = GPUTUNE_CHOICE_EXACT;
-			return winner[i];
+			out[0] = winner[i];
+			return 1;
 		}
 		same += GPUTUNE_CHOICE_CLASS_OF(i) == klass;
 	}
-	if (n == 0)
-		return -1;
 	if (ncand == 0) {
 		int best = -1;
 		double bd = 0;
@@ -142,10 +144,13 @@ static inline int gputune_choice_rule(int n, const long *rows, const long *cols,
 				bd = d;
 			}
 		}
-		return winner[best];
+		out[0] = winner[best];
+		return 1;
 	}
-	int best = 0;
-	double bs = -1;
+	/* The k best scores so far, in order (ties keep the earlier
+	 * candidate first). */
+	double top[GPUTUNE_CHOICE_MAX_RANK];
+	int ntop = 0;
 	for (int j = 0; j < ncand; j++) {
 		double score = same ? 0 : 2;
 		for (int i = 0; i < n; i++) {
@@ -158,13 +163,31 @@ static inline int gputune_choice_rule(int n, const long *rows, const long *cols,
 				score += s / (d * d);
 			}
 		}
-		if (score > bs) {
-			bs = score;
-			best = j;
+		int at = ntop;
+		while (at > 0 && score > top[at - 1])
+			at--;
+		if (at >= k)
+			continue;
+		for (int m = (ntop < k ? ntop : k - 1); m > at; m--) {
+			top[m] = top[m - 1];
+			out[m] = out[m - 1];
 		}
+		top[at] = score;
+		out[at] = cand[j];
+		ntop += ntop < k;
 	}
 	*how = same ? GPUTUNE_CHOICE_CLASS : GPUTUNE_CHOICE_WORST;
-	return cand[best];
+	return ntop;
+}
+
+/* The first of gputune_choice_rank(), or -1 when n is 0. */
+static inline int gputune_choice_rule(int n, const long *rows, const long *cols, const long *depths,
+				      const int *winner, int ncand, const int *cand, const float *share,
+				      long esize, long R, long C, long K, int *how)
+{
+	int v = -1;
+	return gputune_choice_rank(n, rows, cols, depths, winner, ncand, cand, share, esize, R, C, K, 1, &v, how) ? v
+														      : -1;
 }
 #undef GPUTUNE_CHOICE_DEPTH
 #undef GPUTUNE_CHOICE_CLASS_OF

@@ -207,11 +207,11 @@ int choice_pick(const struct choice_group *g, size_t esize, const struct dims *d
 				   g->cand, g->share, (long)esize, d->rows, d->cols, g->has_depth ? d->depth : 1, how);
 }
 
-int choice_pick_held_out(const struct choice_group *g, size_t esize, const struct dims *d,
-			 const struct dims *held, size_t nheld, int *how)
+int choice_rank_held_out(const struct choice_group *g, size_t esize, const struct dims *d,
+			 const struct dims *held, size_t nheld, int k, int *out, int *how)
 {
 	long *r = xcalloc((size_t)g->n + 1, sizeof(long)), *c = xcalloc((size_t)g->n + 1, sizeof(long));
-	long *k = xcalloc((size_t)g->n + 1, sizeof(long));
+	long *depth = xcalloc((size_t)g->n + 1, sizeof(long));
 	int *w = xcalloc((size_t)g->n + 1, sizeof(int));
 	float *share = xcalloc(((size_t)g->n + 1) * (size_t)(g->ncand + 1), sizeof(float));
 	int n = 0;
@@ -220,20 +220,27 @@ int choice_pick_held_out(const struct choice_group *g, size_t esize, const struc
 			continue;
 		r[n] = g->rows[i];
 		c[n] = g->cols[i];
-		k[n] = g->depth[i];
+		depth[n] = g->depth[i];
 		w[n] = g->winner[i];
 		memcpy(share + (size_t)n * (size_t)g->ncand, g->share + (size_t)i * (size_t)g->ncand,
 		       (size_t)g->ncand * sizeof(float));
 		n++;
 	}
-	int v = gputune_choice_rule(n, r, c, g->has_depth ? k : NULL, w, g->ncand, g->cand, share, (long)esize,
-				    d->rows, d->cols, g->has_depth ? d->depth : 1, how);
-	free(k);
+	int m = gputune_choice_rank(n, r, c, g->has_depth ? depth : NULL, w, g->ncand, g->cand, share, (long)esize,
+				    d->rows, d->cols, g->has_depth ? d->depth : 1, k, out, how);
+	free(depth);
 	free(r);
 	free(c);
 	free(w);
 	free(share);
-	return v;
+	return m;
+}
+
+int choice_pick_held_out(const struct choice_group *g, size_t esize, const struct dims *d,
+			 const struct dims *held, size_t nheld, int *how)
+{
+	int v = -1;
+	return choice_rank_held_out(g, esize, d, held, nheld, 1, &v, how) ? v : -1;
 }
 
 const char *choice_how_text(int how)

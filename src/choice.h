@@ -51,6 +51,13 @@ int choice_pick(const struct choice_group *g, size_t esize, const struct dims *d
  * no size is left. */
 int choice_pick_held_out(const struct choice_group *g, size_t esize, const struct dims *d,
 			 const struct dims *held, size_t nheld, int *how);
+/* The k best of the rule's ranking there, best first, into out (see
+ * gputune_choice_rank); how many. */
+int choice_rank_held_out(const struct choice_group *g, size_t esize, const struct dims *d,
+			 const struct dims *held, size_t nheld, int k, int *out, int *how);
+/* How many of the rule's best an exported header's calibration times at a
+ * new size (its GPUTUNE_*_CALIBRATE default), and `validate` with it. */
+#define CHOICE_CALIBRATE 4
 /* What *how means, for people. */
 const char *choice_how_text(int how);
 

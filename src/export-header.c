@@ -157,6 +157,53 @@ static void write_source_literal(FILE *f, const char *src)
 	free(text);
 }
 
+/* The header's calibration (CUDA): at a size, times the rule's best few
+ * on the caller's buffers, each launch after an L2 flush as gputune times,
+ * and keeps the fastest.  Only for families without scratch memory (a
+ * scratch buffer is sized per variant). */
+static void write_calibrate(FILE *f, const char *P, const char *U, int three)
+{
+	const char *bufs = three ? "const float *A, const float *B, float *C" : "const void *in, void *out";
+	const char *sizes = three ? "int m, int n, int k" : "unsigned rows, unsigned cols";
+	const char *args = three ? "A, B, C, m, n, k" : "in, out, rows, cols";
+	const char *longs = three ? "(long)m, (long)n, (long)k" : "(long)rows, (long)cols";
+	fprintf(f,
+		"#ifndef GPUTUNE_%s_CALIBRATE\n#define GPUTUNE_%s_CALIBRATE %d\n#endif\n"
+		"/* Calibration, once per size nobody tuned: runs the rule's GPUTUNE_%s_CALIBRATE\n"
+		" * best (gputune_%s_candidates() on the current device) on these buffers,\n"
+		" * after a warm-up 5 times each in turn, each launch after an L2 flush, and\n"
+		" * sets *variant to the one of the smallest time (noise only adds): keep it\n"
+		" * for gputune_%s_launch() at this size.  Every launch writes the whole\n"
+		" * output.  Waits for the stream; allocates and frees twice the L2. */\n"
+		"static inline cudaError_t gputune_%s_calibrate(const char *dtype, %s, %s,\n"
+		"\tcudaStream_t stream, int *variant)\n{\n"
+		"\tint dev = 0, cand[GPUTUNE_CHOICE_MAX_RANK], nc = 0, best = 0;\n"
+		"\tfloat ms[GPUTUNE_CHOICE_MAX_RANK], t = 0;\n"
+		"\tcudaDeviceProp prop;\n\tcudaEvent_t ev[2] = { NULL, NULL };\n\tvoid *flush = NULL;\n"
+		"\tcudaError_t e = cudaGetDevice(&dev);\n"
+		"\tif (!e && !(e = cudaGetDeviceProperties(&prop, dev)))\n"
+		"\t\tnc = gputune_%s_candidates(prop.name, 10 * prop.major + prop.minor, dtype, %s, cand,\n"
+		"\t\t\tGPUTUNE_%s_CALIBRATE);\n"
+		"\tif (e || nc < 1)\n\t\treturn e ? e : cudaErrorInvalidValue;\n"
+		"\t*variant = cand[0];\n"
+		"\tif (nc == 1)\n\t\treturn gputune_%s_launch(cand[0], %s, stream);\n"
+		"\tsize_t bytes = (size_t)prop.l2CacheSize * 2 + 1;\n"
+		"\tif (!(e = cudaMalloc(&flush, bytes)) && !(e = cudaEventCreate(&ev[0])))\n"
+		"\t\te = cudaEventCreate(&ev[1]);\n"
+		"\tfor (int r = -1; !e && r < 5; r++) /* -1: warm-up; the candidates take turns */\n"
+		"\t\tfor (int i = 0; !e && i < nc; i++)\n"
+		"\t\t\tif (!(e = cudaMemsetAsync(flush, r & 0xff, bytes, stream)) && !(e = cudaEventRecord(ev[0], stream)) &&\n"
+		"\t\t\t    !(e = gputune_%s_launch(cand[i], %s, stream)) && !(e = cudaEventRecord(ev[1], stream)) &&\n"
+		"\t\t\t    !(e = cudaEventSynchronize(ev[1])) && r >= 0 && !(e = cudaEventElapsedTime(&t, ev[0], ev[1])))\n"
+		"\t\t\t\tms[i] = r == 0 || t < ms[i] ? t : ms[i];\n"
+		"\tfor (int i = 1; !e && i < nc; i++)\n\t\tbest = ms[i] < ms[best] ? i : best;\n"
+		"\tif (!e)\n\t\t*variant = cand[best];\n"
+		"\tfor (int i = 0; i < 2; i++)\n\t\tif (ev[i])\n\t\t\tcudaEventDestroy(ev[i]);\n"
+		"\tcudaError_t fe = flush ? cudaFree(flush) : cudaSuccess;\n"
+		"\treturn e ? e : fe;\n}\n",
+		U, U, CHOICE_CALIBRATE, U, P, P, P, bufs, sizes, P, longs, U, P, args, P, args);
+}
+
 int export_header(FILE *f, const struct family *fam, const struct choice_set *cs, const char *mode,
 		  const char *templates_dir)
 {
@@ -255,6 +302,8 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	const char *geo_params = vec	 ? "unsigned long long n"
 				 : three ? "int m, int n, int k"
 					 : "unsigned rows, unsigned cols";
+	char cal_name[48];
+	snprintf(cal_name, sizeof(cal_name), "%s_calibrate().", P);
 	fprintf(f,
 		" *\n"
 		" * From C: gputune_%s_choose(device_name, cc, dtype, %s) returns the\n"
@@ -263,9 +312,10 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		" * is its CUDA program for NVRTC (entry point gputune_%s_kernel_name), and\n"
 		" * gputune_%s_geometry() its launch grid and block%s.  From CUDA (nvcc):\n"
 		" * gputune_%s_launch(i, %s, stream) runs it.  Pointers\n"
-		" * aligned to 16 bytes take the vectorised paths.\n",
+		" * aligned to 16 bytes take the vectorised paths.%s%s\n",
 		P, vec ? "n" : three ? "m, n, k" : "rows, cols", P, P, P, P, three ? " (and dynamic shared memory)" : "", P,
-		vec ? "in, out, scratch, n" : three ? "A, B, C, m, n, k" : "in, out, rows, cols");
+		vec ? "in, out, scratch, n" : three ? "A, B, C, m, n, k" : "in, out, rows, cols",
+		fam->scratch_bytes ? "" : "  Untuned sizes: gputune_", fam->scratch_bytes ? "" : cal_name);
 	if (three)
 		fprintf(f, " * C = A B with A m x k, B k x n and C m x n, row-major and densely packed.\n");
 	if (fam->scratch_bytes)
@@ -440,13 +490,22 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		if (default_of[t] >= 0)
 			fprintf(f, "\tif (!strcmp(dtype, \"%s\"))\n\t\treturn %d;\n", types[t]->name, default_of[t]);
 	fputs("\treturn -1;\n}\n\n", f);
-	fprintf(f, "static inline int gputune_%s_choose(const char *device, int cc, const char *dtype,\n"
-		   "\t%s)\n{\n%s"
+	fprintf(f, "/* The rule's count best at this size (count <= GPUTUNE_CHOICE_MAX_RANK), best first, into\n"
+		   " * out; how many: choose()'s first, one at a measured size or unseen device. */\n"
+		   "static inline int gputune_%s_candidates(const char *device, int cc, const char *dtype,\n"
+		   "\t%s, int *out, int count)\n{\n%s"
 		   "\tconst gputune_%s_group *g = gputune_%s_group_for(device, cc, dtype);\n"
 		   "\tint how;\n"
-		   "\tif (!g || g->n == 0)\n\t\treturn gputune_%s_default_variant(dtype);\n"
-		   "\treturn gputune_choice_rule(g->n, g->rows, g->cols, g->depths, g->winner, g->ncand, g->cand,\n"
-		   "\t\tg->share, g->esize, rows, cols, depth, &how);\n}\n\n", P, size_params, size_locals, P, P, P);
+		   "\tif (count < 1)\n\t\treturn 0;\n"
+		   "\tif (!g || g->n == 0) {\n\t\tout[0] = gputune_%s_default_variant(dtype);\n"
+		   "\t\treturn out[0] >= 0;\n\t}\n"
+		   "\treturn gputune_choice_rank(g->n, g->rows, g->cols, g->depths, g->winner, g->ncand, g->cand,\n"
+		   "\t\tg->share, g->esize, rows, cols, depth, count, out, &how);\n}\n\n",
+		P, size_params, size_locals, P, P, P);
+	fprintf(f, "static inline int gputune_%s_choose(const char *device, int cc, const char *dtype,\n"
+		   "\t%s)\n{\n\tint v = -1;\n"
+		   "\treturn gputune_%s_candidates(device, cc, dtype, %s, &v, 1) ? v : -1;\n}\n\n",
+		P, size_params, P, vec ? "n" : three ? "m, n, k" : "rows, cols");
 	fprintf(f, "static inline void gputune_%s_geometry(int variant, %s,\n"
 		   "\tunsigned grid[3], unsigned block[3]%s)\n{\n"
 		   "\tconst gputune_%s_config *c = &gputune_%s_variants[variant].config;\n%s}\n\n",
@@ -456,9 +515,17 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 			   "\tunsigned grid[3], block[3];\n\tgputune_%s_geometry(variant, n, grid, block);\n"
 			   "\treturn %s;\n}\n\n", P, P, fam->scratch_c);
 
-	/* nvcc: the same template text, once, and one instantiation per variant. */
+	/* nvcc: the same template text, once, and one instantiation per
+	 * variant.  The text ends with the header's kernel (the block under
+	 * GT_HEADER_KERNEL): what follows is a rendered variant's entry point,
+	 * NVRTC's, which the literal above carries. */
 	fprintf(f, "#if defined(__CUDACC__)\n#include <cuda_runtime.h>\n\n#define GT_HEADER_KERNEL gputune_%s_kernel\n", P);
-	fputs(tmpl, f);
+	const char *hk = strstr(tmpl, "#ifdef GT_HEADER_KERNEL");
+	const char *hk_end = hk ? strstr(hk, "\n#endif") : NULL;
+	if (hk_end)
+		fprintf(f, "%.*s\n", (int)(hk_end - tmpl + strlen("\n#endif")), tmpl);
+	else
+		fputs(tmpl, f);
 	fputs("#undef GT_HEADER_KERNEL\n\n", f);
 	fprintf(f, "/* Launches variant i on stream; returns the launch's error. */\n"
 		   "static inline cudaError_t gputune_%s_launch(int variant, %s,\n"
@@ -498,7 +565,10 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		else
 			fprintf(f, "><<<grid, block, 0, stream>>>((const %s *)in, (%s *)out, rows, cols); break;\n", T, A);
 	}
-	fputs("\t}\n\treturn cudaGetLastError();\n}\n#endif /* __CUDACC__ */\n\n", f);
+	fputs("\t}\n\treturn cudaGetLastError();\n}\n", f);
+	if (!fam->scratch_bytes)
+		write_calibrate(f, P, U, three);
+	fputs("#endif /* __CUDACC__ */\n\n", f);
 	fprintf(f, "#endif /* %s */\n", guard);
 out:
 	for (int i = 0; i < nv; i++)

@@ -118,7 +118,8 @@ struct run_state {
 	double t_cross;     /* a search's best variants measured at the run's other sizes */
 	size_t n_cross;     /* how many such measurements */
 	struct tune_extra *x;   /* changes by another command, or NULL */
-	long *confirm_pt;       /* per requested size: the point confirmed there besides the winner, or -1 */
+	long *confirm_pt;       /* per requested size, confirm_per of them: points confirmed there besides the winner, or -1 */
+	size_t confirm_per;
 	struct point *pts;
 	size_t npts;
 	struct compile_job *jobs;
@@ -699,9 +700,11 @@ measured:
 	/* A point another command compares with the winner (validate's
 	 * choice) is confirmed the same way, so that neither figure of the
 	 * comparison is a single noisy median against a confirmed one. */
-	const long chosen = s->confirm_pt && k < s->nreq ? s->confirm_pt[k] : -1;
-	if (rc == 0 && chosen >= 0 && ms_of[chosen] > 0 && !interrupted())
-		rc = confirm_point(s, b, pool, (size_t)chosen, d, bytes, ceiling, ms_of, confirmed);
+	for (size_t j = 0; s->confirm_pt && k < s->nreq && j < s->confirm_per; j++) {
+		const long chosen = s->confirm_pt[k * s->confirm_per + j];
+		if (rc == 0 && chosen >= 0 && ms_of[chosen] > 0 && !confirmed[chosen] && !interrupted())
+			rc = confirm_point(s, b, pool, (size_t)chosen, d, bytes, ceiling, ms_of, confirmed);
+	}
 	for (int round = 0; rc == 0 && round < BENCH_CONFIRM_MAX && !interrupted(); round++) {
 		size_t top = s->npts;
 		for (size_t i = 0; i < s->npts; i++)
@@ -1205,8 +1208,10 @@ int tune_run(const struct family *f, struct args *a, struct tune_extra *x)
 		add_point(&s, sp.points[i]);
 	if (!dry)
 		add_classics(&s, &lim);
-	if (x && x->confirm_points && x->npoints == s.nreq)
-		s.confirm_pt = xcalloc(s.nreq, sizeof(long));
+	if (x && x->confirm_points > 0 && x->npoints == s.nreq * (size_t)x->confirm_points) {
+		s.confirm_pt = xcalloc(x->npoints, sizeof(long));
+		s.confirm_per = (size_t)x->confirm_points;
+	}
 	for (size_t i = 0; x && i < x->npoints; i++) {
 		int v[MAX_PARAMS] = {0};
 		long at = -1;

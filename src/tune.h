@@ -36,7 +36,7 @@ struct tune_extra {
 	size_t npoints;
 	int no_probe;              /* no extra sizes */
 	int no_report;             /* no table at the end: the caller reports */
-	int confirm_points;        /* points[k] is the choice at sizes[k]: confirm it there as the winner is */
+	int confirm_points;        /* n > 0: points[k n .. k n + n - 1] are confirmed at sizes[k] as the winner is */
 	double seconds;            /* out: the run's wall time */
 	int64_t run_id;            /* out: the run's database id (0: none started) */
 };

@@ -34,21 +34,17 @@
  *                  2 ("quad") does the same with units of four 2-byte
  *                  elements over four rows (rows and cols multiples of 4)
  *                  (default 0)
- *   GT_ASYNC       1 loads the tile's elements with asynchronous copies
- *                  (cp.async) straight into shared memory, with no register
- *                  between, wherever it loads element by element (the
- *                  family allows it with VEC 1 and 4- or 8-byte elements);
- *                  2 ("words", 2-byte elements) loads the rows that are
- *                  not loaded as vectors (cols not a multiple of VEC, the
- *                  edges) as aligned 4-byte words of two elements,
- *                  asynchronous copies too, the row's first element
- *                  landing one place in where it starts off a word (needs
- *                  PAD even and at least 2); the same kernel as 0 before
- *                  compute capability 8.0, with plain loads; 3 ("rows",
- *                  2-byte elements) loads every row so, whole tiles too,
- *                  the words of the block's rows spread over all its
- *                  threads, so that no register holds a load in flight
- *                  (any VEC: it then sets the stores' width only) (default 0)
+ *   GT_ASYNC       1 loads element by element with asynchronous copies
+ *                  (cp.async) straight into shared memory, no register
+ *                  between (VEC 1, 4- or 8-byte elements); 2 ("words",
+ *                  2-byte elements) loads the rows not loaded as vectors
+ *                  (cols not a multiple of VEC, the edges) as aligned
+ *                  4-byte words of two elements, asynchronous too, a row
+ *                  starting off a word landing one place in (PAD even, at
+ *                  least 2); plain loads before compute capability 8.0;
+ *                  3 ("rows", 2-byte elements) loads every row so, whole
+ *                  tiles too, the words spread over all the block's
+ *                  threads (VEC then sets the stores' width) (default 0)
  *   GT_INJECT      test-only faults: 1 wrong result, 2 illegal address,
  *                  3 write past the end of the output (default 0)
  *   GT_KERNEL_NAME the entry point (default gputune_transpose)

@@ -88,6 +88,24 @@ static void expect(const char *what, const char *dev, int cc, long r, long c, co
 	}
 }
 
+/* gputune_transpose_candidates() gives the variants starting with want[0..2]
+ * (NULL: no more), in order, and its first is what choose() gives. */
+static void expect_ranked(const char *what, const char *dev, int cc, const char *dtype, long r, long c, int k,
+			  const char *w0, const char *w1, const char *w2)
+{
+	const char *want[3] = { w0, w1, w2 };
+	int out[GPUTUNE_CHOICE_MAX_RANK], nwant = 0;
+	while (nwant < 3 && want[nwant])
+		nwant++;
+	int n = gputune_transpose_candidates(dev, cc, dtype, r, c, out, k), bad = n != nwant;
+	for (int i = 0; !bad && i < n; i++)
+		bad = strncmp(gputune_transpose_variants[out[i]].params, want[i], strlen(want[i])) != 0;
+	if (!bad && n > 0)
+		bad = out[0] != gputune_transpose_choose(dev, cc, dtype, r, c);
+	printf("%s - ranked: %s (%ldx%ld: %d of %d)\n", bad ? "not ok" : "ok", what, r, c, n, nwant);
+	failures += bad;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) { /* print the choice at each size given, for comparison with query */
@@ -107,6 +125,18 @@ int main(int argc, char **argv)
 	expect("unseen device of the same compute capability", "NVIDIA H100 80GB HBM3", 90, 5001, 3000, "tile=32,");
 	expect("unseen compute capability: the classic kernel", "Other GPU", 100, 5001, 3000,
 	       "tile=32,block_rows=8,pad=1,unroll=1,mapping=cartesian,vec=1,shared=on,sector=off");
+	/* The ranking a calibrating header tries: at odd rows B, then C
+	 * (never first, never far), then A; at aligned rows A, C, B; one at a
+	 * measured size or for an unseen device; none for a type without a
+	 * kernel. */
+	expect_ranked("odd rows: B, C, A", "NVIDIA H200", 90, "f32", 5001, 3000, 3, "tile=32,", "tile=16,", "tile=64,");
+	expect_ranked("odd rows, two asked: B, C", "NVIDIA H200", 90, "f32", 5001, 3000, 2, "tile=32,", "tile=16,", NULL);
+	expect_ranked("aligned rows: A, C, B", "NVIDIA H200", 90, "f32", 6000, 3000, 4, "tile=64,", "tile=16,", "tile=32,");
+	expect_ranked("a measured size: its winner alone", "NVIDIA H200", 90, "f32", 4097, 4097, 4, "tile=32,", NULL, NULL);
+	expect_ranked("an unseen device: the classic kernel alone", "Other GPU", 100, "f32", 5001, 3000, 4,
+		      "tile=32,block_rows=8,pad=1,unroll=1,mapping=cartesian,vec=1,shared=on,sector=off", NULL, NULL);
+	expect_ranked("an element type without a kernel: none", "NVIDIA H200", 90, "f8", 5001, 3000, 4, NULL, NULL, NULL);
+	expect_ranked("none asked: none", "NVIDIA H200", 90, "f32", 5001, 3000, 0, NULL, NULL, NULL);
 	if (gputune_transpose_lookup("NVIDIA H200", 90, "f32", 5001, 3000) != NULL ||
 	    gputune_transpose_lookup("NVIDIA H200", 90, "f32", 7777, 1111) == NULL) {
 		printf("not ok - lookup returns measured sizes only\n");
@@ -150,6 +180,9 @@ run_gt 0 validate transpose --replay --no-shipped --sizes 4097x4097,7777x1111,10
 grep_in "$T/err" "replayed f32 on NVIDIA H200: 3 of the 4 sizes asked were measured, left out together; the choice at 50.0% of the size's best in the median, 50.0% at worst ("
 grep_in "$T/err" "), below 90% at 3"
 check "with no odd-row size left, the best worst case at all three" test "$(grep -c ',worst-case,50.0,' "$T/out")" -eq 3
+# Calibration would time A, C and B there, and keep B: each odd size's best.
+grep_in "$T/err" "calibrated (the fastest of the rule's 4 best, as a header's calibration picks): 100.0% in the median, 100.0% at worst"
+check "the calibrated pick at all three is B" test "$(grep -c ',worst-case,50.0,"[^"]*","tile=32,[^"]*",100.0$' "$T/out")" -eq 3
 run_gt 1 validate transpose --replay --no-shipped --sizes 1234x5678
 grep_in "$T/err" "none of the 1 sizes given to --replay was measured for transpose f32"
 run_gt 2 validate transpose --replay --no-shipped --sizes 12x

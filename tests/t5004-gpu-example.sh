@@ -1,6 +1,7 @@
 #!/bin/sh
 # On a GPU: tune, export a header, build the example consumer against it,
-# and run it: every element of its output is checked.
+# and run it: every element of its output is checked, at an untuned size
+# the output of the header's calibration.
 . "$(dirname "$0")/setup"
 skip_without_gpu
 gpu_nvcc
@@ -13,4 +14,8 @@ check "nvcc builds the example" "$NVCC" -arch=sm_90 -O2 -I"$T" "$top_srcdir/exam
 check "the example's results are right" test $? -eq 0
 sed 's/^/# /' "$T/out" "$T/err"
 check "every size verified" test "$(grep -c verified "$T/out")" -eq 4
+# 777x333 was not tuned: the example calibrated there, and the output the
+# calibration's launches left is what was verified.
+check "the untuned size was calibrated" grep -q "^777x333 .*calibrated.*verified" "$T/out"
+check "the tuned sizes were not" test "$(grep -c calibrated "$T/out")" -eq 1
 done_testing

@@ -58,6 +58,23 @@ int main(void)
 	v = gputune_choice_rule(3, rows, cols, NULL, winner, 2, cand, share, f32, 4000, 4000, 1, &how);
 	check(v == 10 && how == GPUTUNE_CHOICE_WORST, "rows of an unmeasured alignment: the best worst case (0.85 over 0.80)",
 	      NULL);
+	/* The ranking: at 7001x5001 (odd columns) variant 10 then 20; asked
+	 * for more than there are, both; at a measured size its winner alone;
+	 * without candidates the nearest size's winner alone. */
+	int out[GPUTUNE_CHOICE_MAX_RANK] = { -1, -1, -1 };
+	int n = gputune_choice_rank(3, rows, cols, NULL, winner, 2, cand, share, f32, 7001, 5001, 1, 99, out, &how);
+	check(n == 2 && out[0] == 10 && out[1] == 20 && how == GPUTUNE_CHOICE_CLASS,
+	      "the ranking: the choice first, then the next best score", NULL);
+	n = gputune_choice_rank(3, rows, cols, NULL, winner, 2, cand, share, f32, 7001, 5004, 1, 1, out, &how);
+	check(n == 1 && out[0] == 20, "a ranking of one is the choice", NULL);
+	n = gputune_choice_rank(3, rows, cols, NULL, winner, 2, cand, share, f32, 5001, 3000, 1, 4, out, &how);
+	check(n == 1 && out[0] == 20 && how == GPUTUNE_CHOICE_EXACT, "a measured size ranks its winner alone", NULL);
+	n = gputune_choice_rank(3, rows, cols, NULL, winner, 0, cand, share, f32, 3003, 3003, 1, 4, out, &how);
+	check(n == 1 && out[0] == 10 && how == GPUTUNE_CHOICE_NEAREST, "without candidates, the nearest winner alone",
+	      NULL);
+	check(gputune_choice_rank(0, rows, cols, NULL, winner, 2, cand, share, f32, 1, 1, 1, 4, out, &how) == 0 &&
+		      gputune_choice_rank(3, rows, cols, NULL, winner, 2, cand, share, f32, 1, 1, 1, 0, out, &how) == 0,
+	      "nothing measured, or none asked: an empty ranking", NULL);
 	/* The extra sizes a run measures for the rule: for --sizes 1024-8192,
 	 * eight shapes of each row class, the anchors first, and for every
 	 * class a large one whose columns align as its rows (rows and columns
