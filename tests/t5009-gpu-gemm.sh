@@ -91,21 +91,38 @@ int main(void)
 	cudaMemcpy(B, b.data(), b.size() * 4, cudaMemcpyHostToDevice);
 	if (gputune_gemm_launch(v, A, B, C, m, n, k, 0) != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess)
 		return 2;
-	cudaMemcpy(c.data(), C, c.size() * 4, cudaMemcpyDeviceToHost);
-	/* The inputs are multiples of 1/32 below 1 in size: every product and
-	 * partial sum is exact in single precision, so any order is exact. */
+	/* Then calibration at the same size, C cleared first: its launches
+	 * must leave the product, and its pick be one of the ranked. */
+	int cv = -1, ranked[GPUTUNE_CHOICE_MAX_RANK];
 	long bad = 0;
-	for (int i = 0; i < m; i++)
-		for (int j = 0; j < n; j++) {
-			double s = 0;
-			for (int x = 0; x < k; x++)
-				s += (double)a[(size_t)i * k + x] * b[(size_t)x * n + j];
-			bad += c[(size_t)i * n + j] != s;
-		}
-	printf("variant %d (%s): %ld of %d outputs differ\n", v, gputune_gemm_variants[v].params, bad, m * n);
-	return bad != 0;
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1 && (cudaMemset(C, 0, c.size() * 4) != cudaSuccess ||
+				  gputune_gemm_calibrate("f32", A, B, C, m, n, k, 0, &cv) != cudaSuccess))
+			return 2;
+		cudaMemcpy(c.data(), C, c.size() * 4, cudaMemcpyDeviceToHost);
+		/* The inputs are multiples of 1/32 below 1 in size: every product
+		 * and partial sum is exact in single precision, so any order is. */
+		long wrong = 0;
+		for (int i = 0; i < m; i++)
+			for (int j = 0; j < n; j++) {
+				double s = 0;
+				for (int x = 0; x < k; x++)
+					s += (double)a[(size_t)i * k + x] * b[(size_t)x * n + j];
+				wrong += c[(size_t)i * n + j] != s;
+			}
+		int u = pass ? cv : v;
+		printf("%s variant %d (%s): %ld of %d outputs differ\n", pass ? "calibrated" : "chosen", u,
+		       gputune_gemm_variants[u].params, wrong, m * n);
+		bad += wrong;
+	}
+	int nr = gputune_gemm_candidates(p.name, p.major * 10 + p.minor, "f32", m, n, k, ranked,
+					 GPUTUNE_GEMM_CALIBRATE), in_ranking = 0;
+	for (int i = 0; i < nr; i++)
+		in_ranking |= ranked[i] == cv;
+	printf("the pick is %sone of the %d ranked\n", in_ranking ? "" : "not ", nr);
+	return bad != 0 || !in_ranking;
 }
 CU
-	nvcc_runs "$T/use.cu" "the header's kernel multiplies right at an untuned size"
+	nvcc_runs "$T/use.cu" "the header's kernel, and its calibration's pick, multiply right at an untuned size"
 fi
 done_testing
