@@ -62,15 +62,15 @@ int main(void)
 	 * for more than there are, both; at a measured size its winner alone;
 	 * without candidates the nearest size's winner alone. */
 	int out[GPUTUNE_CHOICE_MAX_RANK] = { -1, -1, -1 };
-	int n = gputune_choice_rank(3, rows, cols, NULL, winner, 2, cand, share, f32, 7001, 5001, 1, 99, out, &how);
-	check(n == 2 && out[0] == 10 && out[1] == 20 && how == GPUTUNE_CHOICE_CLASS,
+	int nr = gputune_choice_rank(3, rows, cols, NULL, winner, 2, cand, share, f32, 7001, 5001, 1, 99, out, &how);
+	check(nr == 2 && out[0] == 10 && out[1] == 20 && how == GPUTUNE_CHOICE_CLASS,
 	      "the ranking: the choice first, then the next best score", NULL);
-	n = gputune_choice_rank(3, rows, cols, NULL, winner, 2, cand, share, f32, 7001, 5004, 1, 1, out, &how);
-	check(n == 1 && out[0] == 20, "a ranking of one is the choice", NULL);
-	n = gputune_choice_rank(3, rows, cols, NULL, winner, 2, cand, share, f32, 5001, 3000, 1, 4, out, &how);
-	check(n == 1 && out[0] == 20 && how == GPUTUNE_CHOICE_EXACT, "a measured size ranks its winner alone", NULL);
-	n = gputune_choice_rank(3, rows, cols, NULL, winner, 0, cand, share, f32, 3003, 3003, 1, 4, out, &how);
-	check(n == 1 && out[0] == 10 && how == GPUTUNE_CHOICE_NEAREST, "without candidates, the nearest winner alone",
+	nr = gputune_choice_rank(3, rows, cols, NULL, winner, 2, cand, share, f32, 7001, 5004, 1, 1, out, &how);
+	check(nr == 1 && out[0] == 20, "a ranking of one is the choice", NULL);
+	nr = gputune_choice_rank(3, rows, cols, NULL, winner, 2, cand, share, f32, 5001, 3000, 1, 4, out, &how);
+	check(nr == 1 && out[0] == 20 && how == GPUTUNE_CHOICE_EXACT, "a measured size ranks its winner alone", NULL);
+	nr = gputune_choice_rank(3, rows, cols, NULL, winner, 0, cand, share, f32, 3003, 3003, 1, 4, out, &how);
+	check(nr == 1 && out[0] == 10 && how == GPUTUNE_CHOICE_NEAREST, "without candidates, the nearest winner alone",
 	      NULL);
 	check(gputune_choice_rank(0, rows, cols, NULL, winner, 2, cand, share, f32, 1, 1, 1, 4, out, &how) == 0 &&
 		      gputune_choice_rank(3, rows, cols, NULL, winner, 2, cand, share, f32, 1, 1, 1, 0, out, &how) == 0,
