@@ -97,7 +97,9 @@ read -r t_cold t_warm < "$out/tune-seconds"
 	echo "f16 and f64 alone ($lines lines, $variants variants); 'size' says whether a"
 	echo "size was measured by that run or is held out.  'over database' is the"
 	echo "nvcc-built header kernel's GB/s over the figure the database holds for it;"
-	echo "the NVRTC column builds the same variant from the header's NVRTC program."
+	echo "the NVRTC column builds the same variant from the header's NVRTC program;"
+	echo "'calibrated' is, at a held-out size, the variant the header's"
+	echo "gputune_transpose_calibrate() picked there among the rule's best."
 	echo
 	cat "$work/table.md"
 	echo

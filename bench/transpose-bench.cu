@@ -14,6 +14,9 @@
  *   nvrtc        the same variant built from the header's NVRTC program with
  *                gputune's own compile options, launched through the driver:
  *                if nvcc's build and NVRTC's differ, the two columns say so
+ *   calibrated   at a size nobody tuned, the variant the header's
+ *                gputune_transpose_calibrate() picks among the rule's best
+ *                (its output checked), timed as the tuned winner is
  * Every transpose's output is checked against a host transpose first.
  * Prints one Markdown table row per size and type; figures are GB/s
  * counting bytes read and written, with the share of the ceiling (the
@@ -235,10 +238,28 @@ static void run(bench &B, const char *dtype, unsigned rows, unsigned cols)
 		}
 		rtc = !fn ? "compile failed" : rtc_ok ? figure(rg) : "WRONG";
 	}
-	std::printf("| %s | %ux%u | %.0f | %.0f | %s | %s | **%s** | %s | %s | %s | %s |\n", dtype, rows, cols,
+	/* At a size nobody tuned, the header's calibration: its pick among the
+	 * rule's best, checked from what its own launches left, then timed as
+	 * the choice is. */
+	std::string cal = "-", cal_v = "-";
+	int cv = -1;
+	if (v >= 0 && !exact) {
+		auto calibrate = [&] { CHECK(gputune_transpose_calibrate(dtype, d_in, d_out, rows, cols, 0, &cv)); };
+		if (!verify(expect, d_out, bytes, calibrate)) {
+			cal = "WRONG";
+		} else {
+			auto launch = [&] { CHECK(gputune_transpose_launch(cv, d_in, d_out, rows, cols, 0)); };
+			double cg = 0;
+			for (int round = 0; round < 2; round++)
+				cg = std::max(cg, gbps(time_ms_confirmed(B, launch)));
+			cal = figure(cg);
+			cal_v = cv == v ? "the choice" : gputune_transpose_variants[cv].params;
+		}
+	}
+	std::printf("| %s | %ux%u | %.0f | %.0f | %s | %s | **%s** | %s | %s | %s | %s | %s | %s |\n", dtype, rows, cols,
 		    gbps(t_memcpy), gbps(t_copy), geam.c_str(), classic_s.c_str(), tuned.c_str(), vs_db.c_str(),
 		    rtc.c_str(), exact ? "exact" : "untuned",
-		    v >= 0 ? gputune_transpose_variants[v].params : "-");
+		    v >= 0 ? gputune_transpose_variants[v].params : "-", cal.c_str(), cal_v.c_str());
 	std::fflush(stdout);
 	cudaFree(d_in);
 	cudaFree(d_out);
@@ -253,8 +274,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	std::printf("| type | size | memcpy | copy kernel | cuBLAS geam | classic 32x8 pad 1 | gputune | over database | "
-		    "gputune via NVRTC | size | gputune variant |\n");
-	std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+		    "gputune via NVRTC | size | gputune variant | calibrated | calibrated variant |\n");
+	std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 	for (int i = 1; i < argc; i++) {
 		char dtype[8];
 		unsigned r, c;
