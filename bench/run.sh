@@ -106,7 +106,7 @@ read -r t_cold t_warm < "$out/tune-seconds"
 	echo "### Held-out validation (\`gputune validate\`)"
 	echo
 	for t in f32 f16 f64; do
-		echo "    $(grep '^held-out' "$out/validate-$t.txt")"
+		grep '^held-out\|^calibrated' "$out/validate-$t.txt" | sed 's/^/    /'
 	done
 	echo
 	echo "The f32 validation of 40 sizes took $t_validate s (a full tuning run per size)."
