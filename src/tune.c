@@ -102,6 +102,7 @@ struct point {
 	int64_t variant_id;
 	int job;           /* index into the compile jobs, -1 when not compiled */
 	int always;        /* measured even by a search: a classic, or a point validate asks for */
+	unsigned char *always_at; /* per size, for a point validate asks for: where always holds (NULL: everywhere) */
 	unsigned char *needed; /* per size: still to measure */
 };
 
@@ -149,6 +150,7 @@ static void free_state(struct run_state *s)
 		free(s->pts[i].name);
 		free(s->pts[i].source);
 		free(s->pts[i].needed);
+		free(s->pts[i].always_at);
 	}
 	free(s->pts);
 	free(s->jobs);
@@ -590,7 +592,9 @@ static int search_size(struct run_state *s, struct bench *b, struct compile_pool
 	/* The classics first (the report compares the winner with them), and
 	 * the points another command asks for (validate's choices). */
 	for (size_t i = 0; i < s->npts && rc == 0; i++) {
-		if (!s->pts[i].always || !s->pts[i].needed[k])
+		const struct point *p = &s->pts[i];
+		const int here = p->always && (!p->always_at || (k < s->nreq && p->always_at[k]));
+		if (!here || !p->needed[k])
 			continue;
 		double f;
 		rc = interrupted() ? 1 : measure_and_note(s, b, pool, k, i, bytes, ceiling, ms_of, best_ms, &f);
@@ -1217,7 +1221,15 @@ int tune_run(const struct family *f, struct args *a, struct tune_extra *x)
 		long at = -1;
 		if (family_point_parse(f, x->points[i], v) == 0) {
 			at = (long)add_point(&s, v);
-			s.pts[at].always = 1;
+			/* A point confirmed at one size is measured there, not
+			 * at every size a search covers (unless it is a classic). */
+			struct point *p = &s.pts[at];
+			if (s.confirm_pt && !(p->always && !p->always_at)) {
+				if (!p->always_at)
+					p->always_at = xcalloc(s.nreq, 1);
+				p->always_at[i / s.confirm_per] = 1;
+			}
+			p->always = 1;
 		}
 		if (s.confirm_pt)
 			s.confirm_pt[i] = at;
