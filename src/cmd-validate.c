@@ -264,11 +264,13 @@ static int replay(const struct family *f, const struct dtype *dt, struct args *a
 			/* The calibrated pick: the fastest of the ranked as measured. */
 			int pick = v;
 			double pshare = share;
-			for (int j = 1; j < nr; j++)
-				if (share_at(g, i, ranked[j]) > pshare) {
+			for (int j = 1; j < nr; j++) {
+				const double sj = share_at(g, i, ranked[j]);
+				if (sj > pshare) {
 					pick = ranked[j];
-					pshare = share_at(g, i, ranked[j]);
+					pshare = sj;
 				}
+			}
 			char sz[48], pct[32] = "", cpct[32] = "";
 			family_size_text(f, &d, sz, sizeof(sz));
 			if (share >= 0) {
@@ -379,17 +381,17 @@ static int exec_validate(struct args *a)
 	for (size_t i = 0; i < nsizes; i++) {
 		int v[CHOICE_CALIBRATE];
 		int n = grp ? choice_rank_held_out(grp, dt->size, &sizes[i], sizes, nsizes, (int)K, v, &how[i]) : 0;
-		for (size_t j = 0; j < K; j++) {
-			if (n > 0) {
-				ranked[i * K + j] = xstrdup(grp->names[v[(int)j < n ? (int)j : n - 1]]);
-			} else {
-				/* As a header with nothing tuned here: the classic tile. */
-				int p[MAX_PARAMS] = {0};
-				how[i] = -1;
-				family_fallback_point(f, p);
-				ranked[i * K + j] = family_point_name(f, p);
-			}
+		char *fallback = NULL;
+		if (n == 0) {
+			/* As a header with nothing tuned here: the classic tile. */
+			int p[MAX_PARAMS] = {0};
+			how[i] = -1;
+			family_fallback_point(f, p);
+			fallback = family_point_name(f, p);
 		}
+		for (size_t j = 0; j < K; j++)
+			ranked[i * K + j] = xstrdup(n > 0 ? grp->names[v[(int)j < n ? (int)j : n - 1]] : fallback);
+		free(fallback);
 		choice[i] = ranked[i * K];
 	}
 	if (!args_has(a, "quiet"))

@@ -160,13 +160,12 @@ static void write_source_literal(FILE *f, const char *src)
 /* The header's calibration (CUDA): at a size, times the rule's best few
  * on the caller's buffers, each launch after an L2 flush as gputune times,
  * and keeps the fastest.  Only for families without scratch memory (a
- * scratch buffer is sized per variant). */
-static void write_calibrate(FILE *f, const char *P, const char *U, int three)
+ * scratch buffer is sized per variant).  It takes the launch helper's
+ * buffers and sizes (bufs, sizes as parameters; args as its arguments)
+ * and hands the rule the sizes (size_args). */
+static void write_calibrate(FILE *f, const char *P, const char *U, const char *bufs, const char *sizes,
+			    const char *size_args, const char *args)
 {
-	const char *bufs = three ? "const float *A, const float *B, float *C" : "const void *in, void *out";
-	const char *sizes = three ? "int m, int n, int k" : "unsigned rows, unsigned cols";
-	const char *args = three ? "A, B, C, m, n, k" : "in, out, rows, cols";
-	const char *longs = three ? "(long)m, (long)n, (long)k" : "(long)rows, (long)cols";
 	fprintf(f,
 		"#ifndef GPUTUNE_%s_CALIBRATE\n#define GPUTUNE_%s_CALIBRATE %d\n#endif\n"
 		"/* Calibration, once per size nobody tuned: runs the rule's GPUTUNE_%s_CALIBRATE\n"
@@ -201,7 +200,7 @@ static void write_calibrate(FILE *f, const char *P, const char *U, int three)
 		"\tfor (int i = 0; i < 2; i++)\n\t\tif (ev[i])\n\t\t\tcudaEventDestroy(ev[i]);\n"
 		"\tcudaError_t fe = flush ? cudaFree(flush) : cudaSuccess;\n"
 		"\treturn e ? e : fe;\n}\n",
-		U, U, CHOICE_CALIBRATE, U, P, P, P, bufs, sizes, P, longs, U, P, args, P, args);
+		U, U, CHOICE_CALIBRATE, U, P, P, P, bufs, sizes, P, size_args, U, P, args, P, args);
 }
 
 int export_header(FILE *f, const struct family *fam, const struct choice_set *cs, const char *mode,
@@ -302,8 +301,13 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	const char *geo_params = vec	 ? "unsigned long long n"
 				 : three ? "int m, int n, int k"
 					 : "unsigned rows, unsigned cols";
-	char cal_name[48];
-	snprintf(cal_name, sizeof(cal_name), "%s_calibrate().", P);
+	const char *size_args = vec ? "n" : three ? "m, n, k" : "rows, cols";
+	/* The launch helper's buffers, as parameters, and all its arguments. */
+	const char *launch_bufs = three ? "const float *A, const float *B, float *C" : "const void *in, void *out";
+	const char *launch_args = vec ? "in, out, scratch, n" : three ? "A, B, C, m, n, k" : "in, out, rows, cols";
+	char cal_note[64] = "";
+	if (!fam->scratch_bytes)
+		snprintf(cal_note, sizeof(cal_note), "  Untuned sizes: gputune_%s_calibrate().", P);
 	fprintf(f,
 		" *\n"
 		" * From C: gputune_%s_choose(device_name, cc, dtype, %s) returns the\n"
@@ -312,10 +316,8 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		" * is its CUDA program for NVRTC (entry point gputune_%s_kernel_name), and\n"
 		" * gputune_%s_geometry() its launch grid and block%s.  From CUDA (nvcc):\n"
 		" * gputune_%s_launch(i, %s, stream) runs it.  Pointers\n"
-		" * aligned to 16 bytes take the vectorised paths.%s%s\n",
-		P, vec ? "n" : three ? "m, n, k" : "rows, cols", P, P, P, P, three ? " (and dynamic shared memory)" : "", P,
-		vec ? "in, out, scratch, n" : three ? "A, B, C, m, n, k" : "in, out, rows, cols",
-		fam->scratch_bytes ? "" : "  Untuned sizes: gputune_", fam->scratch_bytes ? "" : cal_name);
+		" * aligned to 16 bytes take the vectorised paths.%s\n",
+		P, size_args, P, P, P, P, three ? " (and dynamic shared memory)" : "", P, launch_args, cal_note);
 	if (three)
 		fprintf(f, " * C = A B with A m x k, B k x n and C m x n, row-major and densely packed.\n");
 	if (fam->scratch_bytes)
@@ -505,7 +507,7 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	fprintf(f, "static inline int gputune_%s_choose(const char *device, int cc, const char *dtype,\n"
 		   "\t%s)\n{\n\tint v = -1;\n"
 		   "\treturn gputune_%s_candidates(device, cc, dtype, %s, &v, 1) ? v : -1;\n}\n\n",
-		P, size_params, P, vec ? "n" : three ? "m, n, k" : "rows, cols");
+		P, size_params, P, size_args);
 	fprintf(f, "static inline void gputune_%s_geometry(int variant, %s,\n"
 		   "\tunsigned grid[3], unsigned block[3]%s)\n{\n"
 		   "\tconst gputune_%s_config *c = &gputune_%s_variants[variant].config;\n%s}\n\n",
@@ -533,9 +535,8 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		   "\tif (variant < 0 || variant >= GPUTUNE_%s_NUM_VARIANTS)\n\t\treturn cudaErrorInvalidValue;\n"
 		   "\tunsigned g[3], b[3]%s;\n\tgputune_%s_geometry(variant, %s, g, b%s);\n"
 		   "\tdim3 grid(g[0], g[1], g[2]), block(b[0], b[1], b[2]);\n\tswitch (variant) {\n", P,
-		three ? "const float *A, const float *B, float *C" : "const void *in, void *out",
-		vec ? "void *scratch, unsigned long long n" : three ? "int m, int n, int k" : "unsigned rows, unsigned cols",
-		U, three ? ", smem = 0" : "", P, vec ? "n" : three ? "m, n, k" : "rows, cols", three ? ", &smem" : "");
+		launch_bufs, vec ? "void *scratch, unsigned long long n" : geo_params, U, three ? ", smem = 0" : "", P,
+		size_args, three ? ", &smem" : "");
 	for (int i = 0; i < nv; i++) {
 		/* Bit-moving families take one unsigned type per element size;
 		 * arithmetic ones the element and the accumulator types. */
@@ -567,7 +568,7 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	}
 	fputs("\t}\n\treturn cudaGetLastError();\n}\n", f);
 	if (!fam->scratch_bytes)
-		write_calibrate(f, P, U, three);
+		write_calibrate(f, P, U, launch_bufs, geo_params, size_args, launch_args);
 	fputs("#endif /* __CUDACC__ */\n\n", f);
 	fprintf(f, "#endif /* %s */\n", guard);
 out:
