@@ -1,8 +1,9 @@
 /*
  * reduce-bench.cu - one process that times, at each length and under the
  * same protocol as transpose-bench (L2 flushed before each launch, 30
- * timed launches after warm-up, median), the read ceiling and the sums a
- * user could pick:
+ * timed launches after warm-up, median, rotated over placements of the
+ * buffers at small lengths), the read ceiling and the sums a user could
+ * pick:
  *   read     a streaming read of the input (the tuner's gt_read from
  *            templates/support.cu), the best of three block shapes: the
  *            ceiling
@@ -75,6 +76,8 @@ template <typename T, typename A> static void run(bench &B, const char *dtype, s
 	CHECK(cudaMalloc(&scratch, sb ? sb : 16));
 	CHECK(cudaMemset(scratch, 0, sb ? sb : 16));
 	const gputune_reduce_entry *e = gputune_reduce_lookup(B.prop.name, cc, dtype, (long)n);
+	placements P;
+	place_begin(B, P, &in, n * sizeof(T), &out, 16);
 
 	auto good = [&](const char *who) {
 		A got;
@@ -154,6 +157,7 @@ template <typename T, typename A> static void run(bench &B, const char *dtype, s
 		    e ? "tuned" : "held out", best_read, cub, mine, cub > 0 ? mine / cub : 0.0,
 		    100 * mine / best_read, over, v >= 0 ? gputune_reduce_variants[v].params : "none");
 	std::fflush(stdout);
+	place_end(B, P);
 	cudaFree(in);
 	cudaFree(out);
 	cudaFree(sink);

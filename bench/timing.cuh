@@ -2,8 +2,9 @@
  * timing.cuh - what every benchmark program here shares: CHECK for the
  * runtime's calls, and the timing protocol gputune itself follows (three
  * warm-up launches, then 30 launches each after an L2 flush of twice its
- * size, between two events and waited for; the median), and the longer one
- * gputune confirms a winner with.
+ * size, between two events and waited for; the median; at small sizes
+ * rotated over placements of the buffers), and the longer one gputune
+ * confirms a winner with.
  */
 #ifndef GPUTUNE_BENCH_TIMING_CUH
 #define GPUTUNE_BENCH_TIMING_CUH
@@ -23,14 +24,67 @@
 		}                                                                             \
 	} while (0)
 
+/* Placements of a size's input and output, as gputune rotates its timed
+ * launches over them where the two take at most 64 MiB (src/bench.c,
+ * PLACES, says why): the buffers themselves, and 7 more a MiB and some
+ * pages apart in two allocations of their own, the input repeated in its.
+ * Launch i points the program's buffer variables (which its launches read
+ * when they run) at placement i % 8, and timing puts them back after. */
+struct placements {
+	void **in_var = nullptr, **out_var = nullptr;
+	void *in0 = nullptr, *out0 = nullptr;
+	char *in = nullptr, *out = nullptr; /* the other seven */
+	int count = 1;
+	static size_t offset(int k) { return ((size_t)(k - 1) << 20) + ((size_t)(k * 5 % 8) << 12); }
+	void point(int i)
+	{
+		const int k = i % count;
+		*in_var = k ? in + offset(k) : in0;
+		*out_var = k ? out + offset(k) : out0;
+	}
+};
+
 struct flushed_timing {
 	cudaDeviceProp prop;
 	int *flush;
 	size_t flush_bytes;
 	cudaEvent_t a, b; /* around each timed launch, which is waited for */
+	placements *place = nullptr; /* the size's, while one is set */
 };
 
-/* Device 0's properties, the flush buffer and the events. */
+/* Sets up the placements of *in_var (in_bytes, already holding the input)
+ * and *out_var (out_bytes) for the launches timed until place_end(). */
+static void place_begin(flushed_timing &T, placements &P, void **in_var, size_t in_bytes, void **out_var,
+			size_t out_bytes)
+{
+	P = placements();
+	P.in_var = in_var, P.out_var = out_var, P.in0 = *in_var, P.out0 = *out_var;
+	if (in_bytes + out_bytes <= ((size_t)64 << 20)) {
+		const size_t span = in_bytes + ((size_t)8 << 20);
+		CHECK(cudaMalloc(&P.in, span));
+		CHECK(cudaMalloc(&P.out, out_bytes + ((size_t)8 << 20)));
+		for (size_t at = 0; at < span; at += in_bytes)
+			CHECK(cudaMemcpy(P.in + at, P.in0, std::min(in_bytes, span - at), cudaMemcpyDeviceToDevice));
+		P.count = 8;
+	}
+	T.place = &P;
+}
+
+static void place_end(flushed_timing &T, placements &P)
+{
+	if (P.in)
+		CHECK(cudaFree(P.in));
+	if (P.out)
+		CHECK(cudaFree(P.out));
+	P = placements();
+	T.place = nullptr;
+}
+
+/* Device 0's properties, the flush buffer and the events; then a second
+ * of back-to-back work, so that the first sizes are timed on a GPU as warm
+ * as the one gputune measured on (it confirms a winner after timing every
+ * variant): on an H200 that had idled, an f16 1024 x 1024 transpose read
+ * 785-790 GB/s, and 809 after a minute of work. */
 static void timing_init(flushed_timing &T)
 {
 	CHECK(cudaGetDeviceProperties(&T.prop, 0));
@@ -38,6 +92,15 @@ static void timing_init(flushed_timing &T)
 	CHECK(cudaMalloc(&T.flush, T.flush_bytes));
 	CHECK(cudaEventCreate(&T.a));
 	CHECK(cudaEventCreate(&T.b));
+	float ms = 0;
+	for (float busy = 0; busy < 1000; busy += ms) {
+		CHECK(cudaEventRecord(T.a, 0));
+		for (int i = 0; i < 100; i++)
+			CHECK(cudaMemsetAsync(T.flush, i, T.flush_bytes, 0));
+		CHECK(cudaEventRecord(T.b, 0));
+		CHECK(cudaEventSynchronize(T.b));
+		CHECK(cudaEventElapsedTime(&ms, T.a, T.b));
+	}
 }
 
 /* The median milliseconds of n launches, each after an L2 flush, between
@@ -49,6 +112,8 @@ static double time_n(flushed_timing &T, const std::function<void()> &launch, int
 {
 	std::vector<float> ms(n);
 	for (int i = 0; i < n; i++) {
+		if (T.place)
+			T.place->point(i);
 		CHECK(cudaMemsetAsync(T.flush, i, T.flush_bytes, 0));
 		CHECK(cudaEventRecord(T.a, 0));
 		launch();
@@ -56,6 +121,8 @@ static double time_n(flushed_timing &T, const std::function<void()> &launch, int
 		CHECK(cudaEventSynchronize(T.b));
 		CHECK(cudaEventElapsedTime(&ms[i], T.a, T.b));
 	}
+	if (T.place)
+		T.place->point(0);
 	CHECK(cudaGetLastError());
 	std::sort(ms.begin(), ms.end());
 	return n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
@@ -65,8 +132,11 @@ static double time_n(flushed_timing &T, const std::function<void()> &launch, int
  * launches, then 30 timed. */
 static double time_ms(flushed_timing &T, const std::function<void()> &launch)
 {
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 3; i++) {
+		if (T.place)
+			T.place->point(i);
 		launch();
+	}
 	return time_n(T, launch, 30);
 }
 

@@ -1,9 +1,10 @@
 /*
  * transpose-bench.cu - one process that times, at each size and under the
  * same protocol (L2 flushed before each launch, 30 timed launches after
- * warm-up, median; the header's kernels as gputune confirms a winner, with
- * at least 100 launches and 10 ms of kernel time), the copy ceiling and
- * the transposes a user could pick:
+ * warm-up, median, rotated over placements of the buffers at small sizes;
+ * the header's kernels as gputune confirms a winner, with at least 100
+ * launches and 10 ms of kernel time), the copy ceiling and the transposes
+ * a user could pick:
  *   memcpy       cudaMemcpyAsync device to device
  *   copy         a vectorised copy kernel (16-byte accesses)
  *   geam         cuBLAS geam as a transpose (f32 and f64)
@@ -143,6 +144,8 @@ static void run(bench &B, const char *dtype, unsigned rows, unsigned cols)
 	CHECK(cudaMalloc(&d_in, bytes));
 	CHECK(cudaMalloc(&d_out, bytes));
 	CHECK(cudaMemcpy(d_in, in.data(), bytes, cudaMemcpyHostToDevice));
+	placements P;
+	place_begin(B, P, &d_in, bytes, &d_out, bytes);
 	double moved = 2.0 * bytes;
 	auto gbps = [&](double ms) { return moved / (ms * 1e-3) / 1e9; };
 
@@ -261,6 +264,7 @@ static void run(bench &B, const char *dtype, unsigned rows, unsigned cols)
 		    rtc.c_str(), exact ? "exact" : "untuned",
 		    v >= 0 ? gputune_transpose_variants[v].params : "-", cal.c_str(), cal_v.c_str());
 	std::fflush(stdout);
+	place_end(B, P);
 	cudaFree(d_in);
 	cudaFree(d_out);
 }

@@ -6,7 +6,8 @@
  * each side, and the variant's scratch memory; plus the L2 flush buffer
  * (twice the L2, written before each timed launch so that no line of the
  * previous launch survives) and a small result buffer for the check
- * kernels.
+ * kernels.  At small sizes, also the placements the timed launches rotate
+ * over (see PLACES).
  */
 #include "bench.h"
 #include "util.h"
@@ -28,6 +29,20 @@
  * FMA latency) and steps per chain; support.cu unrolls by FMA_CHAINS. */
 #define FMA_CHAINS 8
 #define FMA_ITERS 4096
+/* At sizes whose input and output together take at most PLACED_BYTES, the
+ * timed launches rotate over PLACES placements of them: the buffers
+ * themselves and PLACES - 1 others, a MiB and some pages apart, with the
+ * input repeated.  Where a small buffer lies moves its kernel's time: on
+ * an H200 an f16 1024 x 1024 transpose took 5.2 to 5.6 us over 16 offsets
+ * into its buffers (745 to 814 GB/s), so a figure from one placement could
+ * land 4% above or below what a caller's buffers, anywhere, see, and pick
+ * the winner of near ties by where the tuner's buffers happened to lie.
+ * Rotated, the median is that of the placements (790 GB/s there, the
+ * median of the 16 fixed ones).  Larger buffers span enough memory to
+ * average it out themselves. */
+#define PLACES 8
+#define PLACED_BYTES ((size_t)64 << 20)
+#define PLACE_SPAN ((size_t)PLACES << 20)
 
 struct bench {
 	struct gpu_info g;
@@ -54,6 +69,8 @@ struct bench {
 	CUdeviceptr scratch;
 	size_t scratch_bytes; /* allocated */
 	int set;              /* the input set launches read */
+	int places;           /* 1, or PLACES: see PLACES */
+	CUdeviceptr place_in, place_out; /* the other placements, with PLACE_SPAN to spare */
 };
 
 const char *variant_status_name(int status)
@@ -90,6 +107,7 @@ struct bench *bench_open(const struct gpu_info *g, const void *support_cubin, in
 	b->reps = reps;
 	b->max_reps = reps > BENCH_MAX_REPS ? reps : BENCH_MAX_REPS;
 	b->hot = hot;
+	b->places = 1;
 	/* Not copied: the caller keeps the image alive until bench_close. */
 	b->support_image = (void *)support_cubin;
 	if (CU(cu.DeviceGet(&b->dev, g->index)) || context_setup(b) < 0) {
@@ -110,8 +128,28 @@ static void free_size(struct bench *b)
 		cu.MemFree(b->out_base);
 	if (b->scratch)
 		cu.MemFree(b->scratch);
+	if (b->place_in)
+		cu.MemFree(b->place_in);
+	if (b->place_out)
+		cu.MemFree(b->place_out);
 	b->in[0] = b->in[1] = b->expected = b->out_base = b->out = b->scratch = 0;
+	b->place_in = b->place_out = 0;
 	b->scratch_bytes = 0;
+	b->places = 1;
+}
+
+/* Whether launches at this size rotate over placements. */
+static int placed(size_t in_bytes, size_t out_bytes)
+{
+	return in_bytes + out_bytes <= PLACED_BYTES;
+}
+
+/* Placement k's offset into place_in and place_out (k from 1): k - 1 MiB
+ * and a few pages, so that no two share their offset within a page
+ * group either. */
+static size_t place_offset(int k)
+{
+	return ((size_t)(k - 1) << 20) + ((size_t)(k * 5 % 8) << 12);
 }
 
 static void free_host(struct bench *b)
@@ -178,7 +216,9 @@ size_t bench_bytes_needed(const struct gpu_info *g, const struct family *f, cons
 	size_t scratch = f->scratch_bytes ? f->in_elems(d) * dt->size + (1u << 20) : 0;
 	/* The GPU reference's output, while it is made. */
 	size_t ref = f->check == CHECK_GPU_REFERENCE ? expected_bytes(f, dt, d) : 0;
-	return in + 2 * out + scratch + ref + 2 * GUARD + (size_t)(g->l2_bytes > 0 ? g->l2_bytes : 64 << 20) * 2 +
+	size_t in1 = f->in_elems(d) * dt->size;
+	size_t places = placed(in1, out) ? in1 + out + 2 * PLACE_SPAN : 0;
+	return in + 2 * out + scratch + ref + places + 2 * GUARD + (size_t)(g->l2_bytes > 0 ? g->l2_bytes : 64 << 20) * 2 +
 	       (64u << 20);
 }
 
@@ -235,11 +275,25 @@ static int upload_size(struct bench *b)
 	if (CU(cu.MemsetD8Async(b->out_base, GUARD_BYTE, b->out_bytes + 2 * GUARD, b->stream)) ||
 	    CU(cu.StreamSynchronize(b->stream)))
 		return -1;
+	if (!placed(b->in_bytes, b->out_bytes))
+		return 0;
+	/* The placements' input: input set 0 (the one timed) over and over,
+	 * so that every placement reads whole elements of it. */
+	size_t span = b->in_bytes + PLACE_SPAN;
+	if (CU(cu.MemAlloc(&b->place_in, span)) || CU(cu.MemAlloc(&b->place_out, b->out_bytes + PLACE_SPAN)))
+		return -1;
+	for (size_t at = 0; at < span; at += b->in_bytes)
+		if (CU(cu.MemcpyDtoDAsync(b->place_in + at, b->in[0],
+					  span - at < b->in_bytes ? span - at : b->in_bytes, b->stream)))
+			return -1;
+	if (CU(cu.StreamSynchronize(b->stream)))
+		return -1;
+	b->places = PLACES;
 	return 0;
 }
 
-/* The arguments of the family's kernels at the prepared size, reading
- * input set `set` and writing out (ARGS_GEMM: A, then B, in one buffer). */
+/* The arguments of the family's kernels at the prepared size, reading in
+ * and writing out (ARGS_GEMM: A, then B, in one buffer). */
 struct kernel_args {
 	CUdeviceptr in, b, out;
 	unsigned rows, cols;
@@ -248,9 +302,9 @@ struct kernel_args {
 	void *p[6];
 };
 
-static void **family_args(struct bench *b, int set, CUdeviceptr out, struct kernel_args *a)
+static void **family_args(struct bench *b, CUdeviceptr in, CUdeviceptr out, struct kernel_args *a)
 {
-	a->in = b->in[set];
+	a->in = in;
 	a->out = out;
 	a->rows = (unsigned)b->d.rows;
 	a->cols = (unsigned)b->d.cols;
@@ -289,7 +343,7 @@ static int gpu_reference(struct bench *b)
 		goto out;
 	for (int k = 0; k < b->nsets; k++) {
 		struct kernel_args a;
-		void **p = family_args(b, k, ref, &a);
+		void **p = family_args(b, b->in[k], ref, &a);
 		unsigned tiles = (unsigned)(((b->d.rows + 15) / 16) * ((b->d.cols + 15) / 16));
 		if (CU(cu.LaunchKernel(fn, tiles, 1, 1, 16, 16, 1, 0, b->stream, p, NULL)) ||
 		    CU(cu.StreamSynchronize(b->stream)) || CU(cu.MemcpyDtoH(b->host_expected[k], ref, bytes)))
@@ -370,17 +424,22 @@ struct launch {
 	int kind;
 };
 
-static CUresult do_launch(struct bench *b, const struct launch *l)
+/* One launch at placement `place` (0: the buffers themselves, whose
+ * output is checked; the others are timed only, from input set 0). */
+static CUresult do_launch(struct bench *b, const struct launch *l, int place)
 {
 	struct kernel_args a;
-	void **params = family_args(b, b->set, b->out, &a);
+	assert(place == 0 || b->set == 0);
+	CUdeviceptr in = place ? b->place_in + place_offset(place) : b->in[b->set];
+	CUdeviceptr out = place ? b->place_out + place_offset(place) : b->out;
+	void **params = family_args(b, in, out, &a);
 	unsigned long long in_bytes = b->in_bytes;
 	int iters = FMA_ITERS;
 	void *read[] = { &a.in, &in_bytes, &b->result };
 	void *fma[] = { &b->result, &iters };
 	switch (l->kind) {
 	case LAUNCH_MEMCPY:
-		return cu.MemcpyDtoDAsync(b->out, a.in, b->in_bytes, b->stream);
+		return cu.MemcpyDtoDAsync(out, in, b->in_bytes, b->stream);
 	case LAUNCH_READ:
 		params = read;
 		break;
@@ -398,19 +457,19 @@ static CUresult do_launch(struct bench *b, const struct launch *l)
  * GPU's work of taking it from the queue, which on an H200 added 0.6 us to
  * a 6 us kernel launched through the runtime and 1.2 us through the
  * driver, so the same kernel measured 9% apart by how it was launched.
- * Waited for, both read the same to within 0.6%.  Returns the CUresult of
- * the first failure. */
+ * Waited for, both read the same to within 0.6%.  Launch i runs at
+ * placement i % places.  Returns the CUresult of the first failure. */
 static CUresult time_launches(struct bench *b, const struct launch *l, struct timing *t)
 {
 	CUresult r;
 	for (int i = 0; i < 3; i++)
-		if ((r = do_launch(b, l)) != CUDA_SUCCESS)
+		if ((r = do_launch(b, l, i % b->places)) != CUDA_SUCCESS)
 			return r;
 	double *ms = xcalloc((size_t)b->reps, sizeof(double));
 	for (int i = 0; i < b->reps; i++) {
 		float f = 0;
 		if ((!b->hot && (r = cu.MemsetD32Async(b->flush, (unsigned)i, b->flush_bytes / 4, b->stream))) ||
-		    (r = cu.EventRecord(b->start, b->stream)) || (r = do_launch(b, l)) ||
+		    (r = cu.EventRecord(b->start, b->stream)) || (r = do_launch(b, l, i % b->places)) ||
 		    (r = cu.EventRecord(b->stop, b->stream)) || (r = cu.EventSynchronize(b->stop)) ||
 		    (r = cu.EventElapsedTime(&f, b->start, b->stop))) {
 			free(ms);
@@ -611,7 +670,7 @@ int bench_variant(struct bench *b, const void *cubin, const char *kernel_name, c
 	for (int set = b->nsets - 1; set >= 0; set--) {
 		b->set = set;
 		if ((e = cu.MemsetD8Async(b->out, POISON_BYTE, b->out_bytes, b->stream)) ||
-		    (e = do_launch(b, &l)) || (e = cu.StreamSynchronize(b->stream))) {
+		    (e = do_launch(b, &l, 0)) || (e = cu.StreamSynchronize(b->stream))) {
 			rc = fail_call(r, e, "the checked launch");
 			goto out;
 		}
