@@ -424,7 +424,7 @@ int db_update_winners(sqlite3 *db, int64_t device_id, int64_t family_id, const c
 	char *del = xasprintf("DELETE FROM winner WHERE %s", del_where);
 	char *ins = xasprintf(
 		"WITH latest AS ("
-		"  SELECT m.id, m.status, m.gbps, m.rows, m.cols, m.depth, r.device_id, r.timing_mode,"
+		"  SELECT m.id, m.status, m.gbps, m.launches, m.rows, m.cols, m.depth, r.device_id, r.timing_mode,"
 		"         v.family_id, v.dtype,"
 		"         row_number() OVER (PARTITION BY r.device_id, r.timing_mode, m.variant_id,"
 		"                            m.rows, m.cols, m.depth ORDER BY m.id DESC) AS rn"
@@ -432,7 +432,7 @@ int db_update_winners(sqlite3 *db, int64_t device_id, int64_t family_id, const c
 		"  WHERE %s"
 		"), ranked AS ("
 		"  SELECT *, row_number() OVER (PARTITION BY device_id, family_id, dtype, rows, cols, depth,"
-		"                               timing_mode ORDER BY gbps DESC, id) AS rk"
+		"                               timing_mode ORDER BY gbps DESC, launches DESC, id) AS rk"
 		"  FROM latest WHERE rn = 1 AND status = 'ok'"
 		") INSERT INTO winner (device_id, family_id, dtype, rows, cols, depth, timing_mode, measurement_id)"
 		"  SELECT device_id, family_id, dtype, rows, cols, depth, timing_mode, id FROM ranked WHERE rk = 1",

@@ -67,8 +67,12 @@ int64_t db_variant_id(sqlite3 *db, int64_t family_id, const char *dtype, const c
 /*
  * Recomputes the winners: for every key matching the given filters (a
  * filter of -1 / NULL matches all; size NULL: every size), the fastest 'ok' measurement among the
- * latest measurement of each variant.  Keys left with no 'ok' measurement
- * lose their winner row.
+ * latest measurement of each variant; of equal figures, the one of the
+ * most launches (a kernel of a few microseconds times in steps of the
+ * timer's, so several variants can share the fastest figure, and the one
+ * the confirmation round timed with thousands of launches is the one to
+ * trust over a median of 30).  Keys left with no 'ok' measurement lose
+ * their winner row.
  */
 int db_update_winners(sqlite3 *db, int64_t device_id, int64_t family_id, const char *dtype,
 		      const struct dims *size, const char *mode);

@@ -30,6 +30,26 @@ grep -v generated_at "$T/round1.json" > "$T/r1"
 grep -v generated_at "$T/round2.json" > "$T/r2"
 check "the JSON round-trips unchanged" cmp -s "$T/r1" "$T/r2"
 
+# Equal figures (a few-microsecond kernel times in steps of the timer's):
+# the winner is the one timed with the most launches, the confirmed one,
+# though the other came in first.
+{
+	doc_head "GPU C" GPU-cccc 9 0
+	printf ' "results": [\n'
+	result_record GPU-cccc f32 1024 1024 1380 32 run-c
+	printf ',\n'
+	result_record GPU-cccc f32 1024 1024 1380 64 run-c | sed 's/"launches": 30/"launches": 1657/'
+	printf '\n]}\n'
+} > "$T/tie.json"
+run_gt 0 db merge "$T/tie.json" --db "$T/tie.db"
+grep_in "$T/out" "2 new measurements"
+tie_winner() {
+	"$SQL" "$T/tie.db" "SELECT v.params || ' ' || m.launches FROM winner w JOIN measurement m ON m.id = w.measurement_id
+		JOIN variant v ON v.id = m.variant_id"
+}
+check "of equal figures the confirmed one wins ($(tie_winner))" test "$(tie_winner)" = \
+	"tile=64,block_rows=8,pad=1,unroll=1,mapping=cartesian,vec=1,shared=on 1657"
+
 # Bad JSON is refused and changes nothing.
 "$SQL" "$T/three.db" "PRAGMA journal_mode = DELETE" >/dev/null
 cp "$T/three.db" "$T/before.db"
