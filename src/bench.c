@@ -33,13 +33,13 @@
  * timed launches rotate over PLACES placements of them: the buffers
  * themselves and PLACES - 1 others, a MiB and some pages apart, with the
  * input repeated.  Where a small buffer lies moves its kernel's time: on
- * an H200 an f16 1024 x 1024 transpose took 5.2 to 5.6 us over 16 offsets
- * into its buffers (745 to 814 GB/s), so a figure from one placement could
- * land 4% above or below what a caller's buffers, anywhere, see, and pick
- * the winner of near ties by where the tuner's buffers happened to lie.
- * Rotated, the median is that of the placements (790 GB/s there, the
- * median of the 16 fixed ones).  Larger buffers span enough memory to
- * average it out themselves. */
+ * an H200 an f16 1024 x 1024 transpose took 5.18 to 5.63 us over 16
+ * offsets into its buffers (809 to 745 GB/s, 790 the median), so a figure
+ * from one placement could land 4% above or below what a caller's
+ * buffers, anywhere, see, and pick the winner of near ties by where the
+ * tuner's buffers happened to lie.  Rotated over those 16, it read 785 to
+ * 790 GB/s in three runs.  Larger buffers span enough memory to average
+ * it out themselves. */
 #define PLACES 8
 #define PLACED_BYTES ((size_t)64 << 20)
 #define PLACE_SPAN ((size_t)PLACES << 20)
