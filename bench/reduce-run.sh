@@ -66,7 +66,7 @@ device=$("$GPUTUNE" devices --format csv | awk -F, 'NR == 2 { print $2 " (" $8 "
 	echo "## Reduction: run of $(date -u +%Y-%m-%d) on $device, commit $commit"
 	echo
 	echo "GB/s of input read; L2 flushed before each of 30 timed launches; median;"
-	echo "where the input takes less than 64 MiB (to 2^22 of the powers of two), the"
+	echo "where the input takes 64 KiB to 64 MiB (to 2^22 of the powers of two), the"
 	echo "launches rotate over 8 placements of the buffers, as gputune's do."
 	echo "'of ceiling' is the share of the best streaming read measured in the same"
 	echo "process at the same length.  The header is the one exported after"

@@ -25,7 +25,8 @@
 	} while (0)
 
 /* Placements of a size's input and output, as gputune rotates its timed
- * launches over them where the two take at most 64 MiB (src/bench.c,
+ * launches over them where the two take at most 64 MiB and the input at
+ * least 64 KiB (src/bench.c,
  * PLACES, says why): the buffers themselves, and 7 more a MiB and some
  * pages apart in two allocations of their own, the input repeated in its.
  * Launch i points the program's buffer variables (which its launches read
@@ -59,7 +60,7 @@ static void place_begin(flushed_timing &T, placements &P, void **in_var, size_t 
 {
 	P = placements();
 	P.in_var = in_var, P.out_var = out_var, P.in0 = *in_var, P.out0 = *out_var;
-	if (in_bytes + out_bytes <= ((size_t)64 << 20)) {
+	if (in_bytes >= ((size_t)64 << 10) && in_bytes + out_bytes <= ((size_t)64 << 20)) {
 		const size_t span = in_bytes + ((size_t)8 << 20);
 		CHECK(cudaMalloc(&P.in, span));
 		CHECK(cudaMalloc(&P.out, out_bytes + ((size_t)8 << 20)));

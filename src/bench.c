@@ -29,8 +29,9 @@
  * FMA latency) and steps per chain; support.cu unrolls by FMA_CHAINS. */
 #define FMA_CHAINS 8
 #define FMA_ITERS 4096
-/* At sizes whose input and output together take at most PLACED_BYTES, the
- * timed launches rotate over PLACES placements of them: the buffers
+/* At sizes whose input and output together take at most PLACED_BYTES (and
+ * the input at least PLACED_MIN, so that filling the others takes few
+ * copies), the timed launches rotate over PLACES placements of them: the buffers
  * themselves and PLACES - 1 others, a MiB and some pages apart, with the
  * input repeated.  Where a small buffer lies moves its kernel's time: on
  * an H200 an f16 1024 x 1024 transpose took 5.18 to 5.63 us over 16
@@ -42,6 +43,7 @@
  * it out themselves. */
 #define PLACES 8
 #define PLACED_BYTES ((size_t)64 << 20)
+#define PLACED_MIN ((size_t)64 << 10)
 #define PLACE_SPAN ((size_t)PLACES << 20)
 
 struct bench {
@@ -141,7 +143,7 @@ static void free_size(struct bench *b)
 /* Whether launches at this size rotate over placements. */
 static int placed(size_t in_bytes, size_t out_bytes)
 {
-	return in_bytes + out_bytes <= PLACED_BYTES;
+	return in_bytes >= PLACED_MIN && in_bytes + out_bytes <= PLACED_BYTES;
 }
 
 /* Placement k's offset into place_in and place_out (k from 1): k - 1 MiB

@@ -72,7 +72,7 @@ const char tune_description[] =
 	"read), checks every variant's output against a host reference (bit for bit,\n"
 	"or within the family's error bound; with guard bytes around it),\n"
 	"times the correct ones (L2 flushed before each of at least 30 launches,\n"
-	"rotated over 8 placements of the buffers where they take at most 64 MiB;\n"
+	"rotated over 8 placements of the buffers where they take 64 KiB to 64 MiB;\n"
 	"median and quartiles), and stores every result and the winner (of equal\n"
 	"figures, the one of the most launches) in the database.  A variant that\n"
 	"fails to compile, to launch, is wrong or faults is recorded with its reason\n"
