@@ -52,7 +52,7 @@ const struct cmd_option tune_options[] = {
 	TUNE_OPT_TEMPLATES,
 	{ "show-log", NULL, "print the NVRTC log of each variant that failed to compile", 0, 0 },
 	TUNE_OPT_REPS,
-	{ "hot", NULL, "time launches without flushing L2 between them (stored as mode 'hot')", 0, 0 },
+	{ "hot", NULL, "time launches without flushing L2 between them, on one placement of the buffers (stored as mode 'hot')", 0, 0 },
 	{ "force", NULL, "measure again what the database already holds for this device", 0, 0 },
 	{ "no-probe", NULL, "measure only the requested sizes, not the extra sizes the choice at untuned sizes learns from", 0, 0 },
 	{ "strategy", "NAME", "how to walk the space at each size: exhaustive (the default of transpose, copy and reduce), random, anneal or genetic (the default of gemm)", 0, 0 },
