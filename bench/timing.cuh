@@ -15,6 +15,8 @@
 #include <functional>
 #include <vector>
 
+#include "../src/placement.h"
+
 #define CHECK(call)                                                                           \
 	do {                                                                                  \
 		cudaError_t e_ = (call);                                                      \
@@ -24,24 +26,20 @@
 		}                                                                             \
 	} while (0)
 
-/* Placements of a size's input and output, as gputune rotates its timed
- * launches over them where the two take at most 64 MiB and the input at
- * least 64 KiB (src/bench.c,
- * PLACES, says why): the buffers themselves, and 7 more a MiB and some
- * pages apart in two allocations of their own, the input repeated in its.
- * Launch i points the program's buffer variables (which its launches read
- * when they run) at placement i % 8, and timing puts them back after. */
+/* Placements of a size's input and output, the ones gputune rotates its
+ * timed launches over (src/placement.h says where and why).  Launch i
+ * points the program's buffer variables (which its launches read when they
+ * run) at placement i % count, and timing puts them back after. */
 struct placements {
 	void **in_var = nullptr, **out_var = nullptr;
 	void *in0 = nullptr, *out0 = nullptr;
-	char *in = nullptr, *out = nullptr; /* the other seven */
+	char *in = nullptr, *out = nullptr; /* the others */
 	int count = 1;
-	static size_t offset(int k) { return ((size_t)(k - 1) << 20) + ((size_t)(k * 5 % 8) << 12); }
 	void point(int i)
 	{
 		const int k = i % count;
-		*in_var = k ? in + offset(k) : in0;
-		*out_var = k ? out + offset(k) : out0;
+		*in_var = k ? in + place_offset(k) : in0;
+		*out_var = k ? out + place_offset(k) : out0;
 	}
 };
 
@@ -60,15 +58,22 @@ static void place_begin(flushed_timing &T, placements &P, void **in_var, size_t 
 {
 	P = placements();
 	P.in_var = in_var, P.out_var = out_var, P.in0 = *in_var, P.out0 = *out_var;
-	if (in_bytes >= ((size_t)64 << 10) && in_bytes + out_bytes <= ((size_t)64 << 20)) {
-		const size_t span = in_bytes + ((size_t)8 << 20);
+	if (placed(in_bytes, out_bytes)) {
+		const size_t span = in_bytes + PLACE_SPAN;
 		CHECK(cudaMalloc(&P.in, span));
-		CHECK(cudaMalloc(&P.out, out_bytes + ((size_t)8 << 20)));
+		CHECK(cudaMalloc(&P.out, out_bytes + PLACE_SPAN));
 		for (size_t at = 0; at < span; at += in_bytes)
 			CHECK(cudaMemcpy(P.in + at, P.in0, std::min(in_bytes, span - at), cudaMemcpyDeviceToDevice));
-		P.count = 8;
+		P.count = PLACES;
 	}
 	T.place = &P;
+}
+
+/* Points the buffer variables at placement i % count, if a size set any. */
+static void place_point(flushed_timing &T, int i)
+{
+	if (T.place)
+		T.place->point(i);
 }
 
 static void place_end(flushed_timing &T, placements &P)
@@ -113,8 +118,7 @@ static double time_n(flushed_timing &T, const std::function<void()> &launch, int
 {
 	std::vector<float> ms(n);
 	for (int i = 0; i < n; i++) {
-		if (T.place)
-			T.place->point(i);
+		place_point(T, i);
 		CHECK(cudaMemsetAsync(T.flush, i, T.flush_bytes, 0));
 		CHECK(cudaEventRecord(T.a, 0));
 		launch();
@@ -122,8 +126,7 @@ static double time_n(flushed_timing &T, const std::function<void()> &launch, int
 		CHECK(cudaEventSynchronize(T.b));
 		CHECK(cudaEventElapsedTime(&ms[i], T.a, T.b));
 	}
-	if (T.place)
-		T.place->point(0);
+	place_point(T, 0);
 	CHECK(cudaGetLastError());
 	std::sort(ms.begin(), ms.end());
 	return n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
@@ -134,8 +137,7 @@ static double time_n(flushed_timing &T, const std::function<void()> &launch, int
 static double time_ms(flushed_timing &T, const std::function<void()> &launch)
 {
 	for (int i = 0; i < 3; i++) {
-		if (T.place)
-			T.place->point(i);
+		place_point(T, i);
 		launch();
 	}
 	return time_n(T, launch, 30);

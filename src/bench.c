@@ -7,9 +7,10 @@
  * (twice the L2, written before each timed launch so that no line of the
  * previous launch survives) and a small result buffer for the check
  * kernels.  At small sizes, also the placements the timed launches rotate
- * over (see PLACES).
+ * over (placement.h).
  */
 #include "bench.h"
+#include "placement.h"
 #include "util.h"
 
 #include <assert.h>
@@ -29,22 +30,6 @@
  * FMA latency) and steps per chain; support.cu unrolls by FMA_CHAINS. */
 #define FMA_CHAINS 8
 #define FMA_ITERS 4096
-/* At sizes whose input and output together take at most PLACED_BYTES (and
- * the input at least PLACED_MIN, so that filling the others takes few
- * copies), the timed launches rotate over PLACES placements of them: the buffers
- * themselves and PLACES - 1 others, a MiB and some pages apart, with the
- * input repeated.  Where a small buffer lies moves its kernel's time: on
- * an H200 an f16 1024 x 1024 transpose took 5.18 to 5.63 us over 16
- * offsets into its buffers (809 to 745 GB/s, 790 the median), so a figure
- * from one placement could land 4% above or below what a caller's
- * buffers, anywhere, see, and pick the winner of near ties by where the
- * tuner's buffers happened to lie.  Rotated over those 16, it read 785 to
- * 790 GB/s in three runs.  Larger buffers span enough memory to average
- * it out themselves. */
-#define PLACES 8
-#define PLACED_BYTES ((size_t)64 << 20)
-#define PLACED_MIN ((size_t)64 << 10)
-#define PLACE_SPAN ((size_t)PLACES << 20)
 
 struct bench {
 	struct gpu_info g;
@@ -71,8 +56,7 @@ struct bench {
 	CUdeviceptr scratch;
 	size_t scratch_bytes; /* allocated */
 	int set;              /* the input set launches read */
-	int places;           /* 1, or PLACES: see PLACES */
-	CUdeviceptr place_in, place_out; /* the other placements, with PLACE_SPAN to spare */
+	CUdeviceptr place_in, place_out; /* the other placements (placement.h), or 0 */
 };
 
 const char *variant_status_name(int status)
@@ -109,7 +93,6 @@ struct bench *bench_open(const struct gpu_info *g, const void *support_cubin, in
 	b->reps = reps;
 	b->max_reps = reps > BENCH_MAX_REPS ? reps : BENCH_MAX_REPS;
 	b->hot = hot;
-	b->places = 1;
 	/* Not copied: the caller keeps the image alive until bench_close. */
 	b->support_image = (void *)support_cubin;
 	if (CU(cu.DeviceGet(&b->dev, g->index)) || context_setup(b) < 0) {
@@ -137,21 +120,12 @@ static void free_size(struct bench *b)
 	b->in[0] = b->in[1] = b->expected = b->out_base = b->out = b->scratch = 0;
 	b->place_in = b->place_out = 0;
 	b->scratch_bytes = 0;
-	b->places = 1;
 }
 
-/* Whether launches at this size rotate over placements. */
-static int placed(size_t in_bytes, size_t out_bytes)
+/* How many placements the timed launches rotate over at this size. */
+static int places(const struct bench *b)
 {
-	return in_bytes >= PLACED_MIN && in_bytes + out_bytes <= PLACED_BYTES;
-}
-
-/* Placement k's offset into place_in and place_out (k from 1): k - 1 MiB
- * and a few pages, so that no two share their offset within a page
- * group either. */
-static size_t place_offset(int k)
-{
-	return ((size_t)(k - 1) << 20) + ((size_t)(k * 5 % 8) << 12);
+	return b->place_in ? PLACES : 1;
 }
 
 static void free_host(struct bench *b)
@@ -219,8 +193,8 @@ size_t bench_bytes_needed(const struct gpu_info *g, const struct family *f, cons
 	/* The GPU reference's output, while it is made. */
 	size_t ref = f->check == CHECK_GPU_REFERENCE ? expected_bytes(f, dt, d) : 0;
 	size_t in1 = f->in_elems(d) * dt->size;
-	size_t places = placed(in1, out) ? in1 + out + 2 * PLACE_SPAN : 0;
-	return in + 2 * out + scratch + ref + places + 2 * GUARD + (size_t)(g->l2_bytes > 0 ? g->l2_bytes : 64 << 20) * 2 +
+	size_t place_bytes = placed(in1, out) ? in1 + out + 2 * PLACE_SPAN : 0;
+	return in + 2 * out + scratch + ref + place_bytes + 2 * GUARD + (size_t)(g->l2_bytes > 0 ? g->l2_bytes : 64 << 20) * 2 +
 	       (64u << 20);
 }
 
@@ -293,7 +267,6 @@ static int upload_size(struct bench *b)
 			return -1;
 	if (CU(cu.StreamSynchronize(b->stream)))
 		return -1;
-	b->places = PLACES;
 	return 0;
 }
 
@@ -463,18 +436,18 @@ static CUresult do_launch(struct bench *b, const struct launch *l, int place)
  * a 6 us kernel launched through the runtime and 1.2 us through the
  * driver, so the same kernel measured 9% apart by how it was launched.
  * Waited for, both read the same to within 0.6%.  Launch i runs at
- * placement i % places.  Returns the CUresult of the first failure. */
+ * placement i % places(b).  Returns the CUresult of the first failure. */
 static CUresult time_launches(struct bench *b, const struct launch *l, struct timing *t)
 {
 	CUresult r;
 	for (int i = 0; i < 3; i++)
-		if ((r = do_launch(b, l, i % b->places)) != CUDA_SUCCESS)
+		if ((r = do_launch(b, l, i % places(b))) != CUDA_SUCCESS)
 			return r;
 	double *ms = xcalloc((size_t)b->reps, sizeof(double));
 	for (int i = 0; i < b->reps; i++) {
 		float f = 0;
 		if ((!b->hot && (r = cu.MemsetD32Async(b->flush, (unsigned)i, b->flush_bytes / 4, b->stream))) ||
-		    (r = cu.EventRecord(b->start, b->stream)) || (r = do_launch(b, l, i % b->places)) ||
+		    (r = cu.EventRecord(b->start, b->stream)) || (r = do_launch(b, l, i % places(b))) ||
 		    (r = cu.EventRecord(b->stop, b->stream)) || (r = cu.EventSynchronize(b->stop)) ||
 		    (r = cu.EventElapsedTime(&f, b->start, b->stop))) {
 			free(ms);
