@@ -67,7 +67,7 @@ cp "$out/gputune_transpose.h" "$work/gputune_transpose.h"
 lines=$(wc -l < "$work/gputune_transpose.h")
 variants=$(sed -n 's/^#define GPUTUNE_TRANSPOSE_NUM_VARIANTS //p' "$work/gputune_transpose.h")
 t_validate=$(cat "$out/validate-f32.seconds")
-"$NVCC" -arch=sm_90 -O2 -I"$work" bench/transpose-bench.cu -lcublas -lnvrtc -lcuda -o "$work/transpose-bench"
+"$NVCC" -arch=sm_90 -O2 -I"$work" bench/transpose-bench.cu -lcublas -lcublasLt -lnvrtc -lcuda -o "$work/transpose-bench"
 args=""
 for s in 1024x1024 2048x2048 4096x4096 8192x8192; do
 	args="$args f32:$s f16:$s f64:$s"
