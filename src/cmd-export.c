@@ -6,11 +6,13 @@
 #define _POSIX_C_SOURCE 200809L
 #include "choice.h"
 #include "cmd.h"
+#include "compile-pool.h"
 #include "db.h"
 #include "export.h"
 #include "family.h"
 #include "render.h"
 #include "results.h"
+#include "tune.h"
 #include "util.h"
 
 #include <errno.h>
@@ -28,6 +30,7 @@ static const struct cmd_option options[] = {
 	{ "no-shipped", NULL, "leave out the results shipped with gputune", 0, 0 },
 	{ "every", NULL, "JSON: every variant's latest measurement in your database (wrong and failed ones too), with the runs' conditions and held-out points, not only the candidates", 0, 0 },
 	{ "templates", "DIR", "read templates from DIR instead of the built-in copies", 0, 0 },
+	TUNE_OPT_CACHE_DIR,
 	OPT_DB,
 	OPT_END
 };
@@ -73,8 +76,11 @@ static int exec_export(struct args *a)
 		die("open_memstream: %s", strerror(errno));
 	if (json)
 		rc = export_json(mem, &cs, every, &flt);
-	else
-		rc = export_header(mem, fam, &cs, mode, templates_dir_from(args_get(a, "templates")));
+	else {
+		char *cache_dir = cache_dir_from(args_get(a, "cache-dir"));
+		rc = export_header(mem, fam, &cs, mode, templates_dir_from(args_get(a, "templates")), cache_dir);
+		free(cache_dir);
+	}
 	fclose(mem);
 	choice_free(&cs);
 	db_close(every);
@@ -96,7 +102,11 @@ const struct cmd_entry cmd_export_entry = {
 		       "of each size's best, the rule that chooses from them at any size, the kernel\n"
 		       "template once (as text for NVRTC, with per-variant #defines, and under nvcc\n"
 		       "as code, instantiated per variant) and a launch helper.  It needs neither\n"
-		       "gputune nor its templates.\n"
+		       "gputune nor its templates.  nvcc can give a kernel more registers than\n"
+		       "NVRTC gave it when gputune measured it, and so fewer blocks per SM: export\n"
+		       "compiles each variant with NVRTC (through the compile cache, so after a\n"
+		       "tuning run nothing is compiled again), reads its register count, and the\n"
+		       "header holds nvcc's build to it (__maxnreg__, CUDA 12.4 on).\n"
 		       "\n"
 		       "The rule (src/choice-rule.h, copied into the header): a measured size\n"
 		       "answers with its winner.  Otherwise what matters most is the row alignment,\n"

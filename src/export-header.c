@@ -6,9 +6,12 @@
  */
 #include "config.h"
 #include "choice.h"
+#include "compile-pool.h"
+#include "cubin-regs.h"
 #include "db.h"
 #include "embedded.h"
 #include "export.h"
+#include "nvrtc-compile.h"
 #include "render.h"
 #include "util.h"
 
@@ -54,6 +57,8 @@ struct hvariant {
 	int v[MAX_PARAMS];
 	char *params;
 	int is_default;
+	int cc;	  /* the architecture of the first tuned device that uses it, 0 for none */
+	int regs; /* registers NVRTC gives it there: nvcc's build is held to them; 0 when unknown */
 };
 
 static int find_variant(struct hvariant *vs, int n, const struct dtype *dt, const int *v)
@@ -203,8 +208,66 @@ static void write_calibrate(FILE *f, const char *P, const char *U, const char *b
 		U, U, CHOICE_CALIBRATE, U, P, P, P, bufs, sizes, P, size_args, U, P, args, P, args);
 }
 
+/*
+ * Each variant's registers as NVRTC compiles it for tuning, on the
+ * architecture of the device that uses it (through the compile cache, so
+ * after a tuning run nothing is compiled again).  nvcc compiles the same
+ * source differently: on an H200 the f16 variant tile=64, block_rows=16,
+ * vec=4, sector=on took 36 registers built by nvcc against NVRTC's 32, so
+ * 7 blocks of 256 threads fitted on an SM instead of 8, and at 2897 x 2897
+ * (1,058 blocks: one wave at 8, two at 7) the header's kernel ran at 0.75
+ * of the figure the database held for it.  The header holds each kernel
+ * to NVRTC's count (GT_MAXNREG).  A variant that does not compile here,
+ * or one of a device NVRTC cannot target, keeps nvcc's own count.
+ */
+static void variant_registers(const struct family *fam, struct hvariant *vs, int nv, const char *tmpl,
+			      const char *cache_dir)
+{
+	for (int i = 0; i < nv; i++) {
+		if (!vs[i].cc || vs[i].regs)
+			continue;
+		/* Every variant of this architecture in one pool. */
+		char arch[16], *supported = NULL;
+		snprintf(arch, sizeof(arch), "sm_%d", vs[i].cc);
+		struct compile_job *jobs = xcalloc((size_t)nv, sizeof(*jobs));
+		int *which = xcalloc((size_t)nv, sizeof(int));
+		size_t n = 0;
+		for (int j = i; j < nv; j++)
+			if (vs[j].cc == vs[i].cc) {
+				jobs[n].source = render_variant(fam, vs[j].dt, vs[j].v, tmpl);
+				jobs[n].name = vs[j].params;
+				which[n++] = j;
+			}
+		struct compile_pool *pool = NULL;
+		if (!nvrtc_arch_supported(arch, &supported))
+			warning("export: NVRTC cannot target %s, so its kernels keep nvcc's register counts", arch);
+		else
+			pool = compile_pool_start(jobs, n, arch, cache_dir, 0, 0);
+		for (size_t k = 0; k < n; k++) {
+			struct hvariant *h = &vs[which[k]];
+			char *cubin = NULL;
+			size_t len = 0;
+			if (pool && compile_pool_wait(pool, k) == COMPILE_OK)
+				cubin = compile_pool_cubin(pool, k, &len);
+			int r = cubin ? cubin_registers(cubin, len, fam->kernel_name) : -1;
+			if (pool && r <= 0)
+				warning("export: %s %s: no register count for %s, so nvcc's own is used", fam->name,
+				     h->params, arch);
+			/* Marked done either way: -1 is "unknown" for the writer. */
+			h->regs = r > 0 ? r : -1;
+			free(cubin);
+			free((char *)jobs[k].source);
+		}
+		if (pool)
+			compile_pool_stop(pool);
+		free(supported);
+		free(jobs);
+		free(which);
+	}
+}
+
 int export_header(FILE *f, const struct family *fam, const struct choice_set *cs, const char *mode,
-		  const char *templates_dir)
+		  const char *templates_dir, const char *cache_dir)
 {
 	const char *P = fam->name;
 	char U[64]; /* the name upper-cased, for macros */
@@ -240,6 +303,8 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 			int name = i < g->n ? g->winner[i] : g->cand[i - g->n];
 			if (gmap[k][name] < 0 && (gmap[k][name] = header_variant(fam, vs, &nv, dt, g->names[name])) < 0)
 				rc = -1;
+			else if (!vs[gmap[k][name]].cc)
+				vs[gmap[k][name]].cc = g->key->cc_major * 10 + g->key->cc_minor;
 		}
 	}
 	/* A default kernel for every element type: f32 always, and the others
@@ -274,6 +339,7 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		goto out;
 	for (int i = 0; i < nv; i++)
 		vs[i].params = family_point_name(fam, vs[i].v);
+	variant_registers(fam, vs, nv, tmpl, cache_dir);
 
 	char ts[32];
 	db_timestamp(ts);
@@ -316,7 +382,9 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		" * is its CUDA program for NVRTC (entry point gputune_%s_kernel_name), and\n"
 		" * gputune_%s_geometry() its launch grid and block%s.  From CUDA (nvcc):\n"
 		" * gputune_%s_launch(i, %s, stream) runs it.  Pointers\n"
-		" * aligned to 16 bytes take the vectorised paths.%s\n",
+		" * aligned to 16 bytes take the vectorised paths.%s\n"
+		" * Under nvcc each kernel is held to the registers NVRTC gave it when it\n"
+		" * was measured (GT_MAXNREG: its first template argument, 0 for none).\n",
 		P, size_args, P, P, P, P, three ? " (and dynamic shared memory)" : "", P, launch_args, cal_note);
 	if (three)
 		fprintf(f, " * C = A B with A m x k, B k x n and C m x n, row-major and densely packed.\n");
@@ -339,11 +407,23 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	snprintf(guard, sizeof(guard), "GPUTUNE_%s_H", U);
 	fprintf(f, "#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <string.h>\n\n", guard, guard);
 
-	fprintf(f, "typedef struct gputune_%s_config {\n", P);
+	/* The parameters in the family's order, a few to a line. */
+	fprintf(f, "typedef struct gputune_%s_config {\n\tint", P);
+	int col = 4;
+	const char *sep = " ";
 	for (int i = 0; i < fam->nparams; i++)
-		if (!fam->params[i].hidden)
-			fprintf(f, "\tint %s;\n", fam->params[i].name);
-	fprintf(f, "} gputune_%s_config;\n\n", P);
+		if (!fam->params[i].hidden) {
+			size_t w = strlen(sep) + strlen(fam->params[i].name);
+			if (col + w > 80) {
+				fputs(",\n\t   ", f);
+				sep = " ";
+				col = 7;
+			}
+			fprintf(f, "%s%s", sep, fam->params[i].name);
+			col += (int)w;
+			sep = ", ";
+		}
+	fprintf(f, ";\n} gputune_%s_config;\n\n", P);
 	fprintf(f, "typedef struct gputune_%s_variant {\n\tconst char *dtype;\n\tconst char *params;\n"
 		   "\tgputune_%s_config config;\n} gputune_%s_variant;\n\n", P, P, P);
 	fprintf(f, "/* A measured size. */\ntypedef struct gputune_%s_entry {\n"
@@ -522,6 +602,10 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	 * GT_HEADER_KERNEL): what follows is a rendered variant's entry point,
 	 * NVRTC's, which the literal above carries. */
 	fprintf(f, "#if defined(__CUDACC__)\n#include <cuda_runtime.h>\n\n#define GT_HEADER_KERNEL gputune_%s_kernel\n", P);
+	/* The header kernel's register cap (variant_registers); __maxnreg__
+	 * is nvcc's from CUDA 12.4. */
+	fputs("#if __CUDACC_VER_MAJOR__ * 100 + __CUDACC_VER_MINOR__ >= 1204\n"
+	      "#define GT_MAXNREG(n) __maxnreg__((n) > 0 ? (n) : 255)\n#else\n#define GT_MAXNREG(n)\n#endif\n", f);
 	const char *hk = strstr(tmpl, "#ifdef GT_HEADER_KERNEL");
 	const char *hk_end = hk ? strstr(hk, "\n#endif") : NULL;
 	if (hk_end)
@@ -550,13 +634,13 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		}
 		if (three) {
 			/* The matrix product's template is of single precision only. */
-			fprintf(f, "\tcase %d: gputune_%s_kernel<", i, P);
+			fprintf(f, "\tcase %d: gputune_%s_kernel<%d", i, P, vs[i].regs > 0 ? vs[i].regs : 0);
 			for (int k = 0; k < fam->nparams; k++)
-				fprintf(f, "%s%d", k ? ", " : "", vs[i].v[k]);
+				fprintf(f, ", %d", vs[i].v[k]);
 			fputs("><<<grid, block, smem, stream>>>(A, B, C, m, n, k); break;\n", f);
 			continue;
 		}
-		fprintf(f, "\tcase %d: gputune_%s_kernel<%s", i, P, T);
+		fprintf(f, "\tcase %d: gputune_%s_kernel<%d, %s", i, P, vs[i].regs > 0 ? vs[i].regs : 0, T);
 		if (fam->arithmetic)
 			fprintf(f, ", %s", A);
 		for (int k = 0; k < fam->nparams; k++)

@@ -120,6 +120,21 @@ check "it compiles with $CC -std=c11 and chooses the f16 one" \
 cp "$T/k.cu" "$T/pair/k.cu"
 nvcc_compiles "$T/pair/k.cu"
 
+# Each kernel is held to the registers NVRTC gives its variant (nvcc can
+# give the same source more, and fewer blocks per SM): the f32 async
+# variant's cap is the count ptxas reports for its NVRTC program.
+h="$T/pair/gputune_transpose.h"
+n=$(grep -o "/\* [0-9]* \*/ { \"f32\", \"tile=32,$async\"" "$h" | sed 's|^/\* \([0-9]*\).*|\1|')
+cap=$(grep "case $n: gputune_transpose_kernel<" "$h" | sed 's/.*_kernel<\([0-9]*\),.*/\1/')
+args=
+for p in $(echo "tile=32,$async" | tr , ' '); do args="$args --param $p"; done
+# shellcheck disable=SC2086
+"$GPUTUNE" source transpose --dtype f32 $args > "$T/async.cu"
+want=$("$top_builddir/tests/unit-cubin-regs" "$T/async.cu" | sed -n 's/^ok 1 - .*: \([0-9]*\) registers, as ptxas reports$/\1/p')
+check "the async variant's kernel is held to NVRTC's $want registers (header: '$cap')" \
+	test -n "$want" -a "$cap" = "$want"
+grep_in "$h" "GT_MAXNREG"
+
 # An empty database still gives a usable header: the default kernel.
 run_gt 0 export --kernel transpose --no-shipped --db "$T/empty.db" -o "$T/empty.h"
 printf '#include "empty.h"\nint main(void) { return gputune_transpose_choose("X", 90, "f32", 64, 64) == 0 ? 0 : 1; }\n' > "$T/empty.c"
