@@ -612,7 +612,7 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		fprintf(f, "%.*s\n", (int)(hk_end - tmpl + strlen("\n#endif")), tmpl);
 	else
 		fputs(tmpl, f);
-	fputs("#undef GT_HEADER_KERNEL\n\n", f);
+	fputs("#undef GT_HEADER_KERNEL\n#undef GT_MAXNREG\n\n", f);
 	fprintf(f, "/* Launches variant i on stream; returns the launch's error. */\n"
 		   "static inline cudaError_t gputune_%s_launch(int variant, %s,\n"
 		   "\t%s, cudaStream_t stream)\n{\n"
