@@ -25,13 +25,9 @@
 #include <vector>
 
 #include "bench/timing.cuh"
-/* The template's header kernel, with no register cap (an exported header
- * defines GT_MAXNREG, and caps its kernels at NVRTC's counts). */
-#define GT_MAXNREG(n)
 #define GT_HEADER_KERNEL gemm_kernel
 #include "templates/gemm.cu"
 #undef GT_HEADER_KERNEL
-#undef GT_MAXNREG
 #ifdef GPUTUNE_GEMM_HEADER
 #include GPUTUNE_GEMM_HEADER
 #endif
@@ -95,7 +91,7 @@ static void launch(const float *A, const float *B, float *C, int M, int N, int K
 {
 	typedef gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, 0> S;
 	const size_t smem = (size_t)S::STAGE * (DBUF ? 2 : 1) * sizeof(float);
-	auto k = gemm_kernel<0, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, 0>;
+	auto k = gemm_kernel<1, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, 0>;
 	static bool ready = false;
 	if (!ready) {
 		CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));

@@ -58,7 +58,8 @@ struct hvariant {
 	char *params;
 	int is_default;
 	int cc;	  /* the architecture of the first tuned device that uses it, 0 for none */
-	int regs; /* registers NVRTC gives it there: nvcc's build is held to them; 0 when unknown */
+	int regs; /* registers NVRTC gives it there, -1 when unknown */
+	int min_blocks; /* blocks per SM the header's kernel is built for (variant_occupancy) */
 };
 
 static int find_variant(struct hvariant *vs, int n, const struct dtype *dt, const int *v)
@@ -216,16 +217,15 @@ static void write_calibrate(FILE *f, const char *P, const char *U, const char *b
  * vec=4, sector=on took 36 registers built by nvcc against NVRTC's 32, so
  * 7 blocks of 256 threads fitted on an SM instead of 8, and at 2897 x 2897
  * (1,058 blocks: one wave at 8, two at 7) the header's kernel ran at 0.75
- * of the figure the database held for it.  The header holds each kernel
- * to NVRTC's count (GT_MAXNREG).  A variant that does not compile here,
- * or one of a device NVRTC cannot target, keeps nvcc's own count.
+ * of the figure the database held for it.  A variant that does not
+ * compile here, or one of a device NVRTC cannot target, stays unknown.
  */
 static void variant_registers(const struct family *fam, struct hvariant *vs, int nv, const char *tmpl,
 			      const char *cache_dir)
 {
 	for (int i = 0; i < nv; i++) {
 		if (!vs[i].cc || vs[i].regs)
-			continue;
+			continue; /* no device, or done */
 		/* Every variant of this architecture in one pool. */
 		char arch[16], *supported = NULL;
 		snprintf(arch, sizeof(arch), "sm_%d", vs[i].cc);
@@ -264,6 +264,62 @@ static void variant_registers(const struct family *fam, struct hvariant *vs, int
 		free(jobs);
 		free(which);
 	}
+}
+
+/* Threads an SM holds at compute capability cc (10 major + minor). */
+static int sm_max_threads(int cc)
+{
+	if (cc == 75)
+		return 1024;
+	if (cc == 86 || cc == 87 || cc == 89 || cc / 10 == 12)
+		return 1536;
+	return 2048;
+}
+
+/*
+ * The blocks per SM each header kernel is built for: as many as NVRTC's
+ * registers let an SM hold (64 Ki registers, allocated 8 a thread), or its
+ * threads, whichever is fewer.  That is the kernel's __launch_bounds__'
+ * second argument, which keeps nvcc to at most 64 Ki / (blocks x threads)
+ * registers a thread: never fewer than NVRTC gave the variant, and where
+ * nvcc would take more and lose a block per SM, no more.  Where it does
+ * not bind, nvcc's code is the same as with no second argument.  (nvcc's
+ * __maxnreg__ instead, at NVRTC's count, changed the code even where the
+ * count was nvcc's own: the matrix product's winner at 4096 ran at 0.94 of
+ * its figure, against 0.99 without it.)  1 where the count is unknown.
+ */
+static void variant_occupancy(const struct family *fam, struct hvariant *vs, int nv)
+{
+	for (int i = 0; i < nv; i++) {
+		vs[i].min_blocks = 1;
+		if (vs[i].regs <= 0)
+			continue;
+		/* Threads a block: the families' do not depend on the size. */
+		struct dims d = { 1024, 1024, 1024 };
+		struct launch_geometry g;
+		fam->geometry(vs[i].v, vs[i].dt, &d, &g);
+		long threads = (long)g.block[0] * g.block[1] * g.block[2];
+		if (threads <= 0)
+			continue;
+		long by_regs = 65536 / ((vs[i].regs + 7) / 8 * 8 * threads);
+		long by_threads = sm_max_threads(vs[i].cc) / threads;
+		long b = by_regs < by_threads ? by_regs : by_threads;
+		vs[i].min_blocks = b > 1 ? (int)b : 1;
+	}
+}
+
+/* The launch helper's case for variant i: its kernel with template
+ * arguments targs after the blocks per SM, the bounded and unbounded
+ * builds to choose from where the bound is more than 1. */
+static void write_case(FILE *f, const char *P, int i, int min_blocks, const char *targs, const char *smem,
+		       const char *args)
+{
+	if (min_blocks > 1)
+		fprintf(f, "\tcase %d: gputune_%s_build(%d, gputune_%s_kernel<%d, %s>, gputune_%s_kernel<1, %s>, block, %s)",
+			i, P, i, P, min_blocks, targs, P, targs, smem);
+	else
+		fprintf(f, "\tcase %d: gputune_%s_kernel<1, %s>", i, P, targs);
+	fprintf(f, "<<<grid, block, %s, stream>>>%s; break;\n", smem, args);
 }
 
 int export_header(FILE *f, const struct family *fam, const struct choice_set *cs, const char *mode,
@@ -340,6 +396,7 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	for (int i = 0; i < nv; i++)
 		vs[i].params = family_point_name(fam, vs[i].v);
 	variant_registers(fam, vs, nv, tmpl, cache_dir);
+	variant_occupancy(fam, vs, nv);
 
 	char ts[32];
 	db_timestamp(ts);
@@ -382,9 +439,7 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		" * is its CUDA program for NVRTC (entry point gputune_%s_kernel_name), and\n"
 		" * gputune_%s_geometry() its launch grid and block%s.  From CUDA (nvcc):\n"
 		" * gputune_%s_launch(i, %s, stream) runs it.  Pointers\n"
-		" * aligned to 16 bytes take the vectorised paths.%s\n"
-		" * Under nvcc each kernel is held to the registers NVRTC gave it when it\n"
-		" * was measured (GT_MAXNREG: its first template argument, 0 for none).\n",
+		" * aligned to 16 bytes take the vectorised paths.%s\n",
 		P, size_args, P, P, P, P, three ? " (and dynamic shared memory)" : "", P, launch_args, cal_note);
 	if (three)
 		fprintf(f, " * C = A B with A m x k, B k x n and C m x n, row-major and densely packed.\n");
@@ -602,17 +657,26 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	 * GT_HEADER_KERNEL): what follows is a rendered variant's entry point,
 	 * NVRTC's, which the literal above carries. */
 	fprintf(f, "#if defined(__CUDACC__)\n#include <cuda_runtime.h>\n\n#define GT_HEADER_KERNEL gputune_%s_kernel\n", P);
-	/* The header kernel's register cap (variant_registers); __maxnreg__
-	 * is nvcc's from CUDA 12.4. */
-	fputs("#if __CUDACC_VER_MAJOR__ * 100 + __CUDACC_VER_MINOR__ >= 1204\n"
-	      "#define GT_MAXNREG(n) __maxnreg__((n) > 0 ? (n) : 255)\n#else\n#define GT_MAXNREG(n)\n#endif\n", f);
 	const char *hk = strstr(tmpl, "#ifdef GT_HEADER_KERNEL");
 	const char *hk_end = hk ? strstr(hk, "\n#endif") : NULL;
 	if (hk_end)
 		fprintf(f, "%.*s\n", (int)(hk_end - tmpl + strlen("\n#endif")), tmpl);
 	else
 		fputs(tmpl, f);
-	fputs("#undef GT_HEADER_KERNEL\n#undef GT_MAXNREG\n\n", f);
+	fputs("#undef GT_HEADER_KERNEL\n\n", f);
+	/* A variant built with and without the bound of variant_occupancy:
+	 * nvcc's own build runs unless it fits fewer blocks per SM, since the
+	 * bound changes the code even where nvcc needs no more registers than
+	 * it allows (on an H200 the f16 async=words variants ran 4% slower
+	 * bounded, at the register count they had without the bound). */
+	fprintf(f, "/* Variant v's build: nvcc's own unless it fits fewer blocks per SM than its bounded one. */\n"
+		   "template <typename K> static inline K gputune_%s_build(int v, K bounded, K own, dim3 b, unsigned smem)\n{\n"
+		   "\tstatic signed char pick[GPUTUNE_%s_NUM_VARIANTS]; /* 1 bounded, 2 own */\n"
+		   "\tint nb = 0, no = 0, t = (int)(b.x * b.y * b.z);\n"
+		   "\tif (!pick[v] && !cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, bounded, t, smem) &&\n"
+		   "\t    !cudaOccupancyMaxActiveBlocksPerMultiprocessor(&no, own, t, smem))\n"
+		   "\t\tpick[v] = no >= nb ? 2 : 1;\n"
+		   "\treturn pick[v] == 2 ? own : bounded;\n}\n\n", P, U);
 	fprintf(f, "/* Launches variant i on stream; returns the launch's error. */\n"
 		   "static inline cudaError_t gputune_%s_launch(int variant, %s,\n"
 		   "\t%s, cudaStream_t stream)\n{\n"
@@ -634,21 +698,23 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		}
 		if (three) {
 			/* The matrix product's template is of single precision only. */
-			fprintf(f, "\tcase %d: gputune_%s_kernel<%d", i, P, vs[i].regs > 0 ? vs[i].regs : 0);
+			struct strbuf targs = {0};
 			for (int k = 0; k < fam->nparams; k++)
-				fprintf(f, ", %d", vs[i].v[k]);
-			fputs("><<<grid, block, smem, stream>>>(A, B, C, m, n, k); break;\n", f);
+				sb_printf(&targs, "%s%d", k ? ", " : "", vs[i].v[k]);
+			write_case(f, P, i, vs[i].min_blocks, targs.buf, "smem", "(A, B, C, m, n, k)");
+			sb_free(&targs);
 			continue;
 		}
-		fprintf(f, "\tcase %d: gputune_%s_kernel<%d, %s", i, P, vs[i].regs > 0 ? vs[i].regs : 0, T);
+		struct strbuf targs = {0}, cargs = {0};
+		sb_printf(&targs, "%s", T);
 		if (fam->arithmetic)
-			fprintf(f, ", %s", A);
+			sb_printf(&targs, ", %s", A);
 		for (int k = 0; k < fam->nparams; k++)
-			fprintf(f, ", %d", vs[i].v[k]);
-		if (vec)
-			fprintf(f, "><<<grid, block, 0, stream>>>((const %s *)in, (%s *)out, scratch, n); break;\n", T, A);
-		else
-			fprintf(f, "><<<grid, block, 0, stream>>>((const %s *)in, (%s *)out, rows, cols); break;\n", T, A);
+			sb_printf(&targs, ", %d", vs[i].v[k]);
+		sb_printf(&cargs, "((const %s *)in, (%s *)out, %s)", T, A, vec ? "scratch, n" : "rows, cols");
+		write_case(f, P, i, vs[i].min_blocks, targs.buf, "0", cargs.buf);
+		sb_free(&targs);
+		sb_free(&cargs);
 	}
 	fputs("\t}\n\treturn cudaGetLastError();\n}\n", f);
 	if (!fam->scratch_bytes)

@@ -53,11 +53,11 @@ __device__ __forceinline__ void gt_copy(const T *__restrict__ in, T *__restrict_
 }
 #endif /* GT_COPY_TEMPLATE */
 
-/* An exported header's kernel, its first argument the register cap
- * (GT_MAXNREG). */
+/* An exported header's kernel, its first argument the blocks per SM it is
+ * built for (src/export-header.c, variant_occupancy). */
 #ifdef GT_HEADER_KERNEL
-template <int MAXNREG, typename T, int VEC, int THREADS, int ITEMS>
-__global__ void __launch_bounds__(THREADS) GT_MAXNREG(MAXNREG)
+template <int MIN_BLOCKS, typename T, int VEC, int THREADS, int ITEMS>
+__global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 GT_HEADER_KERNEL(const T *__restrict__ in, T *__restrict__ out, unsigned rows, unsigned cols)
 {
 	gt_copy<T, VEC, THREADS, ITEMS>(in, out, rows, cols);

@@ -236,13 +236,13 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 
 #endif /* GT_GEMM_TEMPLATE */
 
-/* An exported header's kernel, its first argument the register cap
- * (GT_MAXNREG). */
+/* An exported header's kernel, its first argument the blocks per SM it is
+ * built for (src/export-header.c, variant_occupancy). */
 #ifdef GT_HEADER_KERNEL
-template <int MAXNREG, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP,
-	  int INJECT>
-__global__ void __launch_bounds__(gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, INJECT>::THREADS)
-GT_MAXNREG(MAXNREG)
+template <int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF,
+	  int GROUP, int INJECT>
+__global__ void
+__launch_bounds__(gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, INJECT>::THREADS, MIN_BLOCKS)
 GT_HEADER_KERNEL(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N,
 		 int K)
 {

@@ -200,12 +200,12 @@ __device__ __forceinline__ void gt_reduce(const T *__restrict__ in, A *__restric
 }
 #endif /* GT_REDUCE_TEMPLATE */
 
-/* An exported header's kernel, its first argument the register cap
- * (GT_MAXNREG). */
+/* An exported header's kernel, its first argument the blocks per SM it is
+ * built for (src/export-header.c, variant_occupancy). */
 #ifdef GT_HEADER_KERNEL
-template <int MAXNREG, typename T, typename A, int THREADS, int VEC, int UNROLL, int GRID, int BLOCK, int FINAL,
+template <int MIN_BLOCKS, typename T, typename A, int THREADS, int VEC, int UNROLL, int GRID, int BLOCK, int FINAL,
 	  int INJECT>
-__global__ void __launch_bounds__(THREADS) GT_MAXNREG(MAXNREG)
+__global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 GT_HEADER_KERNEL(const T *__restrict__ in, A *__restrict__ out, void *scratch, unsigned long long n)
 {
 	gt_reduce<T, A, THREADS, VEC, UNROLL, GRID, BLOCK, FINAL, INJECT>(in, out, scratch, n);

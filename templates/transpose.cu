@@ -598,12 +598,13 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 #endif /* GT_TRANSPOSE_TEMPLATE */
 
 /* An exported header's kernel: the template instantiated per variant, its
- * arguments the register cap (GT_MAXNREG), the element type and then the
+ * arguments the blocks per SM it is built for (src/export-header.c,
+ * variant_occupancy), the element type and then the
  * parameters in the order of the family's table (src/family-transpose.c). */
 #ifdef GT_HEADER_KERNEL
-template <int MAXNREG, typename T, int TILE, int BLOCK_ROWS, int PAD, int UNROLL, int MAPPING, int VEC, int SHARED,
+template <int MIN_BLOCKS, typename T, int TILE, int BLOCK_ROWS, int PAD, int UNROLL, int MAPPING, int VEC, int SHARED,
 	  int SECTOR, int WIDE, int REALIGN, int PAIR, int ASYNC, int INJECT>
-__global__ void __launch_bounds__(TILE / VEC * BLOCK_ROWS) GT_MAXNREG(MAXNREG)
+__global__ void __launch_bounds__(TILE / VEC * BLOCK_ROWS, MIN_BLOCKS)
 GT_HEADER_KERNEL(const T *__restrict__ in, T *__restrict__ out, unsigned rows, unsigned cols)
 {
 	gt_transpose<T, TILE, BLOCK_ROWS, PAD, UNROLL, MAPPING, VEC, SHARED, SECTOR, WIDE, REALIGN, PAIR, ASYNC,
