@@ -469,7 +469,7 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	for (int i = 0; i < fam->nparams; i++)
 		if (!fam->params[i].hidden) {
 			size_t w = strlen(sep) + strlen(fam->params[i].name);
-			if (col + w > 80) {
+			if (col + w > 100) {
 				fputs(",\n\t   ", f);
 				sep = " ";
 				col = 7;
@@ -479,7 +479,7 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 			sep = ", ";
 		}
 	fprintf(f, ";\n} gputune_%s_config;\n\n", P);
-	fprintf(f, "typedef struct gputune_%s_variant {\n\tconst char *dtype;\n\tconst char *params;\n"
+	fprintf(f, "typedef struct gputune_%s_variant {\n\tconst char *dtype, *params;\n"
 		   "\tgputune_%s_config config;\n} gputune_%s_variant;\n\n", P, P, P);
 	fprintf(f, "/* A measured size. */\ntypedef struct gputune_%s_entry {\n"
 		   "\tconst char *device; /* as the driver names it */\n"
@@ -665,17 +665,21 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		fputs(tmpl, f);
 	fputs("#undef GT_HEADER_KERNEL\n\n", f);
 	/* A variant built with and without the bound of variant_occupancy:
-	 * nvcc's own build runs unless it fits fewer blocks per SM, since the
-	 * bound changes the code even where nvcc needs no more registers than
-	 * it allows (on an H200 the f16 async=words variants ran 4% slower
-	 * bounded, at the register count they had without the bound). */
+	 * nvcc's own build runs unless it fits fewer blocks per SM, or the
+	 * bound makes it keep values in local memory.  On an H200, of the
+	 * 146 variants of db/shipped.json's header, nvcc's own build took more
+	 * registers than NVRTC's at 97; bounded, most ran as NVRTC's did
+	 * (f16 2897 x 2897: 1.00 against 0.77 unbounded), but the f16
+	 * async=words variants ran 4% slower than unbounded, two of them with
+	 * a stack frame the bound made. */
 	fprintf(f, "/* Variant v's build: nvcc's own unless it fits fewer blocks per SM than its bounded one. */\n"
 		   "template <typename K> static inline K gputune_%s_build(int v, K bounded, K own, dim3 b, unsigned smem)\n{\n"
 		   "\tstatic signed char pick[GPUTUNE_%s_NUM_VARIANTS]; /* 1 bounded, 2 own */\n"
-		   "\tint nb = 0, no = 0, t = (int)(b.x * b.y * b.z);\n"
+		   "\tint nb = 0, no = 0, t = (int)(b.x * b.y * b.z);\n\tcudaFuncAttributes ab, ao;\n"
 		   "\tif (!pick[v] && !cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, bounded, t, smem) &&\n"
-		   "\t    !cudaOccupancyMaxActiveBlocksPerMultiprocessor(&no, own, t, smem))\n"
-		   "\t\tpick[v] = no >= nb ? 2 : 1;\n"
+		   "\t    !cudaOccupancyMaxActiveBlocksPerMultiprocessor(&no, own, t, smem) &&\n"
+		   "\t    !cudaFuncGetAttributes(&ab, bounded) && !cudaFuncGetAttributes(&ao, own))\n"
+		   "\t\tpick[v] = no >= nb || ab.localSizeBytes > ao.localSizeBytes ? 2 : 1;\n"
 		   "\treturn pick[v] == 2 ? own : bounded;\n}\n\n", P, U);
 	fprintf(f, "/* Launches variant i on stream; returns the launch's error. */\n"
 		   "static inline cudaError_t gputune_%s_launch(int variant, %s,\n"
