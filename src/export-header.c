@@ -282,11 +282,15 @@ static int sm_max_threads(int cc)
  * threads, whichever is fewer.  That is the kernel's __launch_bounds__'
  * second argument, which keeps nvcc to at most 64 Ki / (blocks x threads)
  * registers a thread: never fewer than NVRTC gave the variant, and where
- * nvcc would take more and lose a block per SM, no more.  Where it does
- * not bind, nvcc's code is the same as with no second argument.  (nvcc's
- * __maxnreg__ instead, at NVRTC's count, changed the code even where the
- * count was nvcc's own: the matrix product's winner at 4096 ran at 0.94 of
- * its figure, against 0.99 without it.)  1 where the count is unknown.
+ * nvcc would take more and lose a block per SM, no more.  A second
+ * argument of 1 leaves nvcc's code byte for byte as without one; above 1
+ * the code can change even where nvcc needed fewer registers than that
+ * (the matrix product's 64 x 64 tile took 139 bounded to 3 blocks of 128
+ * threads, 127 without), so the header keeps both builds (the launch's
+ * gputune_KERNEL_build).  nvcc's __maxnreg__ at NVRTC's count, tried
+ * first, changed the code at the very count nvcc chose itself: the matrix
+ * product's winner at 4096 ran at 0.94 of its figure, against 0.99.  1
+ * where the count is unknown.
  */
 static void variant_occupancy(const struct family *fam, struct hvariant *vs, int nv)
 {
