@@ -68,10 +68,10 @@ lines=$(wc -l < "$work/gputune_transpose.h")
 variants=$(sed -n 's/^#define GPUTUNE_TRANSPOSE_NUM_VARIANTS //p' "$work/gputune_transpose.h")
 t_validate=$(cat "$out/validate-f32.seconds")
 "$NVCC" -arch=sm_90 -O2 -I"$work" bench/transpose-bench.cu -lcublas -lcublasLt -lnvrtc -lcuda -o "$work/transpose-bench"
-args=""
-for s in 1024x1024 2048x2048 4096x4096 8192x8192; do
-	args="$args f32:$s f16:$s f64:$s"
-done
+# Every size the header holds a measurement of (the requested ones and the
+# extra shapes the runs measured), then the held-out ones.
+args=$(sed -n '/_entries\[[0-9]*\] = {/,/^};/s/^\t{ "[^"]*", [0-9]*, "\([a-z0-9]*\)", \([0-9]*\), \([0-9]*\), .*/\1:\2x\3/p' \
+	"$work/gputune_transpose.h" | tr '\n' ' ')
 for t in f32 f16 f64; do
 	for s in $(awk '$1 ~ /^[0-9]+x[0-9]+$/ { print $1 }' "$out/validate-$t.txt"); do
 		args="$args $t:$s"
@@ -97,8 +97,8 @@ read -r t_cold t_warm < "$out/tune-seconds"
 	echo "Percentages are of the ceiling measured in the same"
 	echo "process at the same size (the faster of memcpy and the copy kernel).  The"
 	echo "header is the one exported after \`gputune transpose --sizes $POW2\` for f32,"
-	echo "f16 and f64 alone ($lines lines, $variants variants); 'size' says whether a"
-	echo "size was measured by that run or is held out.  'over database' is the"
+	echo "f16 and f64 alone ($lines lines, $variants variants); every size it holds a"
+	echo "measurement of is timed, then the held-out ones; 'size' says which.  'over database' is the"
 	echo "nvcc-built header kernel's GB/s over the figure the database holds for it;"
 	echo "the NVRTC column builds the same variant from the header's NVRTC program;"
 	echo "'calibrated' is, at a held-out size, the variant the header's"
