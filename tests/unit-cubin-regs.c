@@ -10,35 +10,12 @@
  */
 #include "cubin-regs.h"
 #include "nvrtc-compile.h"
+#include "util.h"
 
 #include <nvrtc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 1 << 16, n = 0, r;
-	char *s = malloc(cap);
-	while (s && (r = fread(s + n, 1, cap - n - 1, f)) > 0) {
-		n += r;
-		if (n + 1 == cap) {
-			char *t = realloc(s, cap *= 2);
-			if (!t) {
-				free(s);
-				s = NULL;
-			}
-			s = t;
-		}
-	}
-	fclose(f);
-	if (s)
-		s[n] = '\0';
-	return s;
-}
 
 /* ptxas's count for src's kernel, from its verbose report; -1 if none. */
 static int ptxas_registers(const char *src, const char *arch, const char *kernel)
@@ -72,7 +49,7 @@ int main(int argc, char **argv)
 	const char *kernel = getenv("KERNEL") ? getenv("KERNEL") : "gputune_transpose";
 	int bad = 0, t = 0;
 	for (int i = 1; i < argc; i++) {
-		char *src = slurp(argv[i]), *cubin = NULL, *log = NULL;
+		char *src = read_file(argv[i], NULL), *cubin = NULL, *log = NULL;
 		size_t len = 0;
 		if (!src || nvrtc_compile(src, argv[i], arch, &cubin, &len, &log) != COMPILE_OK) {
 			printf("not ok %d - %s: does not compile\n%s\n", ++t, argv[i], log ? log : "");
