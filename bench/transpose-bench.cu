@@ -312,7 +312,7 @@ int main(int argc, char **argv)
 	bench B;
 	timing_init(B);
 	if (cublasCreate(&B.blas) != CUBLAS_STATUS_SUCCESS || cublasLtCreate(&B.lt) != CUBLAS_STATUS_SUCCESS) {
-		std::fprintf(stderr, "cublasCreate failed\n");
+		std::fprintf(stderr, "cublasCreate or cublasLtCreate failed\n");
 		return 2;
 	}
 	std::printf("| type | size | memcpy | copy kernel | cuBLAS (geam; f16 Lt transform) | classic 32x8 pad 1 | gputune | over database | "

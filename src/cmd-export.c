@@ -29,7 +29,7 @@ static const struct cmd_option options[] = {
 	OPT_OUTPUT,
 	{ "no-shipped", NULL, "leave out the results shipped with gputune", 0, 0 },
 	{ "every", NULL, "JSON: every variant's latest measurement in your database (wrong and failed ones too), with the runs' conditions and held-out points, not only the candidates", 0, 0 },
-	{ "templates", "DIR", "read templates from DIR instead of the built-in copies", 0, 0 },
+	TUNE_OPT_TEMPLATES,
 	TUNE_OPT_CACHE_DIR,
 	OPT_DB,
 	OPT_END
