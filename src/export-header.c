@@ -16,6 +16,7 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -223,6 +224,12 @@ static void write_calibrate(FILE *f, const char *P, const char *U, const char *b
 static void variant_registers(const struct family *fam, struct hvariant *vs, int nv, const char *tmpl,
 			      const char *cache_dir)
 {
+	if (mkdir_p(cache_dir) < 0) {
+		warning("export: cannot create the compile cache directory %s (%s), so the header's kernels are "
+			"built without NVRTC's register counts",
+			cache_dir, strerror(errno));
+		return;
+	}
 	for (int i = 0; i < nv; i++) {
 		if (!vs[i].cc || vs[i].regs)
 			continue; /* no device, or done */

@@ -145,6 +145,13 @@ fi
 check "the async variant's kernel is built for $want blocks per SM ($regs registers; header: '$blocks')" \
 	test -n "$want" -a "$blocks" = "$want"
 
+# A compile cache that cannot be made: the header is still written, its
+# kernels without NVRTC's counts, and the warning says so.
+run_gt 0 export --kernel transpose --no-shipped --db "$T/pair.db" --cache-dir /proc/no-such-dir -o "$T/nocache.h"
+grep_in "$T/err" "cannot create the compile cache directory /proc/no-such-dir"
+grep_in "$T/err" "without NVRTC's register counts"
+check "its kernels are built as nvcc builds them" sh -c "! grep -q 'case [0-9]*: gputune_transpose_build(' '$T/nocache.h'"
+
 # An empty database still gives a usable header: the default kernel.
 run_gt 0 export --kernel transpose --no-shipped --db "$T/empty.db" -o "$T/empty.h"
 printf '#include "empty.h"\nint main(void) { return gputune_transpose_choose("X", 90, "f32", 64, 64) == 0 ? 0 : 1; }\n' > "$T/empty.c"
