@@ -135,7 +135,7 @@ template <typename T, typename A> static void run(bench &B, const char *dtype, s
 	};
 #define GT_LADDER(U, G, BL)                                                                                    \
 	step(U, G, [&](unsigned blocks) {                                                                     \
-		gputune_reduce_kernel<1, T, A, 128, 1, U, G, BL, 0, 0><<<blocks, 128>>>((const T *)in, (A *)out, \
+		gputune_reduce_kernel<0, T, A, 128, 1, U, G, BL, 0, 0><<<blocks, 128>>>((const T *)in, (A *)out, \
 										     ls_shared, n);              \
 	})
 	GT_LADDER(1, 0, 0);

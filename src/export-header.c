@@ -289,12 +289,15 @@ static int sm_max_threads(int cc)
  * threads, whichever is fewer.  That is the kernel's __launch_bounds__'
  * second argument, which keeps nvcc to at most 64 Ki / (blocks x threads)
  * registers a thread: never fewer than NVRTC gave the variant, and where
- * nvcc would take more and lose a block per SM, no more.  A second
- * argument of 1 leaves nvcc's code byte for byte as without one; above 1
- * the code can change even where nvcc needed fewer registers than that
- * (the matrix product's 64 x 64 tile took 139 bounded to 3 blocks of 128
+ * nvcc would take more and lose a block per SM, no more.  A bound
+ * can change the code even where nvcc needed fewer registers than it (the
+ * matrix product's 64 x 64 tile took 139 bounded to 3 blocks of 128
  * threads, 127 without), so the header keeps both builds (the launch's
- * gputune_KERNEL_build).  nvcc's __maxnreg__ at NVRTC's count, tried
+ * gputune_KERNEL_build); the unbounded one has the second argument 0,
+ * which emits none, as the rendered kernel the tuner measured has none.
+ * A second argument of 1 is not that: ptxas then allows itself more
+ * registers (an f16 async=words variant took 34 with it from nvcc, 35
+ * from NVRTC, and 30 without from both).  nvcc's __maxnreg__ at NVRTC's count, tried
  * first, changed the code at the very count nvcc chose itself: the matrix
  * product's winner at 4096 ran at 0.94 of its figure, against 0.99.  1
  * where the count is unknown.
@@ -326,10 +329,10 @@ static void write_case(FILE *f, const char *P, int i, int min_blocks, const char
 		       const char *args)
 {
 	if (min_blocks > 1)
-		fprintf(f, "\tcase %d: gputune_%s_build(%d, gputune_%s_kernel<%d, %s>, gputune_%s_kernel<1, %s>, block, %s)",
+		fprintf(f, "\tcase %d: gputune_%s_build(%d, gputune_%s_kernel<%d, %s>, gputune_%s_kernel<0, %s>, block, %s)",
 			i, P, i, P, min_blocks, targs, P, targs, smem);
 	else
-		fprintf(f, "\tcase %d: gputune_%s_kernel<1, %s>", i, P, targs);
+		fprintf(f, "\tcase %d: gputune_%s_kernel<0, %s>", i, P, targs);
 	fprintf(f, "<<<grid, block, %s, stream>>>%s; break;\n", smem, args);
 }
 

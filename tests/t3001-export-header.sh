@@ -131,7 +131,7 @@ n=$(grep -o "/\* [0-9]* \*/ { \"f32\", \"tile=32,$async\"" "$h" | sed 's|^/\* \(
 line=$(grep "case $n: gputune_transpose_build($n, gputune_transpose_kernel<" "$h")
 blocks=$(echo "$line" | sed 's/^[^<]*<\([0-9]*\),.*/\1/')
 check "its case chooses between the bounded build and nvcc's own" \
-	sh -c "echo '$line' | grep -q 'gputune_transpose_kernel<1, gt_uint<4>::type, 32, 8, '"
+	sh -c "echo '$line' | grep -q 'gputune_transpose_kernel<0, gt_uint<4>::type, 32, 8, '"
 args=
 for p in $(echo "tile=32,$async" | tr , ' '); do args="$args --param $p"; done
 # shellcheck disable=SC2086
