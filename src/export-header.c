@@ -679,13 +679,13 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		fputs(tmpl, f);
 	fputs("#undef GT_HEADER_KERNEL\n\n", f);
 	/* A variant built with and without the bound of variant_occupancy:
-	 * nvcc's own build runs unless it fits fewer blocks per SM, or the
-	 * bound makes it keep values in local memory.  On an H200, of the
-	 * 146 variants of db/shipped.json's header, nvcc's own build took more
-	 * registers than NVRTC's at 97; bounded, most ran as NVRTC's did
-	 * (f16 2897 x 2897: 1.00 against 0.77 unbounded), but the f16
-	 * async=words variants ran 4% slower than unbounded, two of them with
-	 * a stack frame the bound made. */
+	 * the unbounded build, declared as the tuner's kernel, runs unless it
+	 * fits fewer blocks per SM, or the bound makes it keep values in local
+	 * memory.  Of the 144 variants of the run of record's header, nvcc gave
+	 * the unbounded build more registers than NVRTC at 6 (f16 2897 x 2897:
+	 * 0.77 of its figure unbounded, 1.00 bounded); a bound where none is
+	 * needed costs (f16 async=words variants ran 4% slower, two of them
+	 * with a stack frame the bound made). */
 	fprintf(f, "/* Variant v's build: nvcc's own unless it fits fewer blocks per SM than its bounded one. */\n"
 		   "template <typename K> static inline K gputune_%s_build(int v, K bounded, K own, dim3 b, unsigned smem)\n{\n"
 		   "\tstatic signed char pick[GPUTUNE_%s_NUM_VARIANTS]; /* 1 bounded, 2 own */\n"
