@@ -258,7 +258,7 @@ static void variant_registers(const struct family *fam, struct hvariant *vs, int
 				cubin = compile_pool_cubin(pool, k, &len);
 			int r = cubin ? cubin_registers(cubin, len, fam->kernel_name) : -1;
 			if (pool && r <= 0)
-				warning("export: %s %s: no register count for %s, so nvcc's own is used", fam->name,
+				warning("export: %s %s: no register count for %s, so its unbounded build alone is used", fam->name,
 				     h->params, arch);
 			/* Marked done either way: -1 is "unknown" for the writer. */
 			h->regs = r > 0 ? r : -1;
@@ -297,10 +297,10 @@ static int sm_max_threads(int cc)
  * which emits none, as the rendered kernel the tuner measured has none.
  * A second argument of 1 is not that: ptxas then allows itself more
  * registers (an f16 async=words variant took 34 with it from nvcc, 35
- * from NVRTC, and 30 without from both).  nvcc's __maxnreg__ at NVRTC's count, tried
- * first, changed the code at the very count nvcc chose itself: the matrix
- * product's winner at 4096 ran at 0.94 of its figure, against 0.99.  1
- * where the count is unknown.
+ * from NVRTC, and 30 without from both).  nvcc's __maxnreg__ at NVRTC's
+ * count, tried first, changed the code at the very count nvcc chose
+ * itself: the matrix product's winner at 4096 ran at 0.94 of its figure,
+ * against 0.99.  1 (one build, unbounded) where the count is unknown.
  */
 static void variant_occupancy(const struct family *fam, struct hvariant *vs, int nv)
 {
@@ -686,9 +686,9 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	 * 0.77 of its figure unbounded, 1.00 bounded); a bound where none is
 	 * needed costs (f16 async=words variants ran 4% slower, two of them
 	 * with a stack frame the bound made). */
-	fprintf(f, "/* Variant v's build: nvcc's own unless it fits fewer blocks per SM than its bounded one. */\n"
+	fprintf(f, "/* Variant v's build: the unbounded one unless it fits fewer blocks per SM than the bounded one. */\n"
 		   "template <typename K> static inline K gputune_%s_build(int v, K bounded, K own, dim3 b, unsigned smem)\n{\n"
-		   "\tstatic signed char pick[GPUTUNE_%s_NUM_VARIANTS]; /* 1 bounded, 2 own */\n"
+		   "\tstatic signed char pick[GPUTUNE_%s_NUM_VARIANTS]; /* 1 bounded, 2 unbounded */\n"
 		   "\tint nb = 0, no = 0, t = (int)(b.x * b.y * b.z);\n\tcudaFuncAttributes ab, ao;\n"
 		   "\tif (!pick[v] && !cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, bounded, t, smem) &&\n"
 		   "\t    !cudaOccupancyMaxActiveBlocksPerMultiprocessor(&no, own, t, smem) &&\n"

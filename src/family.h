@@ -9,8 +9,8 @@
  *     accumulator type) and then the parameters in the order of the
  *     family's table; under #ifdef GT_HEADER_KERNEL a __global__ template
  *     of that name with the blocks per SM first, as its __launch_bounds__'
- *     second argument (0 for none, as the entry point has), then the same arguments (exported headers instantiate
- *     it per variant for nvcc); and under #ifdef GT_ELEM_BYTES the extern
+ *     second argument (0 for none, as the entry point has), then the same
+ *     arguments (exported headers instantiate it per variant for nvcc); and under #ifdef GT_ELEM_BYTES the extern
  *     "C" entry point GT_KERNEL_NAME (default: the family's kernel name)
  *     with the arguments of the family's `args` that instantiates the
  *     template with the GT_* macros (a rendered variant).  Say at its top
