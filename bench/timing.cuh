@@ -86,6 +86,26 @@ static void place_end(flushed_timing &T, placements &P)
 	T.place = nullptr;
 }
 
+/* The copy side of the ceiling: n16 16-byte vectors, four a thread, and the
+ * tail bytes past them (by the first block). */
+__global__ void copy16(const uint4 *in, uint4 *out, size_t n16, const unsigned char *tin, unsigned char *tout,
+		       size_t tail)
+{
+	size_t i = (size_t)blockIdx.x * blockDim.x * 4 + threadIdx.x;
+	uint4 v[4];
+#pragma unroll
+	for (int k = 0; k < 4; k++)
+		if (i + k * blockDim.x < n16)
+			v[k] = in[i + k * blockDim.x];
+#pragma unroll
+	for (int k = 0; k < 4; k++)
+		if (i + k * blockDim.x < n16)
+			out[i + k * blockDim.x] = v[k];
+	if (blockIdx.x == 0)
+		for (size_t t = threadIdx.x; t < tail; t += blockDim.x)
+			tout[t] = tin[t];
+}
+
 /* Device 0's properties, the flush buffer and the events; then a second
  * of back-to-back work, so that the first sizes are timed on a GPU as warm
  * as the one gputune measured on (it confirms a winner after timing every

@@ -58,24 +58,6 @@ template <typename T> __global__ void classic_transpose(const T *in, T *out, uns
 			out[(size_t)(y + j) * rows + x] = tile[threadIdx.x][threadIdx.y + j];
 }
 
-__global__ void copy16(const uint4 *in, uint4 *out, size_t n16, const unsigned char *tin, unsigned char *tout,
-		       size_t tail)
-{
-	size_t i = (size_t)blockIdx.x * blockDim.x * 4 + threadIdx.x;
-	uint4 v[4];
-#pragma unroll
-	for (int k = 0; k < 4; k++)
-		if (i + k * blockDim.x < n16)
-			v[k] = in[i + k * blockDim.x];
-#pragma unroll
-	for (int k = 0; k < 4; k++)
-		if (i + k * blockDim.x < n16)
-			out[i + k * blockDim.x] = v[k];
-	if (blockIdx.x == 0)
-		for (size_t t = threadIdx.x; t < tail; t += blockDim.x)
-			tout[t] = tin[t];
-}
-
 /* The variant's NVRTC source compiled as gputune compiles it; NULL on failure. */
 static CUfunction nvrtc_kernel(int v, int cc)
 {
