@@ -263,6 +263,28 @@ static double run_one(flushed_timing &B, void *d_in, void *d_out, int rows, int 
 	return time_ms(B, [&] { k<<<grid, 32 * W, G::SMEM>>>(M, d_in, d_out, rows, cols); });
 }
 
+/* The shapes timed, named NI/NO TRxTC wW as the table's columns. */
+typedef double (*runner)(flushed_timing &, void *, void *, int, int, const std::vector<char> &, size_t, bool &);
+struct variant {
+	const char *name;
+	runner run;
+};
+#define VARIANT(ES, NI, NO, TR, TC, W) { #NI "/" #NO " " #TR "x" #TC " w" #W, run_one<ES, NI, NO, TR, TC, W> }
+static const variant f32_variants[] = {
+	VARIANT(4, 4, 4, 64, 64, 8), VARIANT(4, 4, 4, 32, 64, 4), VARIANT(4, 4, 8, 64, 64, 8),
+	VARIANT(4, 4, 8, 32, 64, 4), VARIANT(4, 8, 8, 64, 64, 8), VARIANT(4, 8, 8, 32, 64, 8),
+	VARIANT(4, 4, 8, 64, 128, 8), VARIANT(4, 8, 8, 64, 128, 16),
+};
+static const variant f16_variants[] = {
+	VARIANT(2, 8, 8, 128, 128, 16), VARIANT(2, 8, 8, 64, 64, 8), VARIANT(2, 8, 16, 128, 128, 16),
+	VARIANT(2, 8, 16, 64, 64, 8), VARIANT(2, 8, 16, 64, 128, 16), VARIANT(2, 16, 16, 128, 128, 16),
+	VARIANT(2, 16, 16, 64, 64, 8), VARIANT(2, 16, 16, 64, 128, 16),
+};
+#undef VARIANT
+const int NV = 8;
+static_assert(sizeof f32_variants / sizeof *f32_variants == NV && sizeof f16_variants / sizeof *f16_variants == NV,
+	      "one column per variant in each table");
+
 int main(int argc, char **argv)
 {
 	flushed_timing B;
@@ -288,18 +310,13 @@ int main(int argc, char **argv)
 			sizes.push_back(z);
 		}
 	}
-	const char *n4[] = {"4/4 64x64 w8", "4/4 32x64 w4", "4/8 64x64 w8", "4/8 32x64 w4", "8/8 64x64 w8",
-			    "8/8 32x64 w8", "4/8 64x128 w8", "8/8 64x128 w16"};
-	const char *n2[] = {"8/8 128x128 w16", "8/8 64x64 w8", "8/16 128x128 w16", "8/16 64x64 w8", "8/16 64x128 w16",
-			    "16/16 128x128 w16", "16/16 64x64 w8", "16/16 64x128 w16"};
-	const int NV = 8;
 	int last_es = 0;
 	for (auto &z : sizes) {
+		const variant *vs = z.es == 4 ? f32_variants : f16_variants;
 		if (z.es != last_es) {
-			const char **n = z.es == 4 ? n4 : n2;
 			std::printf("\n| %s size | ceiling GB/s |", z.es == 4 ? "f32" : "f16");
 			for (int i = 0; i < NV; i++)
-				std::printf(" %s |", n[i]);
+				std::printf(" %s |", vs[i].name);
 			std::printf(" right |\n|---|---|");
 			for (int i = 0; i < NV; i++)
 				std::printf("---|");
@@ -333,25 +350,8 @@ int main(int argc, char **argv)
 		double ceiling = std::max(gbps(t_memcpy), gbps(t_copy));
 		bool ok[NV];
 		double t[NV];
-		if (z.es == 4) {
-			t[0] = run_one<4, 4, 4, 64, 64, 8>(B, d_in, d_out, z.rows, z.cols, expect, bytes, ok[0]);
-			t[1] = run_one<4, 4, 4, 32, 64, 4>(B, d_in, d_out, z.rows, z.cols, expect, bytes, ok[1]);
-			t[2] = run_one<4, 4, 8, 64, 64, 8>(B, d_in, d_out, z.rows, z.cols, expect, bytes, ok[2]);
-			t[3] = run_one<4, 4, 8, 32, 64, 4>(B, d_in, d_out, z.rows, z.cols, expect, bytes, ok[3]);
-			t[4] = run_one<4, 8, 8, 64, 64, 8>(B, d_in, d_out, z.rows, z.cols, expect, bytes, ok[4]);
-			t[5] = run_one<4, 8, 8, 32, 64, 8>(B, d_in, d_out, z.rows, z.cols, expect, bytes, ok[5]);
-			t[6] = run_one<4, 4, 8, 64, 128, 8>(B, d_in, d_out, z.rows, z.cols, expect, bytes, ok[6]);
-			t[7] = run_one<4, 8, 8, 64, 128, 16>(B, d_in, d_out, z.rows, z.cols, expect, bytes, ok[7]);
-		} else {
-			t[0] = run_one<2, 8, 8, 128, 128, 16>(B, d_in, d_out, z.rows, z.cols, expect, bytes, ok[0]);
-			t[1] = run_one<2, 8, 8, 64, 64, 8>(B, d_in, d_out, z.rows, z.cols, expect, bytes, ok[1]);
-			t[2] = run_one<2, 8, 16, 128, 128, 16>(B, d_in, d_out, z.rows, z.cols, expect, bytes, ok[2]);
-			t[3] = run_one<2, 8, 16, 64, 64, 8>(B, d_in, d_out, z.rows, z.cols, expect, bytes, ok[3]);
-			t[4] = run_one<2, 8, 16, 64, 128, 16>(B, d_in, d_out, z.rows, z.cols, expect, bytes, ok[4]);
-			t[5] = run_one<2, 16, 16, 128, 128, 16>(B, d_in, d_out, z.rows, z.cols, expect, bytes, ok[5]);
-			t[6] = run_one<2, 16, 16, 64, 64, 8>(B, d_in, d_out, z.rows, z.cols, expect, bytes, ok[6]);
-			t[7] = run_one<2, 16, 16, 64, 128, 16>(B, d_in, d_out, z.rows, z.cols, expect, bytes, ok[7]);
-		}
+		for (int i = 0; i < NV; i++)
+			t[i] = vs[i].run(B, d_in, d_out, z.rows, z.cols, expect, bytes, ok[i]);
 		std::printf("| %dx%d | %.0f |", z.rows, z.cols, ceiling);
 		std::string right;
 		for (int i = 0; i < NV; i++) {

@@ -258,8 +258,8 @@ static void variant_registers(const struct family *fam, struct hvariant *vs, int
 				cubin = compile_pool_cubin(pool, k, &len);
 			int r = cubin ? cubin_registers(cubin, len, fam->kernel_name) : -1;
 			if (pool && r <= 0)
-				warning("export: %s %s: no register count for %s, so its unbounded build alone is used", fam->name,
-				     h->params, arch);
+				warning("export: %s %s: no register count for %s, so its unbounded build alone is used",
+					fam->name, h->params, arch);
 			/* Marked done either way: -1 is "unknown" for the writer. */
 			h->regs = r > 0 ? r : -1;
 			free(cubin);
@@ -687,14 +687,14 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	 * needed costs (f16 async=words variants ran 4% slower, two of them
 	 * with a stack frame the bound made). */
 	fprintf(f, "/* Variant v's build: the unbounded one unless it fits fewer blocks per SM than the bounded one. */\n"
-		   "template <typename K> static inline K gputune_%s_build(int v, K bounded, K own, dim3 b, unsigned smem)\n{\n"
+		   "template <typename K> static inline K gputune_%s_build(int v, K bounded, K unbounded, dim3 b, unsigned smem)\n{\n"
 		   "\tstatic signed char pick[GPUTUNE_%s_NUM_VARIANTS]; /* 1 bounded, 2 unbounded */\n"
-		   "\tint nb = 0, no = 0, t = (int)(b.x * b.y * b.z);\n\tcudaFuncAttributes ab, ao;\n"
+		   "\tint nb = 0, nu = 0, t = (int)(b.x * b.y * b.z);\n\tcudaFuncAttributes ab, au;\n"
 		   "\tif (!pick[v] && !cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, bounded, t, smem) &&\n"
-		   "\t    !cudaOccupancyMaxActiveBlocksPerMultiprocessor(&no, own, t, smem) &&\n"
-		   "\t    !cudaFuncGetAttributes(&ab, bounded) && !cudaFuncGetAttributes(&ao, own))\n"
-		   "\t\tpick[v] = no >= nb || ab.localSizeBytes > ao.localSizeBytes ? 2 : 1;\n"
-		   "\treturn pick[v] == 2 ? own : bounded;\n}\n\n", P, U);
+		   "\t    !cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nu, unbounded, t, smem) &&\n"
+		   "\t    !cudaFuncGetAttributes(&ab, bounded) && !cudaFuncGetAttributes(&au, unbounded))\n"
+		   "\t\tpick[v] = nu >= nb || ab.localSizeBytes > au.localSizeBytes ? 2 : 1;\n"
+		   "\treturn pick[v] == 2 ? unbounded : bounded;\n}\n\n", P, U);
 	fprintf(f, "/* Launches variant i on stream; returns the launch's error. */\n"
 		   "static inline cudaError_t gputune_%s_launch(int variant, %s,\n"
 		   "\t%s, cudaStream_t stream)\n{\n"

@@ -9,11 +9,12 @@
  *     accumulator type) and then the parameters in the order of the
  *     family's table; under #ifdef GT_HEADER_KERNEL a __global__ template
  *     of that name with the blocks per SM first, as its __launch_bounds__'
- *     second argument (0 for none, as the entry point has), then the same
- *     arguments (exported headers instantiate it per variant for nvcc); and under #ifdef GT_ELEM_BYTES the extern
- *     "C" entry point GT_KERNEL_NAME (default: the family's kernel name)
- *     with the arguments of the family's `args` that instantiates the
- *     template with the GT_* macros (a rendered variant).  Say at its top
+ *     second argument (0 for none, as the entry point has), then the
+ *     same arguments (exported headers instantiate it per variant for
+ *     nvcc); and under #ifdef GT_ELEM_BYTES the extern "C" entry point
+ *     GT_KERNEL_NAME (default: the family's kernel name) with the
+ *     arguments of the family's `args` that instantiates the template
+ *     with the GT_* macros (a rendered variant).  Say at its top
  *     what it computes and what each parameter means.
  *  2. Write src/family-<name>.c defining `const struct family family_<name>`:
  *     its size shape (1-D N, 2-D rows x cols, 3-D M x N x K) and default
