@@ -31,10 +31,21 @@
  * to 14 bytes past the input's last element, which cudaMalloc's
  * granularity covers here.
  *
+ * Two forms test why the sizes of one to three waves of blocks lag: S
+ * stages of TC / S columns, all loaded at once and each moved and stored
+ * while the later ones arrive; and the output boxes laid over the input
+ * boxes ("in place"), every thread holding its elements in registers
+ * across a barrier, so that a block takes half the shared memory and a
+ * whole matrix of up to about 25 MB loads in one wave.  Two more columns
+ * time what the structure costs apart from its moves: the loads and
+ * stores alone ("no moves", output wrong) and an empty kernel of the same
+ * launch ("empty").
+ *
  * Every variant's output is compared with a host transpose; the timing is
  * bench/timing.cuh's protocol (one placement of the buffers), the ceiling
  * the faster of cudaMemcpy and a 16-byte copy kernel.  Columns are named
- * NI/NO TRxTC wW (W warps a block).  Built and run on the GPU machine:
+ * NI/NO TRxTC wW sS (W warps a block, S stages), each with its share of
+ * the ceiling and its median time.  Built and run on the GPU machine:
  *   nvcc -O3 -std=c++17 -arch=sm_90 bench/rowclass-study.cu -lcuda -o rowclass-study
  *   ./rowclass-study [f16:RxC | f32:RxC ...]
  */
@@ -93,8 +104,10 @@ template <int ES> struct elem;
 template <> struct elem<2> { using T = unsigned short; };
 template <> struct elem<4> { using T = unsigned int; };
 
-/* Moves the block's tile from its input boxes to its output boxes. */
-template <int ES, int NI, int NO, int TR, int TC, int W>
+/* Moves the block's tile from its input boxes to its output boxes.  With
+ * IP the output boxes lie over the input boxes: every thread reads all its
+ * elements into registers first, and writes them after a barrier. */
+template <int ES, int NI, int NO, int TR, int TC, int W, bool IP = false>
 __device__ __forceinline__ void tile_compute(const class_maps &M, unsigned char *sin, unsigned char *sout,
 					     const void *inv, void *outv, int rows, int cols, int r0, int c0)
 {
@@ -106,44 +119,52 @@ __device__ __forceinline__ void tile_compute(const class_maps &M, unsigned char 
 	const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 	const uint32_t sin0 = shared_address(sin), sout0 = shared_address(sout);
 	constexpr int JG = W > NO ? W / NO : 1, JN = TC / NO / JG;
-	for (int task = warp; task < NO * JG; task += W) {
-		const int kq = task % NO, jg = task / NO; // output class, group of its rows
-		const int offq = M.out_off[kq];
-		const int col0 = kq + NO * jg * JN; // c - c0 of the group's first row
-		if (ES == 2) {
-			/* Two input rows a thread, so that each output store is a
-			 * 4-byte word. */
+	constexpr int TPW = (NO * JG + W - 1) / W;        // tasks a warp
+	constexpr int HN = ES == 2 ? TR / 64 : TR / 32;    // words of an output row a lane
+	uint32_t keep[IP ? TPW : 1][IP ? HN : 1][IP ? JN : 1];
 #pragma unroll
-			for (int h = 0; h < TR / 64; h++) {
-				const int m = lane + 32 * h;     // word of the output row
-				const int ra = 2 * m - offq + H; // input row - r0 + H, >= 1
+	for (int pass = 0; pass < (IP ? 2 : 1); pass++) {
+		if (pass == 1)
+			__syncthreads();
+#pragma unroll
+		for (int t = 0; t < TPW; t++) {
+			const int task = warp + t * W;
+			if (task >= NO * JG)
+				break;
+			const int kq = task % NO, jg = task / NO; // output class, group of its rows
+			const int offq = M.out_off[kq];
+			const int col0 = kq + NO * jg * JN; // c - c0 of the group's first row
+#pragma unroll
+			for (int h = 0; h < HN; h++) {
+				/* f16: two input rows a thread, so that each output
+				 * store is a 4-byte word. */
+				const int m = lane + 32 * h; // word of the output row
+				const int ra = (ES == 2 ? 2 * m : m) - offq + H; // input row - r0 + H, >= 1
 				const int ka = ra % NI, kb = (ra + 1) % NI;
 				const int ia = ra / NI, ib = (ra + 1) / NI;
-				const uint32_t ba = sin0 + ka * G::IN_BOX + ia * G::IN_ROW + (col0 + M.in_off[ka]) * 2;
-				const uint32_t bb = sin0 + kb * G::IN_BOX + ib * G::IN_ROW + (col0 + M.in_off[kb]) * 2;
+				const uint32_t ba = sin0 + ka * G::IN_BOX + ia * G::IN_ROW + (col0 + M.in_off[ka]) * ES;
+				const uint32_t bb = sin0 + kb * G::IN_BOX + ib * G::IN_ROW + (col0 + M.in_off[kb]) * ES;
 				const uint32_t bo = sout0 + kq * G::OUT_BOX + jg * JN * G::OUT_ROW + m * 4;
 #pragma unroll
 				for (int j = 0; j < JN; j++) {
-					unsigned short a, b;
-					asm volatile("ld.shared.u16 %0, [%1];" : "=h"(a) : "r"(ba + NO * 2 * j));
-					asm volatile("ld.shared.u16 %0, [%1];" : "=h"(b) : "r"(bb + NO * 2 * j));
-					const uint32_t w = (uint32_t)a | ((uint32_t)b << 16);
-					asm volatile("st.shared.u32 [%0], %1;" ::"r"(bo + j * G::OUT_ROW), "r"(w));
-				}
-			}
-		} else {
-#pragma unroll
-			for (int h = 0; h < TR / 32; h++) {
-				const int y = lane + 32 * h;  // element of the output row
-				const int ra = y - offq + H;  // input row - r0 + H, >= 1
-				const int ka = ra % NI, ia = ra / NI;
-				const uint32_t ba = sin0 + ka * G::IN_BOX + ia * G::IN_ROW + (col0 + M.in_off[ka]) * ES;
-				const uint32_t bo = sout0 + kq * G::OUT_BOX + jg * JN * G::OUT_ROW + y * ES;
-#pragma unroll
-				for (int j = 0; j < JN; j++) {
-					uint32_t v;
-					asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(ba + NO * ES * j));
-					asm volatile("st.shared.u32 [%0], %1;" ::"r"(bo + j * G::OUT_ROW), "r"(v));
+					uint32_t w;
+					if (pass == 0) {
+						if (ES == 2) {
+							unsigned short x, y;
+							asm volatile("ld.shared.u16 %0, [%1];" : "=h"(x) : "r"(ba + NO * 2 * j));
+							asm volatile("ld.shared.u16 %0, [%1];" : "=h"(y) : "r"(bb + NO * 2 * j));
+							w = (uint32_t)x | ((uint32_t)y << 16);
+						} else {
+							asm volatile("ld.shared.u32 %0, [%1];" : "=r"(w) : "r"(ba + NO * 4 * j));
+						}
+					}
+					if (IP && pass == 0) {
+						keep[IP ? t : 0][IP ? h : 0][IP ? j : 0] = w;
+						continue;
+					}
+					if (IP)
+						w = keep[IP ? t : 0][IP ? h : 0][IP ? j : 0];
+					asm volatile("st.shared.u32 [%0], %1;" ::"r"(bo + j * G::OUT_ROW), "r"(w) : "memory");
 				}
 			}
 		}
@@ -171,47 +192,73 @@ __device__ __forceinline__ void tile_compute(const class_maps &M, unsigned char 
 	}
 }
 
-template <int ES, int NI, int NO, int TR, int TC, int W>
+/* MODE, for measuring what the structure costs apart from its work: 0 the
+ * transpose; 1 the loads and stores without the moves (the output is
+ * wrong); 2 an empty kernel of the same launch (shared memory and
+ * parameters). */
+template <int ES, int NI, int NO, int TR, int TC, int W, int S, int MODE, bool IP>
 __global__ void __launch_bounds__(32 * W)
 	rowclass_transpose(const __grid_constant__ class_maps M, const void *in, void *outp, int rows, int cols)
 {
-	using G = geom<ES, NI, NO, TR, TC>;
+	/* S stages of TC / S columns each: all their loads are issued first,
+	 * and stage s is moved while the later ones load and stored while the
+	 * later ones are moved, so a block's own load, move and store overlap
+	 * (where there are only a few waves of blocks, they start together). */
+	constexpr int TS = TC / S;
+	using G = geom<ES, NI, NO, TR, TS>;
+	if (MODE >= 2)
+		return;
 	extern __shared__ __align__(128) unsigned char dyn[];
 	unsigned char *sin = (unsigned char *)(((uintptr_t)dyn + 127) & ~(uintptr_t)127);
-	unsigned char *sout = sin + NI * G::IN_BOX;
-	__shared__ __align__(8) uint64_t bar;
+	static_assert(!IP || S == 1, "output boxes over the input boxes in one stage only");
+	unsigned char *sout = IP ? sin : sin + S * NI * G::IN_BOX;
+	__shared__ __align__(8) uint64_t bar[S];
 	const int r0 = blockIdx.x * TR, c0 = blockIdx.y * TC;
 	if (threadIdx.x == 0) {
-		asm volatile("mbarrier.init.shared.b64 [%0], 1;" ::"r"(shared_address(&bar)));
+#pragma unroll
+		for (int s = 0; s < S; s++)
+			asm volatile("mbarrier.init.shared.b64 [%0], 1;" ::"r"(shared_address(&bar[s])));
 		asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 	}
 	__syncthreads();
 	if (threadIdx.x == 0) {
-		asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;" ::"r"(shared_address(&bar)), "r"(G::TX)
+#pragma unroll
+		for (int s = 0; s < S; s++) {
+			asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;" ::"r"(shared_address(&bar[s])),
+				     "r"(G::TX)
+				     : "memory");
+#pragma unroll
+			for (int k = 0; k < NI; k++)
+				asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+					     " [%0], [%1, {%2, %3}], [%4];" ::"r"(
+						     shared_address(sin + (s * NI + k) * G::IN_BOX)),
+					     "l"(&M.in[k]), "r"(c0 + s * TS), "r"((r0 - G::H) / NI),
+					     "r"(shared_address(&bar[s]))
+					     : "memory");
+		}
+	}
+#pragma unroll 1
+	for (int s = 0; s < S; s++) {
+		asm volatile("{\n .reg .pred p;\n WAIT: mbarrier.try_wait.parity.shared.b64 p, [%0], 0;\n @!p bra WAIT;\n}" ::"r"(
+				     shared_address(&bar[s]))
 			     : "memory");
+		unsigned char *si = sin + s * NI * G::IN_BOX, *so = sout + s * NO * G::OUT_BOX;
+		if (MODE == 0)
+			tile_compute<ES, NI, NO, TR, TS, W, IP>(M, si, so, in, outp, rows, cols, r0, c0 + s * TS);
+		asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+		__syncthreads();
+		if (threadIdx.x == 0) {
 #pragma unroll
-		for (int k = 0; k < NI; k++)
-			asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-				     " [%0], [%1, {%2, %3}], [%4];" ::"r"(shared_address(sin + k * G::IN_BOX)),
-				     "l"(&M.in[k]), "r"(c0), "r"((r0 - G::H) / NI), "r"(shared_address(&bar))
-				     : "memory");
+			for (int k = 0; k < NO; k++)
+				asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];" ::"l"(
+						     &M.out[k]),
+					     "r"(r0), "r"((c0 + s * TS) / NO), "r"(shared_address(so + k * G::OUT_BOX))
+					     : "memory");
+			asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+		}
 	}
-	asm volatile("{\n .reg .pred p;\n WAIT: mbarrier.try_wait.parity.shared.b64 p, [%0], 0;\n @!p bra WAIT;\n}" ::"r"(
-			     shared_address(&bar))
-		     : "memory");
-	tile_compute<ES, NI, NO, TR, TC, W>(M, sin, sout, in, outp, rows, cols, r0, c0);
-	asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-	__syncthreads();
-	if (threadIdx.x == 0) {
-#pragma unroll
-		for (int k = 0; k < NO; k++)
-			asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];" ::"l"(
-					     &M.out[k]),
-				     "r"(r0), "r"(c0 / NO), "r"(shared_address(sout + k * G::OUT_BOX))
-				     : "memory");
-		asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+	if (threadIdx.x == 0)
 		asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-	}
 }
 
 static void make_maps(class_maps &M, int es, int ni, int no, void *in, void *out, int rows, int cols, int TR, int TC)
@@ -244,46 +291,63 @@ static void make_maps(class_maps &M, int es, int ni, int no, void *in, void *out
 	}
 }
 
-template <int ES, int NI, int NO, int TR, int TC, int W>
+template <int ES, int NI, int NO, int TR, int TC, int W, int S, int MODE = 0, bool IP = false>
 static double run_one(flushed_timing &B, void *d_in, void *d_out, int rows, int cols, const std::vector<char> &expect,
 		      size_t bytes, bool &ok)
 {
-	using G = geom<ES, NI, NO, TR, TC>;
-	auto k = rowclass_transpose<ES, NI, NO, TR, TC, W>;
-	CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, G::SMEM));
+	using G = geom<ES, NI, NO, TR, TC / S>;
+	constexpr int SMEM = IP ? std::max(NI * G::IN_BOX, NO * G::OUT_BOX) + 128 : S * (G::SMEM - 128) + 128;
+	auto k = rowclass_transpose<ES, NI, NO, TR, TC, W, S, MODE, IP>;
+	CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM));
 	dim3 grid((rows + TR - 1) / TR, (cols + TC - 1) / TC);
 	class_maps M;
-	make_maps(M, ES, NI, NO, d_in, d_out, rows, cols, TR, TC);
+	make_maps(M, ES, NI, NO, d_in, d_out, rows, cols, TR, TC / S);
 	CHECK(cudaMemset(d_out, 0xff, bytes));
-	k<<<grid, 32 * W, G::SMEM>>>(M, d_in, d_out, rows, cols);
+	k<<<grid, 32 * W, SMEM>>>(M, d_in, d_out, rows, cols);
 	CHECK(cudaDeviceSynchronize());
 	std::vector<char> got(bytes);
 	CHECK(cudaMemcpy(got.data(), d_out, bytes, cudaMemcpyDeviceToHost));
 	ok = std::memcmp(got.data(), expect.data(), bytes) == 0;
-	return time_ms(B, [&] { k<<<grid, 32 * W, G::SMEM>>>(M, d_in, d_out, rows, cols); });
+	return time_ms(B, [&] { k<<<grid, 32 * W, SMEM>>>(M, d_in, d_out, rows, cols); });
 }
 
-/* The shapes timed, named NI/NO TRxTC wW as the table's columns. */
+/* The shapes timed, named NI/NO TRxTC wW sS as the table's columns. */
 typedef double (*runner)(flushed_timing &, void *, void *, int, int, const std::vector<char> &, size_t, bool &);
 struct variant {
 	const char *name;
 	runner run;
+	bool checked; /* false for the columns whose output is not a transpose */
 };
-#define VARIANT(ES, NI, NO, TR, TC, W) { #NI "/" #NO " " #TR "x" #TC " w" #W, run_one<ES, NI, NO, TR, TC, W> }
+#define VARIANT(ES, NI, NO, TR, TC, W, S) \
+	{ #NI "/" #NO " " #TR "x" #TC " w" #W " s" #S, run_one<ES, NI, NO, TR, TC, W, S>, true }
+#define DIAG(ES, NI, NO, TR, TC, W, MODE, WHAT) \
+	{ #NI "/" #NO " " #TR "x" #TC " w" #W " " WHAT, run_one<ES, NI, NO, TR, TC, W, 1, MODE>, false }
+#define INPLACE(ES, NI, NO, TR, TC, W) \
+	{ #NI "/" #NO " " #TR "x" #TC " w" #W " in place", run_one<ES, NI, NO, TR, TC, W, 1, 0, true>, true }
 static const variant f32_variants[] = {
-	VARIANT(4, 4, 4, 64, 64, 8), VARIANT(4, 4, 4, 32, 64, 4), VARIANT(4, 4, 8, 64, 64, 8),
-	VARIANT(4, 4, 8, 32, 64, 4), VARIANT(4, 8, 8, 64, 64, 8), VARIANT(4, 8, 8, 32, 64, 8),
-	VARIANT(4, 4, 8, 64, 128, 8), VARIANT(4, 8, 8, 64, 128, 16),
+	VARIANT(4, 4, 8, 64, 64, 8, 1),
+	VARIANT(4, 8, 8, 64, 128, 16, 1),
+	VARIANT(4, 8, 8, 64, 128, 16, 2),
+	INPLACE(4, 8, 8, 64, 128, 16),
+	INPLACE(4, 4, 8, 64, 64, 8),
+	DIAG(4, 4, 8, 64, 64, 8, 1, "no moves"),
+	DIAG(4, 4, 8, 64, 64, 8, 2, "empty"),
 };
 static const variant f16_variants[] = {
-	VARIANT(2, 8, 8, 128, 128, 16), VARIANT(2, 8, 8, 64, 64, 8), VARIANT(2, 8, 16, 128, 128, 16),
-	VARIANT(2, 8, 16, 64, 64, 8), VARIANT(2, 8, 16, 64, 128, 16), VARIANT(2, 16, 16, 128, 128, 16),
-	VARIANT(2, 16, 16, 64, 64, 8), VARIANT(2, 16, 16, 64, 128, 16),
+	VARIANT(2, 8, 16, 64, 128, 16, 1),
+	VARIANT(2, 8, 16, 128, 128, 16, 1),
+	VARIANT(2, 8, 16, 64, 128, 16, 2),
+	VARIANT(2, 8, 16, 128, 128, 16, 4),
+	INPLACE(2, 8, 16, 256, 128, 16),
+	INPLACE(2, 8, 16, 128, 128, 16),
+	DIAG(2, 8, 16, 64, 128, 16, 1, "no moves"),
+	DIAG(2, 8, 16, 256, 128, 16, 1, "no moves"),
+	DIAG(2, 8, 16, 64, 128, 16, 2, "empty"),
 };
+#undef INPLACE
+#undef DIAG
 #undef VARIANT
-const int NV = 8;
-static_assert(sizeof f32_variants / sizeof *f32_variants == NV && sizeof f16_variants / sizeof *f16_variants == NV,
-	      "one column per variant in each table");
+#define COUNT(a) (int)(sizeof a / sizeof *a)
 
 int main(int argc, char **argv)
 {
@@ -313,6 +377,7 @@ int main(int argc, char **argv)
 	int last_es = 0;
 	for (auto &z : sizes) {
 		const variant *vs = z.es == 4 ? f32_variants : f16_variants;
+		const int NV = z.es == 4 ? COUNT(f32_variants) : COUNT(f16_variants);
 		if (z.es != last_es) {
 			std::printf("\n| %s size | ceiling GB/s |", z.es == 4 ? "f32" : "f16");
 			for (int i = 0; i < NV; i++)
@@ -348,16 +413,16 @@ int main(int argc, char **argv)
 								 (unsigned char *)d_out + n16 * 16, bytes - n16 * 16);
 		});
 		double ceiling = std::max(gbps(t_memcpy), gbps(t_copy));
-		bool ok[NV];
-		double t[NV];
-		for (int i = 0; i < NV; i++)
-			t[i] = vs[i].run(B, d_in, d_out, z.rows, z.cols, expect, bytes, ok[i]);
-		std::printf("| %dx%d | %.0f |", z.rows, z.cols, ceiling);
+		std::vector<double> t(NV);
 		std::string right;
 		for (int i = 0; i < NV; i++) {
-			std::printf(" %.1f%% |", 100 * gbps(t[i]) / ceiling);
-			right += ok[i] ? "y" : "N";
+			bool ok = false;
+			t[i] = vs[i].run(B, d_in, d_out, z.rows, z.cols, expect, bytes, ok);
+			right += !vs[i].checked ? '-' : ok ? 'y' : 'N';
 		}
+		std::printf("| %dx%d | %.0f %.1fus |", z.rows, z.cols, ceiling, moved / ceiling / 1e3);
+		for (int i = 0; i < NV; i++)
+			std::printf(" %.1f%% %.1fus |", 100 * gbps(t[i]) / ceiling, 1e3 * t[i]);
 		std::printf(" %s |\n", right.c_str());
 		std::fflush(stdout);
 		CHECK(cudaFree(d_in));
