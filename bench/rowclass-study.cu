@@ -39,7 +39,8 @@
  * whole matrix of up to about 25 MB loads in one wave.  Two more columns
  * time what the structure costs apart from its moves: the loads and
  * stores alone ("no moves", output wrong) and an empty kernel of the same
- * launch ("empty").
+ * launch ("empty"); "along" columns run consecutive blocks along the
+ * input's rows instead of down them.
  *
  * Every variant's output is compared with a host transpose; the timing is
  * bench/timing.cuh's protocol (one placement of the buffers), the ceiling
@@ -196,7 +197,7 @@ __device__ __forceinline__ void tile_compute(const class_maps &M, unsigned char 
  * transpose; 1 the loads and stores without the moves (the output is
  * wrong); 2 an empty kernel of the same launch (shared memory and
  * parameters). */
-template <int ES, int NI, int NO, int TR, int TC, int W, int S, int MODE, bool IP>
+template <int ES, int NI, int NO, int TR, int TC, int W, int S, int MODE, bool IP, bool ALONG>
 __global__ void __launch_bounds__(32 * W)
 	rowclass_transpose(const __grid_constant__ class_maps M, const void *in, void *outp, int rows, int cols)
 {
@@ -213,7 +214,9 @@ __global__ void __launch_bounds__(32 * W)
 	static_assert(!IP || S == 1, "output boxes over the input boxes in one stage only");
 	unsigned char *sout = IP ? sin : sin + S * NI * G::IN_BOX;
 	__shared__ __align__(8) uint64_t bar[S];
-	const int r0 = blockIdx.x * TR, c0 = blockIdx.y * TC;
+	/* Consecutive blocks go down the input's rows, or with ALONG along
+	 * them. */
+	const int r0 = (ALONG ? blockIdx.y : blockIdx.x) * TR, c0 = (ALONG ? blockIdx.x : blockIdx.y) * TC;
 	if (threadIdx.x == 0) {
 #pragma unroll
 		for (int s = 0; s < S; s++)
@@ -291,15 +294,16 @@ static void make_maps(class_maps &M, int es, int ni, int no, void *in, void *out
 	}
 }
 
-template <int ES, int NI, int NO, int TR, int TC, int W, int S, int MODE = 0, bool IP = false>
+template <int ES, int NI, int NO, int TR, int TC, int W, int S, int MODE = 0, bool IP = false, bool ALONG = false>
 static double run_one(flushed_timing &B, void *d_in, void *d_out, int rows, int cols, const std::vector<char> &expect,
 		      size_t bytes, bool &ok)
 {
 	using G = geom<ES, NI, NO, TR, TC / S>;
 	constexpr int SMEM = IP ? std::max(NI * G::IN_BOX, NO * G::OUT_BOX) + 128 : S * (G::SMEM - 128) + 128;
-	auto k = rowclass_transpose<ES, NI, NO, TR, TC, W, S, MODE, IP>;
+	auto k = rowclass_transpose<ES, NI, NO, TR, TC, W, S, MODE, IP, ALONG>;
 	CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM));
-	dim3 grid((rows + TR - 1) / TR, (cols + TC - 1) / TC);
+	const unsigned down = (rows + TR - 1) / TR, across = (cols + TC - 1) / TC;
+	const dim3 grid(ALONG ? across : down, ALONG ? down : across);
 	class_maps M;
 	make_maps(M, ES, NI, NO, d_in, d_out, rows, cols, TR, TC / S);
 	CHECK(cudaMemset(d_out, 0xff, bytes));
@@ -322,6 +326,8 @@ struct variant {
 	{ #NI "/" #NO " " #TR "x" #TC " w" #W " s" #S, run_one<ES, NI, NO, TR, TC, W, S>, true }
 #define DIAG(ES, NI, NO, TR, TC, W, MODE, WHAT) \
 	{ #NI "/" #NO " " #TR "x" #TC " w" #W " " WHAT, run_one<ES, NI, NO, TR, TC, W, 1, MODE>, false }
+#define ALONG(ES, NI, NO, TR, TC, W, MODE, WHAT) \
+	{ #NI "/" #NO " " #TR "x" #TC " w" #W " " WHAT, run_one<ES, NI, NO, TR, TC, W, 1, MODE, false, true>, MODE == 0 }
 #define INPLACE(ES, NI, NO, TR, TC, W) \
 	{ #NI "/" #NO " " #TR "x" #TC " w" #W " in place", run_one<ES, NI, NO, TR, TC, W, 1, 0, true>, true }
 static const variant f32_variants[] = {
@@ -332,6 +338,8 @@ static const variant f32_variants[] = {
 	INPLACE(4, 4, 8, 64, 64, 8),
 	DIAG(4, 4, 8, 64, 64, 8, 1, "no moves"),
 	DIAG(4, 4, 8, 64, 64, 8, 2, "empty"),
+	ALONG(4, 4, 8, 64, 64, 8, 0, "along"),
+	ALONG(4, 4, 8, 64, 64, 8, 1, "along, no moves"),
 };
 static const variant f16_variants[] = {
 	VARIANT(2, 8, 16, 64, 128, 16, 1),
@@ -343,8 +351,12 @@ static const variant f16_variants[] = {
 	DIAG(2, 8, 16, 64, 128, 16, 1, "no moves"),
 	DIAG(2, 8, 16, 256, 128, 16, 1, "no moves"),
 	DIAG(2, 8, 16, 64, 128, 16, 2, "empty"),
+	ALONG(2, 8, 16, 64, 128, 16, 0, "along"),
+	ALONG(2, 8, 16, 64, 128, 16, 1, "along, no moves"),
+	ALONG(2, 8, 16, 128, 128, 16, 0, "along"),
 };
 #undef INPLACE
+#undef ALONG
 #undef DIAG
 #undef VARIANT
 #define COUNT(a) (int)(sizeof a / sizeof *a)
