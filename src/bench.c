@@ -11,6 +11,7 @@
  */
 #include "bench.h"
 #include "placement.h"
+#include "transpose-maps.h"
 #include "util.h"
 
 #include <assert.h>
@@ -58,6 +59,10 @@ struct bench {
 	int set;              /* the input set launches read */
 	CUdeviceptr place_in, place_out; /* the other placements (placement.h), or 0 */
 	int warm;                        /* the GPU was kept busy before the first ceiling */
+	/* The tensor maps of the variant being measured, one per placement,
+	 * for kernels that take them (family.h, tensor_maps); 128-byte
+	 * aligned, allocated on first use. */
+	struct gputune_tmaps *maps;
 };
 
 const char *variant_status_name(int status)
@@ -170,6 +175,7 @@ void bench_close(struct bench *b)
 		return;
 	context_teardown(b);
 	free_host(b);
+	free(b->maps);
 	free(b);
 }
 
@@ -269,6 +275,46 @@ static int upload_size(struct bench *b)
 	if (CU(cu.StreamSynchronize(b->stream)))
 		return -1;
 	return 0;
+}
+
+/* The driver's cuTensorMapEncodeTiled as transpose-maps.h calls it. */
+static int encode_map(void *map, int dtype, uint32_t rank, void *base, const uint64_t *dims, const uint64_t *strides,
+		      const uint32_t *box, const uint32_t *element_strides, int interleave, int swizzle, int l2, int oob)
+{
+	return (int)cu.TensorMapEncodeTiled((CUtensorMap *)map, (CUtensorMapDataType)dtype, rank, base, dims, strides,
+					    box, element_strides, (CUtensorMapInterleave)interleave,
+					    (CUtensorMapSwizzle)swizzle, (CUtensorMapL2promotion)l2,
+					    (CUtensorMapFloatOOBfill)oob);
+}
+
+/* The buffers placement `place` reads and writes (0: the input set's and
+ * the output itself, whose output is checked; the others timed only). */
+static void placement(const struct bench *b, int place, CUdeviceptr *in, CUdeviceptr *out)
+{
+	*in = place ? b->place_in + place_offset(place) : b->in[b->set];
+	*out = place ? b->place_out + place_offset(place) : b->out;
+}
+
+/* Point v's tensor maps for placement `place`, when its kernel takes them:
+ * built before its launches are queued, since encoding them is host work
+ * the timing events would count.  1 when v takes maps (built, or left
+ * invalid where they cannot be: its kernel then moves every block on the
+ * element path), 0 when not. */
+static int build_maps(struct bench *b, const int *v, int place)
+{
+	unsigned stripe, width;
+	if (!b->f->tensor_maps || !b->f->tensor_maps(v, &stripe, &width))
+		return 0;
+	if (!b->maps)
+		b->maps = aligned_alloc(128, PLACES * sizeof(*b->maps));
+	if (!b->maps)
+		die("out of memory");
+	CUdeviceptr in, out;
+	placement(b, place, &in, &out);
+	gputune_tmaps_build(cu.TensorMapEncodeTiled ? encode_map : NULL, &b->maps[place], (const void *)(uintptr_t)in,
+			    (void *)(uintptr_t)out, (uint64_t)b->d.rows, (uint64_t)b->d.cols, (uint32_t)b->dt->size,
+			    stripe, width);
+	return 1;
 }
 
 /* The arguments of the family's kernels at the prepared size, reading in
@@ -401,6 +447,7 @@ struct launch {
 	CUfunction fn;
 	const struct launch_geometry *geo;
 	int kind;
+	int maps; /* the kernel takes b->maps[place] after the family's arguments */
 };
 
 /* One launch at placement `place` (0: the buffers themselves, whose
@@ -409,9 +456,13 @@ static CUresult do_launch(struct bench *b, const struct launch *l, int place)
 {
 	struct kernel_args a;
 	assert(place == 0 || b->set == 0);
-	CUdeviceptr in = place ? b->place_in + place_offset(place) : b->in[b->set];
-	CUdeviceptr out = place ? b->place_out + place_offset(place) : b->out;
+	CUdeviceptr in, out;
+	placement(b, place, &in, &out);
 	void **params = family_args(b, in, out, &a);
+	if (l->maps) {
+		assert(b->f->args == ARGS_MATRIX);
+		a.p[4] = &b->maps[place];
+	}
 	unsigned long long in_bytes = b->in_bytes;
 	int iters = FMA_ITERS;
 	void *read[] = { &a.in, &in_bytes, &b->result };
@@ -476,7 +527,7 @@ static int best_of_shapes(struct bench *b, CUfunction fn, int kind, const unsign
 	*rate = 0;
 	for (size_t i = 0; i < 3; i++) {
 		struct launch_geometry geo = { { shapes[i][1] * (unsigned)b->g.sm_count, 1, 1 }, { shapes[i][0], 1, 1 }, 0 };
-		struct launch l = { fn, &geo, kind };
+		struct launch l = { fn, &geo, kind, 0 };
 		struct timing t;
 		if (CU(time_launches(b, &l, &t)))
 			return -1;
@@ -541,7 +592,7 @@ int bench_ceiling(struct bench *b, const void *copy_cubin, const struct launch_g
 	 * what one launch moves. */
 	double bytes = 2.0 * (double)b->in_bytes;
 	struct timing t;
-	struct launch mc = { NULL, NULL, LAUNCH_MEMCPY };
+	struct launch mc = { NULL, NULL, LAUNCH_MEMCPY, 0 };
 	if (CU(time_launches(b, &mc, &t)))
 		return -1;
 	*memcpy_gbps = bench_gbps(bytes, t.median_ms);
@@ -553,7 +604,7 @@ int bench_ceiling(struct bench *b, const void *copy_cubin, const struct launch_g
 		cu.ModuleUnload(m);
 		return -1;
 	}
-	struct launch kl = { fn, copy_geo, LAUNCH_COPY };
+	struct launch kl = { fn, copy_geo, LAUNCH_COPY, 0 };
 	CUresult r = CU(time_launches(b, &kl, &t));
 	cu.ModuleUnload(m);
 	if (r)
@@ -662,7 +713,9 @@ int bench_variant(struct bench *b, const void *cubin, const char *kernel_name, c
 		return fail_call(r, e, "finding the kernel");
 	}
 	int rc = 0;
-	struct launch l = { fn, geo, LAUNCH_FAMILY };
+	struct launch l = { fn, geo, LAUNCH_FAMILY, 0 };
+	if (getenv("GT_CARVEOUT") && *getenv("GT_CARVEOUT"))
+		cu.FuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, atoi(getenv("GT_CARVEOUT")));
 	double t0 = now_seconds(), t1 = 0;
 	/* Scratch zeroed once: no launch after may need it zeroed.  Then per input
 	 * set, the last the timed one: poison the output, run once, check. */
@@ -672,6 +725,7 @@ int bench_variant(struct bench *b, const void *cubin, const char *kernel_name, c
 	}
 	for (int set = b->nsets - 1; set >= 0; set--) {
 		b->set = set;
+		l.maps = build_maps(b, v, 0);
 		if ((e = cu.MemsetD8Async(b->out, POISON_BYTE, b->out_bytes, b->stream)) ||
 		    (e = do_launch(b, &l, 0)) || (e = cu.StreamSynchronize(b->stream))) {
 			rc = fail_call(r, e, "the checked launch");
@@ -685,6 +739,8 @@ int bench_variant(struct bench *b, const void *cubin, const char *kernel_name, c
 	r->verify_s = t1 - t0;
 	if (rc < 0 || r->status != VS_OK)
 		goto out;
+	for (int place = 0; place < places(b); place++)
+		build_maps(b, v, place);
 	if ((e = time_launches(b, &l, &r->t))) {
 		rc = fail_call(r, e, "a timed launch");
 		goto out;

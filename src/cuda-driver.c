@@ -57,6 +57,7 @@ static const struct entry entries[] = {
 	E1(ModuleUnload, "cuModuleUnload"),
 	E1(ModuleGetFunction, "cuModuleGetFunction"),
 	E1(FuncGetAttribute, "cuFuncGetAttribute"),
+	E1(FuncSetAttribute, "cuFuncSetAttribute"),
 	E1(LaunchKernel, "cuLaunchKernel"),
 	E1(StreamCreate, "cuStreamCreate"),
 	E1(StreamDestroy, "cuStreamDestroy_v2"),
@@ -127,6 +128,7 @@ int cuda_load(const char **why)
 			*why = load_why;
 		return -1;
 	}
+	*(void **)&cu.TensorMapEncodeTiled = dlsym(handle, "cuTensorMapEncodeTiled");
 	int v = 0;
 	if (cu.DriverGetVersion(&v) == CUDA_SUCCESS)
 		snprintf(version_buf, sizeof(version_buf), "%d.%d", v / 1000, (v % 1000) / 10);

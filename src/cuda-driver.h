@@ -42,6 +42,7 @@ struct cuda_driver {
 	CUresult (*ModuleUnload)(CUmodule m);
 	CUresult (*ModuleGetFunction)(CUfunction *f, CUmodule m, const char *name);
 	CUresult (*FuncGetAttribute)(int *v, CUfunction_attribute a, CUfunction f);
+	CUresult (*FuncSetAttribute)(CUfunction f, CUfunction_attribute a, int v);
 	CUresult (*LaunchKernel)(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
 				 unsigned bx, unsigned by, unsigned bz, unsigned smem,
 				 CUstream s, void **params, void **extra);
@@ -53,6 +54,12 @@ struct cuda_driver {
 	CUresult (*EventRecord)(CUevent e, CUstream s);
 	CUresult (*EventSynchronize)(CUevent e);
 	CUresult (*EventElapsedTime)(float *ms, CUevent start, CUevent end);
+	/* Optional (drivers of CUDA 12.0 on): NULL where the driver lacks it. */
+	CUresult (*TensorMapEncodeTiled)(CUtensorMap *map, CUtensorMapDataType type, cuuint32_t rank, void *base,
+					 const cuuint64_t *dims, const cuuint64_t *strides, const cuuint32_t *box,
+					 const cuuint32_t *element_strides, CUtensorMapInterleave interleave,
+					 CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2,
+					 CUtensorMapFloatOOBfill oob);
 };
 
 extern struct cuda_driver cu;

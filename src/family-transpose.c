@@ -75,7 +75,7 @@
 #include <string.h>
 
 enum { P_TILE, P_BLOCK_ROWS, P_PAD, P_UNROLL, P_MAPPING, P_VEC, P_SHARED, P_SECTOR, P_WIDE, P_REALIGN, P_PAIR, P_ASYNC,
-       P_INJECT, NPARAMS };
+       P_ROWCLASS, P_INJECT, NPARAMS };
 _Static_assert(NPARAMS <= MAX_PARAMS, "more parameters than MAX_PARAMS");
 
 static const char *const mapping_names[] = { "cartesian", "diagonal", "colmajor", NULL };
@@ -109,6 +109,8 @@ static const struct param_def params[NPARAMS] = {
 		     pair_names, { 0, 1, 2 }, 3, { 0, 1 }, 2, 0, 0, 1 },
 	[P_ASYNC] = { "async", "GT_ASYNC", "load the tile (vec=1) with asynchronous element copies straight into shared memory, no register between (4- and 8-byte elements); words (2-byte elements, vec>1): rows not loaded as vectors as aligned asynchronous 4-byte copies of two elements, each row shifted by its start's parity (pad even, at least 2); rows (2-byte elements, any vec): every row so, whole tiles too, the words spread over all the block's threads; the same kernels with plain loads before compute capability 8.0",
 		      async_names, { 0, 1, 2, 3 }, 4, { 0, 1, 2 }, 3, 0, 0, 1 },
+	[P_ROWCLASS] = { "rowclass", "GT_ROWCLASS", "move the blocks of the interior through the tensor copy engine, by row classes of 16 bytes of the input and 32 of the output (2- and 4-byte elements, sector=on, vec=1, compute capability 9.0); the blocks at the edges take the element path",
+			 off_on, { 0, 1 }, 2, { 0 }, 1, 0, 0, 1 },
 	[P_INJECT] = { "inject", "GT_INJECT", "test-only fault injection: none, wrong, fault or overrun",
 		       inject_names, { 0, 1, 2, 3 }, 4, { 0 }, 1, 0, 1 },
 };
@@ -117,6 +119,63 @@ static const struct param_def params[NPARAMS] = {
 static int pair_unit(const int *v)
 {
 	return v[P_PAIR] == 2 ? 4 : 2;
+}
+
+/* Bytes of a rowclass block's boxes, the output's over the input's:
+ * templates/transpose.cu's gt_rowclass_geometry. */
+static size_t rowclass_bytes(size_t es, size_t stripe, size_t width)
+{
+	size_t ni = 16 / es, no = 32 / es;
+	size_t in = ni * (((stripe + no) / ni * (width + ni) * es + 127) / 128 * 128), out = width * stripe * es;
+	return in > out ? in : out;
+}
+
+/* The rowclass constraints: the engine's alignment and box limits, and
+ * the element path for the blocks at the edges. */
+static const char *reject_rowclass(const int *v, const struct dtype *dt, const struct device_limits *lim,
+				   char *buf, size_t n)
+{
+	const size_t es = dt->size;
+	const int tile = v[P_TILE], threads = tile / v[P_VEC] * v[P_BLOCK_ROWS];
+	const int stripe = tile * v[P_UNROLL], width = tile * v[P_WIDE];
+	if (es != 2 && es != 4) {
+		snprintf(buf, n, "rowclass needs 2- or 4-byte elements (the element is %zu bytes)", es);
+		return buf;
+	}
+	if (lim->cc && lim->cc < 90) {
+		snprintf(buf, n, "rowclass needs compute capability 9.0, the tensor copy engine (the target is %d.%d)",
+			 lim->cc / 10, lim->cc % 10);
+		return buf;
+	}
+	/* The engine's blocks store each output row's sector window. */
+	if (!v[P_SHARED] || !v[P_SECTOR])
+		return "rowclass needs shared=on and sector=on";
+	/* These shape only the blocks at the edges: one setting of each. */
+	if (v[P_VEC] != 1 || v[P_PAD] != 1 || v[P_ASYNC] || v[P_REALIGN] || v[P_PAIR])
+		return "rowclass needs vec=1, pad=1, async=off, realign=off and pair=off";
+	if (threads % 32) {
+		snprintf(buf, n, "rowclass needs whole warps (%d threads)", threads);
+		return buf;
+	}
+	/* f16 moves two rows a lane, 64 a warp's step. */
+	const int step = es == 2 ? 64 : 32, ni = (int)(16 / es), no = (int)(32 / es);
+	if (stripe % step || stripe > 256) {
+		snprintf(buf, n, "rowclass needs tile x unroll a multiple of %d and at most 256 (%d)", step, stripe);
+		return buf;
+	}
+	/* A box is at most 256 elements a side. */
+	if (width % no || width + ni > 256) {
+		snprintf(buf, n, "rowclass needs tile x wide a multiple of %d and at most %d (%d)", no, 256 - ni,
+			 width);
+		return buf;
+	}
+	const int warps = threads / 32, groups = warps > no ? warps / no : 1;
+	if (width / no % groups || no * groups % warps) {
+		snprintf(buf, n, "rowclass needs the %d output rows of a class to split over %d warps", width / no,
+			 warps);
+		return buf;
+	}
+	return NULL;
 }
 
 static const char *reject(const int *v, const struct dtype *dt, const struct device_limits *lim,
@@ -272,6 +331,11 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 			return buf;
 		}
 	}
+	if (v[P_ROWCLASS]) {
+		const char *why = reject_rowclass(v, dt, lim, buf, n);
+		if (why)
+			return why;
+	}
 	if (v[P_SHARED]) {
 		size_t halo = v[P_SECTOR] ? 32 / dt->size : 0;
 		size_t width = (size_t)tile * (size_t)v[P_WIDE];
@@ -281,6 +345,14 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 		size_t pair = v[P_PAIR] ? k * (tile / k * (size_t)v[P_UNROLL]) * (tile / k + (size_t)v[P_PAD]) * k * dt->size : 0;
 		if (pair > smem)
 			smem = pair;
+		/* The boxes share the buffer, on 128 bytes, beside the
+		 * engine's barrier. */
+		if (v[P_ROWCLASS]) {
+			size_t boxes = rowclass_bytes(dt->size, (size_t)tile * (size_t)v[P_UNROLL],
+						      (size_t)tile * (size_t)v[P_WIDE]) + 128 + 8;
+			if (boxes > smem)
+				smem = boxes;
+		}
 		if (smem > (size_t)lim->max_smem_per_block) {
 			snprintf(buf, n, "shared memory per block exceeds the device limit (%zu > %d bytes)",
 				 smem, lim->max_smem_per_block);
@@ -293,6 +365,13 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 static unsigned ceil_div(long a, long b)
 {
 	return (unsigned)((a + b - 1) / b);
+}
+
+static int tensor_maps(const int *v, unsigned *stripe, unsigned *width)
+{
+	*stripe = (unsigned)(v[P_TILE] * v[P_UNROLL]);
+	*width = (unsigned)(v[P_TILE] * v[P_WIDE]);
+	return v[P_ROWCLASS];
 }
 
 static void geometry(const int *v, const struct dtype *dt, const struct dims *d,
@@ -351,6 +430,7 @@ const struct family family_transpose = {
 	.params = params,
 	.nparams = NPARAMS,
 	.reject = reject,
+	.tensor_maps = tensor_maps,
 	.geometry = geometry,
 	.geometry_c =
 		"\tunsigned width = (unsigned)(c->tile * c->wide);\n"

@@ -88,6 +88,7 @@ struct param_def {
 struct device_limits {
 	int max_threads_per_block;
 	int max_smem_per_block;
+	int cc; /* compute capability x 10 (90 for 9.0); 0 when not known */
 };
 
 /* How a family's sizes read and print: 1-D sizes are N (stored as rows =
@@ -136,6 +137,11 @@ struct family {
 	 * the reason, written into buf (size n) or a static string. */
 	const char *(*reject)(const int *v, const struct dtype *dt,
 			      const struct device_limits *lim, char *buf, size_t n);
+	/* Whether point v's kernel takes the tensor maps of
+	 * src/transpose-maps.h after the family's arguments, for blocks of
+	 * *stripe input rows by *width columns (the transpose's rowclass=on);
+	 * NULL where none does. */
+	int (*tensor_maps)(const int *v, unsigned *stripe, unsigned *width);
 	void (*geometry)(const int *v, const struct dtype *dt, const struct dims *d,
 			 struct launch_geometry *g);
 	/* The same geometry as C statements for exported headers: they read

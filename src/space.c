@@ -109,6 +109,7 @@ void device_limits_default(struct device_limits *lim)
 {
 	lim->max_threads_per_block = 1024;
 	lim->max_smem_per_block = 48 * 1024;
+	lim->cc = 0;
 }
 
 static void count_reject(struct space *s, const char *reason)

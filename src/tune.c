@@ -1178,6 +1178,9 @@ int tune_run(const struct family *f, struct args *a, struct tune_extra *x)
 		lim.max_threads_per_block = s.g.max_threads_per_block;
 		lim.max_smem_per_block = s.g.max_smem_per_block;
 	}
+	/* The target's compute capability: the GPU's, or --arch's. */
+	if (!strncmp(arch, "sm_", 3))
+		lim.cc = atoi(arch + 3);
 	space_enumerate(&sp, &lim);
 	if (sample_count)
 		space_sample(&sp, (size_t)sample_count, (uint64_t)sample_seed);

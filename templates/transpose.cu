@@ -45,6 +45,12 @@
  *                  3 ("rows", 2-byte elements) loads every row so, whole
  *                  tiles too, the words spread over all the block's
  *                  threads (VEC then sets the stores' width) (default 0)
+ *   GT_ROWCLASS    1 (2- and 4-byte elements, SECTOR, compute capability
+ *                  9.0) moves the blocks of the interior through the
+ *                  tensor copy engine, by row classes: the entry point then
+ *                  takes the maps of src/transpose-maps.h as a fifth
+ *                  argument, and the blocks at the edges, before 9.0 and
+ *                  without valid maps take the element path (default 0)
  *   GT_INJECT      test-only faults: 1 wrong result, 2 illegal address,
  *                  3 write past the end of the output (default 0)
  *   GT_KERNEL_NAME the entry point (default gputune_transpose)
@@ -308,10 +314,165 @@ __device__ __forceinline__ void gt_transpose_units(const T *__restrict__ in_elem
 			}
 }
 
+/* Row classes (ROWCLASS, compute capability 9.0): the blocks of the
+ * interior move their stripe through the tensor copy engine.  The maps
+ * (src/transpose-maps.h, one per row class of 16 bytes of the input and
+ * of 32 bytes of the output) come as a kernel argument; valid 0 where the
+ * host could build none. */
+struct __align__(128) gt_tmap {
+	unsigned long long opaque[16];
+};
+struct gt_maps {
+	gt_tmap in[8], out[16];
+	int valid;
+};
+
+/* A block's shared memory on the engine's path: NI input boxes of (STRIPE +
+ * NO) / NI class rows of WIDTH + NI elements (each box on 128 bytes), and
+ * over them, once every thread holds its elements, NO output boxes of
+ * WIDTH / NO rows of STRIPE elements: half the memory of the two side by
+ * side, so that 128 x 128 blocks fit the 48 KiB of a static buffer (on an
+ * H200 they read 90% of the copy ceiling at f16 8191 x 8191, where 64 x
+ * 128 blocks read 88%).  The family's constraints
+ * (src/family-transpose.c) repeat this size. */
+template <typename T, int STRIPE, int WIDTH> struct gt_rowclass_geometry {
+	static constexpr int ES = sizeof(T), NI = 16 / ES, NO = 32 / ES;
+	static constexpr int IN_ROWS = (STRIPE + NO) / NI, IN_ROW = (WIDTH + NI) * ES;
+	static constexpr int IN_BOX = (IN_ROWS * IN_ROW + 127) / 128 * 128;
+	static constexpr int OUT_ROW = STRIPE * ES, OUT_BOX = WIDTH / NO * OUT_ROW;
+	static constexpr int BYTES = NI * IN_BOX > NO * OUT_BOX ? NI * IN_BOX : NO * OUT_BOX;
+	static constexpr int LOADED = NI * IN_ROWS * IN_ROW; /* bytes the loads bring */
+};
+
+/* Moves the block's stripe (input rows row0.., columns col0..) through the
+ * engine: true then; false, with nothing done, before compute capability
+ * 9.0, without maps, and for the block of the last input row and the last
+ * columns, whose loads the engine (which clips to 16 bytes) could take up
+ * to 14 bytes past the input.  Input row r's box row holds columns col0 -
+ * off_k on (off_k its class's offset); output class k' holds output row c
+ * (c = k' mod NO) from element row0 - off'_k' on, so a block stores for
+ * each output row the window the sector windows (SECTOR) give it.  Past
+ * the matrix the loads read zeros and the stores are clipped: the output
+ * classes end on whole NO elements, and the rest of a row, its tail, is
+ * the next row's class's head, elements [0, off') of a box of the first
+ * stripe, which that block fills from global memory; the last row's tail
+ * is the element path's block's.  f16 moves two input rows a thread, so
+ * that every shared store is a 4-byte word. */
+template <typename T, int STRIPE, int WIDTH, int THREADS>
+__device__ __forceinline__ bool gt_rowclass_move(const gt_maps *maps, const T *__restrict__ in, unsigned char *smem,
+						 unsigned rows, unsigned cols, size_t row0, size_t col0)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+	typedef gt_rowclass_geometry<T, STRIPE, WIDTH> G;
+	constexpr int NI = G::NI, NO = G::NO, ES = G::ES, W = THREADS / 32;
+	static_assert(THREADS % 32 == 0 && STRIPE % (ES == 2 ? 64 : 32) == 0 && WIDTH % NO == 0,
+		      "rowclass: whole warps, a stripe of whole warps' words and whole output classes");
+	if (!maps || !maps->valid || (row0 + STRIPE >= rows && col0 + WIDTH + NI > cols))
+		return false;
+	__shared__ __align__(8) unsigned long long bar;
+	const unsigned tid = threadIdx.y * blockDim.x + threadIdx.x, lane = tid & 31, warp = tid >> 5;
+	const unsigned sin = (unsigned)__cvta_generic_to_shared(smem), sout = sin;
+	const unsigned b = (unsigned)__cvta_generic_to_shared(&bar);
+	if (tid == 0) {
+		asm volatile("mbarrier.init.shared.b64 [%0], 1;" ::"r"(b));
+		asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+	}
+	__syncthreads();
+	if (tid == 0) {
+		asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;" ::"r"(b), "r"(G::LOADED) : "memory");
+#pragma unroll
+		for (int k = 0; k < NI; k++)
+			asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+				     " [%0], [%1, {%2, %3}], [%4];" ::"r"(sin + k * G::IN_BOX),
+				     "l"(&maps->in[k]), "r"((int)col0), "r"(((int)row0 - NO) / NI), "r"(b)
+				     : "memory");
+	}
+	for (unsigned done = 0; !done;)
+		asm volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared.b64 p, [%1], 0;\n\t"
+			     "selp.u32 %0, 1, 0, p;\n}" : "=r"(done) : "r"(b) : "memory");
+	/* Warp task t: output class kq, its output rows' group jg of JN
+	 * rows; lane m of a row's words (f16) or elements (f32), HN of them.
+	 * Every thread reads its words, then after a barrier writes them. */
+	constexpr int JG = W > NO ? W / NO : 1, JN = WIDTH / NO / JG, HN = ES == 2 ? STRIPE / 64 : STRIPE / 32;
+	constexpr int TASKS = NO * JG / W > 0 ? NO * JG / W : 1; /* a warp's */
+	static_assert(WIDTH / NO % JG == 0 && (NO * JG) % W == 0, "rowclass: the output rows split evenly over the warps");
+	unsigned keep[TASKS][HN][JN];
+#pragma unroll
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1)
+			__syncthreads();
+#pragma unroll
+		for (int t = 0; t < TASKS; t++) {
+			const int task = (int)warp + t * W, kq = task % NO, jg = task / NO;
+			const int offq = (int)((unsigned long long)kq * rows % NO);
+			const int c = kq + NO * jg * JN; /* output row - col0 */
+#pragma unroll
+			for (int h = 0; h < HN; h++) {
+				const int m = (int)lane + 32 * h;
+				if (pass == 1) {
+					const unsigned bo = sout + kq * G::OUT_BOX + jg * JN * G::OUT_ROW + m * 4;
+#pragma unroll
+					for (int j = 0; j < JN; j++)
+						asm volatile("st.shared.u32 [%0], %1;" ::"r"(bo + j * G::OUT_ROW),
+							     "r"(keep[t][h][j])
+							     : "memory");
+					continue;
+				}
+				const int ra = (ES == 2 ? 2 * m : m) - offq + NO; /* input row - row0 + NO */
+				const int ka = ra % NI, kb = (ra + 1) % NI;
+				const unsigned offa = (unsigned)((unsigned long long)ka * cols % NI);
+				const unsigned offb = (unsigned)((unsigned long long)kb * cols % NI);
+				const unsigned ba = sin + ka * G::IN_BOX + ra / NI * G::IN_ROW + (c + offa) * ES;
+				const unsigned bb = sin + kb * G::IN_BOX + (ra + 1) / NI * G::IN_ROW + (c + offb) * ES;
+#pragma unroll
+				for (int j = 0; j < JN; j++) {
+					if constexpr (ES == 2) {
+						unsigned short x, y;
+						asm volatile("ld.shared.u16 %0, [%1];" : "=h"(x) : "r"(ba + NO * 2 * j) : "memory");
+						asm volatile("ld.shared.u16 %0, [%1];" : "=h"(y) : "r"(bb + NO * 2 * j) : "memory");
+						keep[t][h][j] = (unsigned)x | ((unsigned)y << 16);
+					} else {
+						asm volatile("ld.shared.u32 %0, [%1];" : "=r"(keep[t][h][j]) : "r"(ba + NO * 4 * j)
+							     : "memory");
+					}
+				}
+			}
+		}
+	}
+	if (row0 == 0) {
+		/* The heads: input rows rows - off' on of column c - 1. */
+		__syncthreads();
+		for (unsigned t = tid; t < WIDTH * NO; t += THREADS) {
+			const unsigned cl = t / NO, y = t % NO, kq = cl % NO;
+			const unsigned offq = (unsigned)((unsigned long long)kq * rows % NO);
+			const size_t c = col0 + cl;
+			if (y < offq && c >= 1 && c < cols)
+				*(T *)(smem + kq * G::OUT_BOX + cl / NO * G::OUT_ROW + y * ES) =
+					in[(rows - offq + y) * (size_t)cols + c - 1];
+		}
+	}
+	asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+	__syncthreads();
+	if (tid == 0) {
+#pragma unroll
+		for (int k = 0; k < NO; k++)
+			asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];" ::"l"(
+					     &maps->out[k]),
+				     "r"((int)row0), "r"((int)(col0 / NO)), "r"(sout + k * G::OUT_BOX)
+				     : "memory");
+		asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+		asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+	}
+	return true;
+#else
+	return false;
+#endif
+}
+
 template <typename T, int TILE, int BLOCK_ROWS, int PAD, int UNROLL, int MAPPING, int VEC, int SHARED,
-	  int SECTOR, int WIDE, int REALIGN, int PAIR, int ASYNC, int INJECT>
+	  int SECTOR, int WIDE, int REALIGN, int PAIR, int ASYNC, int ROWCLASS, int INJECT>
 __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__restrict__ out, unsigned rows,
-					     unsigned cols)
+					     unsigned cols, const gt_maps *maps)
 {
 	typedef gt_vec<T, VEC> pack;
 	constexpr int THREADS_X = TILE / VEC;
@@ -339,9 +500,14 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 	constexpr size_t PAIR_TILE = PAIR ? (size_t)UNIT_ELEMS * (TILE / UNIT_ELEMS * UNROLL) *
 						    (TILE / UNIT_ELEMS + PAD) * UNIT_ELEMS * sizeof(T)
 					  : 0;
-	constexpr size_t SMEM = ELEM_TILE > PAIR_TILE ? ELEM_TILE : PAIR_TILE;
-	__shared__ gt_vec<unsigned, 4> smem[(SMEM + 15) / 16];
-	bool paired = false;
+	constexpr size_t ROWCLASS_BOXES = ROWCLASS ? gt_rowclass_geometry<T, STRIPE, WIDTH>::BYTES : 0;
+	constexpr size_t SMEM0 = ELEM_TILE > PAIR_TILE ? ELEM_TILE : PAIR_TILE;
+	constexpr size_t SMEM = SMEM0 > ROWCLASS_BOXES ? SMEM0 : ROWCLASS_BOXES;
+	__shared__ __align__(ROWCLASS ? 128 : 16) gt_vec<unsigned, 4> smem[(SMEM + 15) / 16];
+	bool paired = false, engine = false;
+	if constexpr (ROWCLASS && SHARED && SECTOR && sizeof(T) <= 4)
+		engine = gt_rowclass_move<T, STRIPE, WIDTH, THREADS_X * BLOCK_ROWS>(
+			maps, in, reinterpret_cast<unsigned char *>(smem), rows, cols, row0, col0);
 	if constexpr (PAIR && UNIT_ELEMS * sizeof(T) <= 8 && SHARED && VEC % UNIT_ELEMS == 0) {
 		static_assert(WIDE == 1, "the unit tile is one tile across (pair needs wide=1)");
 		constexpr size_t UNIT = UNIT_ELEMS * sizeof(T);
@@ -352,7 +518,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 											     col0, smem);
 	}
 
-	if (paired) {
+	if (paired || engine) {
 		/* Done above. */
 	} else if constexpr (!SHARED) {
 		/* The naive kernel: coalesced reads, strided writes. */
@@ -603,12 +769,22 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
  * parameters in the order of the family's table (src/family-transpose.c). */
 #ifdef GT_HEADER_KERNEL
 template <int MIN_BLOCKS, typename T, int TILE, int BLOCK_ROWS, int PAD, int UNROLL, int MAPPING, int VEC, int SHARED,
-	  int SECTOR, int WIDE, int REALIGN, int PAIR, int ASYNC, int INJECT>
+	  int SECTOR, int WIDE, int REALIGN, int PAIR, int ASYNC, int ROWCLASS, int INJECT>
 __global__ void __launch_bounds__(TILE / VEC * BLOCK_ROWS, MIN_BLOCKS)
 GT_HEADER_KERNEL(const T *__restrict__ in, T *__restrict__ out, unsigned rows, unsigned cols)
 {
 	gt_transpose<T, TILE, BLOCK_ROWS, PAD, UNROLL, MAPPING, VEC, SHARED, SECTOR, WIDE, REALIGN, PAIR, ASYNC,
-		     INJECT>(in, out, rows, cols);
+		     ROWCLASS, INJECT>(in, out, rows, cols, nullptr);
+}
+/* The same with the row classes' maps (rowclass=on). */
+template <int MIN_BLOCKS, typename T, int TILE, int BLOCK_ROWS, int PAD, int UNROLL, int MAPPING, int VEC, int SHARED,
+	  int SECTOR, int WIDE, int REALIGN, int PAIR, int ASYNC, int ROWCLASS, int INJECT>
+__global__ void __launch_bounds__(TILE / VEC * BLOCK_ROWS, MIN_BLOCKS)
+GT_HEADER_KERNEL_MAPS(const T *__restrict__ in, T *__restrict__ out, unsigned rows, unsigned cols,
+		      const __grid_constant__ gt_maps maps)
+{
+	gt_transpose<T, TILE, BLOCK_ROWS, PAD, UNROLL, MAPPING, VEC, SHARED, SECTOR, WIDE, REALIGN, PAIR, ASYNC,
+		     ROWCLASS, INJECT>(in, out, rows, cols, &maps);
 }
 #endif
 
@@ -629,12 +805,25 @@ GT_HEADER_KERNEL(const T *__restrict__ in, T *__restrict__ out, unsigned rows, u
 #ifndef GT_ASYNC
 #define GT_ASYNC 0
 #endif
+#ifndef GT_ROWCLASS
+#define GT_ROWCLASS 0
+#endif
+#if GT_ROWCLASS
+extern "C" __global__ void __launch_bounds__(GT_TILE / GT_VEC * GT_BLOCK_ROWS)
+GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out, unsigned rows, unsigned cols,
+	       const __grid_constant__ gt_maps maps)
+{
+	gt_transpose<gt_elem, GT_TILE, GT_BLOCK_ROWS, GT_PAD, GT_UNROLL, GT_MAPPING, GT_VEC, GT_SHARED, GT_SECTOR,
+		     GT_WIDE, GT_REALIGN, GT_PAIR, GT_ASYNC, GT_ROWCLASS, GT_INJECT>(in, out, rows, cols, &maps);
+}
+#else
 extern "C" __global__ void __launch_bounds__(GT_TILE / GT_VEC * GT_BLOCK_ROWS)
 GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out, unsigned rows, unsigned cols)
 {
 	gt_transpose<gt_elem, GT_TILE, GT_BLOCK_ROWS, GT_PAD, GT_UNROLL, GT_MAPPING, GT_VEC, GT_SHARED, GT_SECTOR,
-		     GT_WIDE, GT_REALIGN, GT_PAIR, GT_ASYNC, GT_INJECT>(in, out, rows, cols);
+		     GT_WIDE, GT_REALIGN, GT_PAIR, GT_ASYNC, GT_ROWCLASS, GT_INJECT>(in, out, rows, cols, nullptr);
 }
+#endif
 #undef GT_VEC_BYTES
 #undef GT_KERNEL_NAME
 #endif
