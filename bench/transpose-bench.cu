@@ -233,8 +233,15 @@ static void run(bench &B, const char *dtype, unsigned rows, unsigned cols)
 		CUfunction fn = nvrtc_kernel(v, cc);
 		unsigned g[3], b[3];
 		gputune_transpose_geometry(v, rows, cols, g, b);
-		void *args[] = { &d_in, &d_out, &rows, &cols };
 		auto launch_rtc = [&] {
+			void *args[] = { &d_in, &d_out, &rows, &cols, NULL };
+#ifdef GPUTUNE_TRANSPOSE_MAPS
+			/* rowclass: the kernel takes the maps of the buffers launched on. */
+			const gputune_transpose_config &cf = gputune_transpose_variants[v].config;
+			if (cf.rowclass)
+				args[4] = (void *)gputune_transpose_maps(v, d_in, d_out, rows, cols, (unsigned)es,
+									 cf.tile * cf.unroll, cf.tile * cf.wide);
+#endif
 			if (cuLaunchKernel(fn, g[0], g[1], g[2], b[0], b[1], b[2], 0, 0, args, NULL) != CUDA_SUCCESS) {
 				std::fprintf(stderr, "cuLaunchKernel failed\n");
 				std::exit(2);

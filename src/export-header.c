@@ -326,14 +326,64 @@ static void variant_occupancy(const struct family *fam, struct hvariant *vs, int
  * arguments targs after the blocks per SM, the bounded and unbounded
  * builds to choose from where the bound is more than 1. */
 static void write_case(FILE *f, const char *P, int i, int min_blocks, const char *targs, const char *smem,
-		       const char *args)
+		       const char *args, const char *kernel)
 {
+	/* The maps' case opens a block with its label. */
+	int labelled = !strcmp(kernel, "kernel");
+	if (labelled)
+		fprintf(f, "\tcase %d: ", i);
 	if (min_blocks > 1)
-		fprintf(f, "\tcase %d: gputune_%s_build(%d, gputune_%s_kernel<%d, %s>, gputune_%s_kernel<0, %s>, block, %s)",
-			i, P, i, P, min_blocks, targs, P, targs, smem);
+		fprintf(f, "gputune_%s_build(%d, gputune_%s_%s<%d, %s>, gputune_%s_%s<0, %s>, block, %s)", P, i, P, kernel,
+			min_blocks, targs, P, kernel, targs, smem);
 	else
-		fprintf(f, "\tcase %d: gputune_%s_kernel<0, %s>", i, P, targs);
-	fprintf(f, "<<<grid, block, %s, stream>>>%s; break;\n", smem, args);
+		fprintf(f, "gputune_%s_%s<0, %s>", P, kernel, targs);
+	fprintf(f, "<<<grid, block, %s, stream>>>%s;%s break;\n", smem, args, labelled ? "" : "\n\t\t");
+}
+
+/*
+ * For variants that take tensor maps (family.h, tensor_maps): the driver's
+ * encoder through the runtime, and each variant's maps for a launch's
+ * buffers, kept (the last 8 of each thread) since encoding them is host
+ * work at every launch.
+ */
+static void write_maps(FILE *f, const char *P, const char *U)
+{
+	fprintf(f,
+		"#include <cuda.h>\n\n#define GPUTUNE_%s_MAPS 1 /* some variant takes tensor maps */\n\n"
+		"/* cuTensorMapEncodeTiled as gputune_tmaps_build() calls it; 1 where the driver has none. */\n"
+		"static inline int gputune_%s_encode(void *map, int dtype, uint32_t rank, void *base, const uint64_t *dims,\n"
+		"\tconst uint64_t *strides, const uint32_t *box, const uint32_t *element_strides, int interleave,\n"
+		"\tint swizzle, int l2_promotion, int oob_fill)\n{\n"
+		"\ttypedef CUresult (*encode_t)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,\n"
+		"\t\tconst cuuint64_t *, const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave,\n"
+		"\t\tCUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);\n"
+		"\tstatic encode_t encode;\n\tstatic int looked;\n"
+		"\tif (!looked) {\n\t\tvoid *p = NULL;\n\t\tcudaDriverEntryPointQueryResult q;\n"
+		"#if CUDART_VERSION >= 12050\n"
+		"\t\tif (!cudaGetDriverEntryPointByVersion(\"cuTensorMapEncodeTiled\", &p, 12000, cudaEnableDefault, &q) &&\n"
+		"#else\n"
+		"\t\tif (!cudaGetDriverEntryPoint(\"cuTensorMapEncodeTiled\", &p, cudaEnableDefault, &q) &&\n"
+		"#endif\n"
+		"\t\t    q == cudaDriverEntryPointSuccess)\n\t\t\tencode = (encode_t)p;\n\t\tlooked = 1;\n\t}\n"
+		"\treturn encode ? (int)encode((CUtensorMap *)map, (CUtensorMapDataType)dtype, rank, base, dims, strides, box,\n"
+		"\t\telement_strides, (CUtensorMapInterleave)interleave, (CUtensorMapSwizzle)swizzle,\n"
+		"\t\t(CUtensorMapL2promotion)l2_promotion, (CUtensorMapFloatOOBfill)oob_fill) : 1;\n}\n\n", U, P);
+	fprintf(f,
+		"/* Variant v's maps for these buffers (elements of esize bytes, blocks of stripe x width). */\n"
+		"static inline const gt_maps *gputune_%s_maps(int v, const void *in, void *out, unsigned rows,\n"
+		"\tunsigned cols, unsigned esize, unsigned stripe, unsigned width)\n{\n"
+		"\tstruct slot {\n\t\tgt_maps m;\n\t\tint v;\n\t\tconst void *in;\n\t\tvoid *out;\n\t\tunsigned rows, cols;\n\t};\n"
+		"\tstatic thread_local slot kept[8];\n\tstatic thread_local int next;\n"
+		"\tfor (int i = 0; i < 8; i++)\n"
+		"\t\tif (kept[i].v == v + 1 && kept[i].in == in && kept[i].out == out && kept[i].rows == rows &&\n"
+		"\t\t    kept[i].cols == cols)\n\t\t\treturn &kept[i].m;\n"
+		"\tslot &s = kept[next];\n\tnext = (next + 1) %% 8;\n"
+		"\tstatic_assert(sizeof(gt_maps) == sizeof(struct gputune_tmaps), \"the maps' layout\");\n"
+		"\tstruct gputune_tmaps t;\n"
+		"\tgputune_tmaps_build(gputune_%s_encode, &t, in, out, rows, cols, esize, stripe, width);\n"
+		"\tmemcpy(&s.m, &t, sizeof(s.m));\n"
+		"\ts.v = v + 1, s.in = in, s.out = out, s.rows = rows, s.cols = cols;\n"
+		"\treturn &s.m;\n}\n\n", P, P);
 }
 
 int export_header(FILE *f, const struct family *fam, const struct choice_set *cs, const char *mode,
@@ -345,10 +395,11 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	for (char *u = U; *u; u++)
 		*u = (char)toupper((unsigned char)*u);
 	const struct embedded_file *rule = embedded_find("src/choice-rule.h");
+	const struct embedded_file *maps_text = embedded_find("src/transpose-maps.h");
 	char *tmpl = family_template_load(fam, templates_dir);
-	if (!tmpl || !rule) {
+	if (!tmpl || !rule || !maps_text) {
 		free(tmpl);
-		return rule ? -1 : fail("export: the choice rule is not built in");
+		return !tmpl ? -1 : fail("export: the choice rule or the tensor maps' code is not built in");
 	}
 	/* Every variant a group refers to, once per element type. */
 	int cap = 8;
@@ -407,8 +458,14 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	}
 	if (rc < 0)
 		goto out;
-	for (int i = 0; i < nv; i++)
+	/* Whether a variant takes tensor maps: only then does the header
+	 * carry their code. */
+	int any_maps = 0;
+	for (int i = 0; i < nv; i++) {
+		unsigned stripe, width;
 		vs[i].params = family_point_name(fam, vs[i].v);
+		any_maps |= fam->tensor_maps && fam->tensor_maps(vs[i].v, &stripe, &width);
+	}
 	variant_registers(fam, vs, nv, tmpl, cache_dir);
 	variant_occupancy(fam, vs, nv);
 
@@ -610,6 +667,14 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	fputs("/* The rule (the same code gputune's query and validate run). */\n", f);
 	fputs(rule->text, f);
 	fputs("\n", f);
+	if (any_maps) {
+		fprintf(f, "/* Variants with config.rowclass take, after the other arguments, the tensor\n"
+			   " * maps gputune_tmaps_build() makes (stripe = tile x unroll, width = tile x\n"
+			   " * wide; the encoder is the driver's cuTensorMapEncodeTiled); under nvcc\n"
+			   " * gputune_%s_launch() builds them. */\n", P);
+		fputs(maps_text->text, f);
+		fputs("\n", f);
+	}
 	fprintf(f, "static inline int gputune_%s_same_name(const char *a, const char *b)\n{\n"
 		   "\tfor (; *a && *b; a++, b++) {\n"
 		   "\t\tint x = *a >= 'A' && *a <= 'Z' ? *a - 'A' + 'a' : *a;\n"
@@ -670,14 +735,17 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	 * variant.  The text ends with the header's kernel (the block under
 	 * GT_HEADER_KERNEL): what follows is a rendered variant's entry point,
 	 * NVRTC's, which the literal above carries. */
-	fprintf(f, "#if defined(__CUDACC__)\n#include <cuda_runtime.h>\n\n#define GT_HEADER_KERNEL gputune_%s_kernel\n", P);
+	fprintf(f, "#if defined(__CUDACC__)\n#include <cuda_runtime.h>\n\n#define GT_HEADER_KERNEL gputune_%s_kernel\n"
+		   "#define GT_HEADER_KERNEL_MAPS gputune_%s_kernel_maps\n", P, P);
 	const char *hk = strstr(tmpl, "#ifdef GT_HEADER_KERNEL");
 	const char *hk_end = hk ? strstr(hk, "\n#endif") : NULL;
 	if (hk_end)
 		fprintf(f, "%.*s\n", (int)(hk_end - tmpl + strlen("\n#endif")), tmpl);
 	else
 		fputs(tmpl, f);
-	fputs("#undef GT_HEADER_KERNEL\n\n", f);
+	fputs("#undef GT_HEADER_KERNEL\n#undef GT_HEADER_KERNEL_MAPS\n\n", f);
+	if (any_maps)
+		write_maps(f, P, U);
 	/* A variant built with and without the bound of variant_occupancy:
 	 * the unbounded build, declared as the tuner's kernel, runs unless it
 	 * fits fewer blocks per SM, or the bound makes it keep values in local
@@ -719,7 +787,7 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 			struct strbuf targs = {0};
 			for (int k = 0; k < fam->nparams; k++)
 				sb_printf(&targs, "%s%d", k ? ", " : "", vs[i].v[k]);
-			write_case(f, P, i, vs[i].min_blocks, targs.buf, "smem", "(A, B, C, m, n, k)");
+			write_case(f, P, i, vs[i].min_blocks, targs.buf, "smem", "(A, B, C, m, n, k)", "kernel");
 			sb_free(&targs);
 			continue;
 		}
@@ -729,8 +797,20 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 			sb_printf(&targs, ", %s", A);
 		for (int k = 0; k < fam->nparams; k++)
 			sb_printf(&targs, ", %d", vs[i].v[k]);
+		unsigned stripe, width;
+		if (fam->tensor_maps && fam->tensor_maps(vs[i].v, &stripe, &width)) {
+			/* Its maps, then the kernel that takes them. */
+			fprintf(f, "\tcase %d: {\n\t\tconst gt_maps *m = gputune_%s_maps(%d, in, out, rows, cols, %zu, %u, %u);\n\t\t",
+				i, P, i, vs[i].dt->size, stripe, width);
+			sb_printf(&cargs, "((const %s *)in, (%s *)out, rows, cols, *m)", T, A);
+			write_case(f, P, i, vs[i].min_blocks, targs.buf, "0", cargs.buf, "kernel_maps");
+			fputs("\t}\n", f);
+			sb_free(&targs);
+			sb_free(&cargs);
+			continue;
+		}
 		sb_printf(&cargs, "((const %s *)in, (%s *)out, %s)", T, A, vec ? "scratch, n" : "rows, cols");
-		write_case(f, P, i, vs[i].min_blocks, targs.buf, "0", cargs.buf);
+		write_case(f, P, i, vs[i].min_blocks, targs.buf, "0", cargs.buf, "kernel");
 		sb_free(&targs);
 		sb_free(&cargs);
 	}

@@ -42,6 +42,7 @@
 #define __restrict__ __restrict
 #define __shared__ static
 #define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
 
 struct host_dim3 {
 	unsigned x, y, z;

@@ -41,7 +41,7 @@ f32 tile=32,block_rows=8,pad=1,unroll=2,mapping=colmajor,vec=2,shared=on,sector=
 f16 tile=64,block_rows=16,pad=1,unroll=1,mapping=colmajor,vec=4,shared=on,sector=off,wide=1,pair=on,inject=overrun
 f16 tile=32,block_rows=8,pad=0,unroll=1,mapping=cartesian,vec=1,shared=off,sector=off,wide=1,inject=wrong
 FAULTS
-host_runner transpose 60 4 ELEM_BYTES TILE BLOCK_ROWS PAD UNROLL MAPPING VEC SHARED SECTOR WIDE REALIGN PAIR ASYNC INJECT
+host_runner transpose 60 4 ELEM_BYTES TILE BLOCK_ROWS PAD UNROLL MAPPING VEC SHARED SECTOR WIDE REALIGN PAIR ASYNC ROWCLASS INJECT
 
 # Sizes: single elements, a row, a column, tiles and halves of tiles with
 # the odd and even remainders each path meets (pair needs rows and cols

@@ -25,15 +25,15 @@
 namespace {
 
 template <int BYTES, int TILE, int BR, int PAD, int UNROLL, int MAPPING, int VEC, int SHARED, int SECTOR,
-	  int WIDE, int REALIGN, int PAIR, int ASYNC, int INJECT>
+	  int WIDE, int REALIGN, int PAIR, int ASYNC, int ROWCLASS, int INJECT>
 const char *run(const void *in, void *out, unsigned rows, unsigned cols)
 {
 	typedef typename gt_uint<BYTES>::type T;
 	const unsigned nx = (cols + TILE * WIDE - 1) / (TILE * WIDE);
 	const unsigned ny = (rows + TILE * UNROLL - 1) / (TILE * UNROLL);
 	return cuda_host::launch(nx * ny, TILE / VEC, BR, [&] {
-		gt_transpose<T, TILE, BR, PAD, UNROLL, MAPPING, VEC, SHARED, SECTOR, WIDE, REALIGN, PAIR, ASYNC, INJECT>(
-			(const T *)in, (T *)out, rows, cols);
+		gt_transpose<T, TILE, BR, PAD, UNROLL, MAPPING, VEC, SHARED, SECTOR, WIDE, REALIGN, PAIR, ASYNC, ROWCLASS,
+			     INJECT>((const T *)in, (T *)out, rows, cols, nullptr);
 	});
 }
 
