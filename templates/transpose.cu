@@ -358,7 +358,7 @@ template <typename T, int STRIPE, int WIDTH> struct gt_rowclass_geometry {
  * stripe, which that block fills from global memory; the last row's tail
  * is the element path's block's.  f16 moves two input rows a thread, so
  * that every shared store is a 4-byte word. */
-template <typename T, int STRIPE, int WIDTH, int THREADS>
+template <typename T, int STRIPE, int WIDTH, int THREADS, bool WRITTEN>
 __device__ __forceinline__ bool gt_rowclass_move(const gt_maps *maps, const T *__restrict__ in, unsigned char *smem,
 						 unsigned rows, unsigned cols, size_t row0, size_t col0)
 {
@@ -461,7 +461,12 @@ __device__ __forceinline__ bool gt_rowclass_move(const gt_maps *maps, const T *_
 				     "r"((int)row0), "r"((int)(col0 / NO)), "r"(sout + k * G::OUT_BOX)
 				     : "memory");
 		asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-		asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+		/* The block may end once the boxes are read; with WRITTEN (an
+		 * injected fault writes after) once they are written. */
+		if constexpr (WRITTEN)
+			asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+		else
+			asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
 	}
 	return true;
 #else
@@ -506,7 +511,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 	__shared__ __align__(ROWCLASS ? 128 : 16) gt_vec<unsigned, 4> smem[(SMEM + 15) / 16];
 	bool paired = false, engine = false;
 	if constexpr (ROWCLASS && SHARED && SECTOR && sizeof(T) <= 4)
-		engine = gt_rowclass_move<T, STRIPE, WIDTH, THREADS_X * BLOCK_ROWS>(
+		engine = gt_rowclass_move<T, STRIPE, WIDTH, THREADS_X * BLOCK_ROWS, INJECT != 0>(
 			maps, in, reinterpret_cast<unsigned char *>(smem), rows, cols, row0, col0);
 	if constexpr (PAIR && UNIT_ELEMS * sizeof(T) <= 8 && SHARED && VEC % UNIT_ELEMS == 0) {
 		static_assert(WIDE == 1, "the unit tile is one tile across (pair needs wide=1)");

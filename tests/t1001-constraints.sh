@@ -54,6 +54,25 @@ accept --param pair=quad --param vec=8 --param tile=64 --param block_rows=16 --d
 run_gt 0 source transpose --param pair=quad --param vec=8 --dtype f16
 grep_in "$T/out" "#define GT_PAIR 2"
 grep_in "$T/out" "vec=8,shared=on,sector=off,wide=1,pair=quad"
+# rowclass=on: the interior through the tensor copy engine, by row classes.
+reject "rowclass needs 2- or 4-byte elements (the element is 8 bytes)" --param rowclass=on --param sector=on --dtype f64
+reject "rowclass needs shared=on and sector=on" --param rowclass=on --dtype f16
+reject "rowclass needs vec=1, pad=1, async=off, realign=off and pair=off" --param rowclass=on --param sector=on \
+	--param vec=2 --dtype f16
+reject "rowclass needs vec=1, pad=1, async=off, realign=off and pair=off" --param rowclass=on --param sector=on \
+	--param async=on
+reject "rowclass needs tile x unroll a multiple of 64 and at most 256 (32)" --param rowclass=on --param sector=on \
+	--dtype f16
+reject "rowclass needs tile x wide a multiple of 16 and at most 248 (8)" --param rowclass=on --param sector=on \
+	--param tile=8 --param block_rows=4 --param unroll=8 --dtype f16
+accept --param rowclass=on --param sector=on --param unroll=2 --dtype f16
+accept --param rowclass=on --param sector=on --dtype i32
+accept --param rowclass=on --param sector=on --param tile=64 --param unroll=2 --param wide=2 --dtype f16
+# The boxes (40 KiB) over the 128 x 128 block's tile.
+reject "shared memory per block exceeds the device limit (72328 > 49152 bytes)" --param rowclass=on --param sector=on \
+	--param tile=64 --param unroll=2 --param wide=2
+run_gt 2 transpose --dry-run --arch sm_80 --dtype f16 --param rowclass=on
+grep_in "$T/err" "rowclass needs compute capability 9.0, the tensor copy engine (the target is 8.0)"
 reject "pair needs block_rows to divide the unit tile's edge, tile / 2 (16)" --param pair=on --param vec=4 --param block_rows=32
 reject "pair needs block_rows to divide the unit tile's edge, tile / 2 (8)" --param pair=on --param tile=16 --param vec=2 --param block_rows=16 --dtype f16
 accept --param pair=on --param vec=4 --param block_rows=16
@@ -106,12 +125,14 @@ accept --param tile=32 --param block_rows=8 --param pad=1 --param mapping=diagon
 
 # The default space, enumerated for a target without a GPU: counts and reasons.
 run_gt 0 transpose --dry-run --arch sm_90 --sizes 1024 --param tile=32 --param block_rows=8 \
-	--param pad=0 --param unroll=1 --param mapping=cartesian --param vec=1,2,4,8 --param shared=on,off --param sector=off --param wide=1 --param realign=off --param pair=off --param async=off
+	--param pad=0 --param unroll=1 --param mapping=cartesian --param vec=1,2,4,8 --param shared=on,off --param sector=off --param wide=1 --param realign=off --param pair=off --param async=off \
+	--param rowclass=off
 grep_in "$T/out" "8 points, 4 valid, 4 rejected"
 grep_in "$T/out" "vec>1 needs the shared-memory tile (shared=off)"
 grep_in "$T/out" "vec x element size exceeds the 16-byte access limit (32 bytes)"
 run_gt 0 transpose --dry-run --arch sm_90 --param tile=all --param block_rows=8 --param pad=0 \
-	--param unroll=1 --param mapping=cartesian --param vec=1 --param shared=on --param sector=off --param wide=1 --param realign=off --param pair=off --param async=off --dtype f64
+	--param unroll=1 --param mapping=cartesian --param vec=1 --param shared=on --param sector=off --param wide=1 --param realign=off --param pair=off --param async=off \
+	--param rowclass=off --dtype f64
 grep_in "$T/out" "5 points, 4 valid, 1 rejected"
 grep_in "$T/out" "shared memory per block exceeds the device limit (131072 > 49152 bytes)"
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The transpose template is right at edge sizes without a GPU: a seeded
 # sample of variants of each element type (the default space, realign=on,
-# pair=on and quad, async=on, words and rows, and every value of every parameter),
+# pair=on and quad, async=on, words and rows, rowclass=on's element path,
+# and every value of every parameter),
 # instantiated on the host by tests/transpose-host.cc over
 # tests/cuda-host.h, which runs a block's threads as coroutines between its
 # barriers and shuffles.  Each
@@ -33,6 +34,8 @@ f16 4 --param async=rows --param sector=on --param tile=all --param block_rows=a
 f32 8 --param tile=all --param block_rows=all --param pad=all --param unroll=all --param mapping=all --param vec=all --param sector=all --param wide=all --param realign=all
 f16 4 --param tile=all --param block_rows=all --param pad=all --param unroll=all --param mapping=all --param vec=all --param sector=all --param wide=all --param realign=all
 f16 3 --param pair=all --param tile=all --param block_rows=all --param unroll=all --param mapping=all --param vec=all
+f16 3 --param rowclass=on --param sector=on
+f32 3 --param rowclass=on --param sector=on
 LIST
 # Faults the runner must catch: a wrong element, a write past the end.
 cat >>"$T/names" <<'FAULTS'

@@ -89,6 +89,7 @@ realign="block_rows=16,pad=1,unroll=1,mapping=colmajor,vec=4,shared=on,sector=on
 async="block_rows=8,pad=1,unroll=4,mapping=colmajor,vec=1,shared=on,sector=on,wide=1,async=on"
 words="block_rows=4,pad=2,unroll=1,mapping=colmajor,vec=2,shared=on,sector=off,wide=2,async=words"
 rows="block_rows=16,pad=2,unroll=4,mapping=cartesian,vec=4,shared=on,sector=on,wide=1,async=rows"
+rowclass="block_rows=8,pad=1,unroll=2,mapping=colmajor,vec=1,shared=on,sector=on,wide=2,rowclass=on"
 {
 	doc_head "NVIDIA H200" GPU-h200 9 0
 	printf ' "results": [\n  '
@@ -105,15 +106,25 @@ rows="block_rows=16,pad=2,unroll=4,mapping=cartesian,vec=4,shared=on,sector=on,w
 	result_record GPU-h200 f16 1314 6653 2000 64 run-4 "tile=64,$words"
 	printf ',\n  '
 	result_record GPU-h200 f16 6373 1951 2100 64 run-4 "tile=32,$rows"
+	printf ',\n  '
+	result_record GPU-h200 f16 8191 8191 3400 64 run-4 "$rowclass"
 	printf '\n]}\n'
 } > "$T/pair.json"
 run_gt 0 db merge "$T/pair.json" --db "$T/pair.db"
 mkdir -p "$T/pair"
 run_gt 0 export --kernel transpose --no-shipped --db "$T/pair.db" -o "$T/pair/gputune_transpose.h"
 check "the header holds both pair variants" test "$(grep -c "tile=64,$pair\"" "$T/pair/gputune_transpose.h")" -ge 2
-for v in "tile=64,$quad" "tile=64,$realign" "tile=32,$async" "tile=64,$words" "tile=32,$rows"; do
+for v in "tile=64,$quad" "tile=64,$realign" "tile=32,$async" "tile=64,$words" "tile=32,$rows" "tile=64,$rowclass"; do
 	grep_in "$T/pair/gputune_transpose.h" "$v\""
 done
+# rowclass: the header carries the tensor maps' code, and its launch builds
+# them for the kernel that takes them; a header without such a variant
+# carries none of it.
+grep_in "$T/pair/gputune_transpose.h" "static inline int gputune_tmaps_build("
+grep_in "$T/pair/gputune_transpose.h" "const gt_maps *m = gputune_transpose_maps("
+grep_in "$T/pair/gputune_transpose.h" "gputune_transpose_kernel_maps<"
+check "a header without rowclass variants has no tensor maps' code" \
+	sh -c "! grep -q 'gputune_tmaps_build\|GPUTUNE_TRANSPOSE_MAPS' '$T/gputune_transpose.h'"
 printf '#include "gputune_transpose.h"\nint main(void) { return gputune_transpose_choose("NVIDIA H200", 90, "f16", 2900, 2900) < 0; }\n' > "$T/pair/c.c"
 check "it compiles with $CC -std=c11 and chooses the f16 one" \
 	sh -c "$CC -std=c11 -Wall -Wextra -Werror '$T/pair/c.c' -o '$T/pair/c' && '$T/pair/c'"

@@ -5,8 +5,8 @@
 # loads), and odd rows or cols (the element-wise path); a variant with a
 # fault injected is still caught; and an exported header's kernels, pair
 # kernels among them, built by nvcc, are right at sizes nobody tuned.  So
-# are the variants of pair=quad (f16), those of async=on (f32, f64) and
-# those of async=words and async=rows (f16).
+# are the variants of pair=quad (f16), those of async=on (f32, f64), those
+# of async=words and async=rows (f16) and those of rowclass=on (f16, f32).
 . "$(dirname "$0")/setup"
 skip_without_gpu
 SQL="$top_builddir/tests/sqlexec"
@@ -58,6 +58,15 @@ tune_checked "$T/words.db" f16 async=words --param vec=2,4 --param sector=off,on
 # the default space), vec=1 and 2, with and without the windows' halo.
 tune_checked "$T/rows.db" f16 async=rows --param vec=1,2 --param sector=off,on --param realign=off \
 	--param pair=off --param pad=2 --param async=rows
+
+# The interior through the tensor copy engine by row classes (rowclass=on,
+# compute capability 9.0; before it every block takes the element path):
+# the first stripe's heads, the clipped last stripe and columns, and the
+# element path's corner block.
+for dtype in f16 f32; do
+	tune_checked "$T/rowclass.db" $dtype rowclass=on --param vec=1 --param sector=on --param realign=off \
+		--param pair=off --param async=off --param rowclass=on
+done
 
 # The header's kernels, built by nvcc, at sizes nobody tuned.
 gpu_nvcc
@@ -116,5 +125,17 @@ for dtype in f16 f32; do
 	sed 's/^/# /' "$T/run"
 	check "$dtype: every size verified" test "$(grep -c verified "$T/run")" -eq 5
 	check "$dtype: pair kernels among them" test "$(grep -c 'pair=on verified' "$T/run")" -ge 1
+done
+# The same consumer on a header of rowclass variants: its launch builds
+# the tensor maps of the buffers it is given.
+mkdir -p "$T/rowclass"
+run_gt 0 export --kernel transpose --no-shipped --db "$T/rowclass.db" -o "$T/rowclass/gputune_transpose.h"
+check "nvcc builds a consumer of the rowclass header" "$NVCC" -arch=sm_90 -O2 -I"$T/rowclass" "$T/pair.cu" -o "$T/rc"
+for dtype in f16 f32; do
+	"$T/rc" $dtype 4000x1030 2050x2046 3002x1026 999x1001 1500x998 4097x33 >"$T/run" 2>&1
+	check "$dtype: the rowclass header's results are right" test $? -eq 0
+	sed 's/^/# /' "$T/run"
+	check "$dtype: every size verified" test "$(grep -c verified "$T/run")" -eq 6
+	check "$dtype: rowclass kernels among them" test "$(grep -c 'rowclass=on verified' "$T/run")" -ge 1
 done
 done_testing
