@@ -137,6 +137,31 @@ static void write_literal_line(FILE *f, struct strbuf *lit)
 	free(sb_detach(lit));
 }
 
+/* src without the lines from each one holding "{name" in a comment to the
+ * next holding "name}" (both included): a path of the template that no
+ * exported variant takes.  Caller frees. */
+static char *without_region(const char *src, const char *name)
+{
+	char *open = xasprintf("/* {%s */", name), *close = xasprintf("/* %s} */", name);
+	struct strbuf out = {0};
+	int inside = 0;
+	for (const char *p = src; *p;) {
+		size_t n = strcspn(p, "\n") + (p[strcspn(p, "\n")] ? 1 : 0);
+		char *line = xasprintf("%.*s", (int)n, p);
+		if (!inside && strstr(line, open))
+			inside = 1;
+		else if (inside && strstr(line, close))
+			inside = 0;
+		else if (!inside)
+			sb_add(&out, p, n);
+		free(line);
+		p += n;
+	}
+	free(open);
+	free(close);
+	return sb_detach(&out);
+}
+
 static void write_source_literal(FILE *f, const char *src)
 {
 	/* The program is for NVRTC, not for reading (the header's nvcc
@@ -283,6 +308,15 @@ static int sm_max_threads(int cc)
 	return 2048;
 }
 
+/* Blocks an SM holds at compute capability cc: past it ptxas ignores a
+ * bound (a warning at every build of a small block's kernel). */
+static int sm_max_blocks(int cc)
+{
+	if (cc == 75 || cc == 86 || cc == 87)
+		return 16;
+	return cc == 89 ? 24 : 32;
+}
+
 /*
  * The blocks per SM each header kernel is built for: as many as NVRTC's
  * registers let an SM hold (64 Ki registers, allocated 8 a thread), or its
@@ -318,6 +352,8 @@ static void variant_occupancy(const struct family *fam, struct hvariant *vs, int
 		long by_regs = 65536 / ((vs[i].regs + 7) / 8 * 8 * threads);
 		long by_threads = sm_max_threads(vs[i].cc) / threads;
 		long b = by_regs < by_threads ? by_regs : by_threads;
+		if (b > sm_max_blocks(vs[i].cc))
+			b = sm_max_blocks(vs[i].cc);
 		vs[i].min_blocks = b > 1 ? (int)b : 1;
 	}
 }
@@ -466,7 +502,15 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		vs[i].params = family_point_name(fam, vs[i].v);
 		any_maps |= fam->tensor_maps && fam->tensor_maps(vs[i].v, &stripe, &width);
 	}
+	/* The counts from the template the tuner rendered (its compile
+	 * cache); the header's copy without the paths none of its variants
+	 * take. */
 	variant_registers(fam, vs, nv, tmpl, cache_dir);
+	if (!any_maps) {
+		char *shown = without_region(tmpl, "rowclass");
+		free(tmpl);
+		tmpl = shown;
+	}
 	variant_occupancy(fam, vs, nv);
 
 	char ts[32];
@@ -735,15 +779,16 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	 * variant.  The text ends with the header's kernel (the block under
 	 * GT_HEADER_KERNEL): what follows is a rendered variant's entry point,
 	 * NVRTC's, which the literal above carries. */
-	fprintf(f, "#if defined(__CUDACC__)\n#include <cuda_runtime.h>\n\n#define GT_HEADER_KERNEL gputune_%s_kernel\n"
-		   "#define GT_HEADER_KERNEL_MAPS gputune_%s_kernel_maps\n", P, P);
+	fprintf(f, "#if defined(__CUDACC__)\n#include <cuda_runtime.h>\n\n#define GT_HEADER_KERNEL gputune_%s_kernel\n", P);
+	if (any_maps)
+		fprintf(f, "#define GT_HEADER_KERNEL_MAPS gputune_%s_kernel_maps\n", P);
 	const char *hk = strstr(tmpl, "#ifdef GT_HEADER_KERNEL");
 	const char *hk_end = hk ? strstr(hk, "\n#endif") : NULL;
 	if (hk_end)
 		fprintf(f, "%.*s\n", (int)(hk_end - tmpl + strlen("\n#endif")), tmpl);
 	else
 		fputs(tmpl, f);
-	fputs("#undef GT_HEADER_KERNEL\n#undef GT_HEADER_KERNEL_MAPS\n\n", f);
+	fputs(any_maps ? "#undef GT_HEADER_KERNEL\n#undef GT_HEADER_KERNEL_MAPS\n\n" : "#undef GT_HEADER_KERNEL\n\n", f);
 	if (any_maps)
 		write_maps(f, P, U);
 	/* A variant built with and without the bound of variant_occupancy:

@@ -17,40 +17,23 @@
  *   GT_VEC         elements per global access on aligned interior tiles
  *   GT_SHARED      1 stages tiles in shared memory, 0 is the naive kernel
  *   GT_SECTOR      1 writes each output row in windows aligned to 32-byte
- *                  sectors (pays when rows is not a multiple of a sector:
- *                  a misaligned store costs the L2 a partial sector)
+ *                  sectors (a misaligned store costs the L2 a partial one)
  *   GT_WIDE        tiles per block side by side along the input rows (longer
  *                  row segments: fewer split sectors where rows are misaligned)
- *   GT_REALIGN     1 loads input rows that do not start on a VEC boundary
- *                  (cols not a multiple of VEC) as aligned vectors, shifted
- *                  into place through warp shuffles, instead of element by
- *                  element (default 0)
- *   GT_PAIR        1 moves 2- and 4-byte elements in units of two: each
- *                  thread loads the units at the same place of two
- *                  neighbouring input rows and makes the two output units
- *                  of their halves, so the tile is a transpose of units;
- *                  VEC counts elements (VEC / 2 units a load), and PAD
- *                  units.  Rows or cols odd take the element-wise path.
- *                  2 ("quad") does the same with units of four 2-byte
- *                  elements over four rows (rows and cols multiples of 4)
- *                  (default 0)
- *   GT_ASYNC       1 loads element by element with asynchronous copies
- *                  (cp.async) straight into shared memory, no register
- *                  between (VEC 1, 4- or 8-byte elements); 2 ("words",
- *                  2-byte elements) loads the rows not loaded as vectors
- *                  (cols not a multiple of VEC, the edges) as aligned
- *                  4-byte words of two elements, asynchronous too, a row
- *                  starting off a word landing one place in (PAD even, at
- *                  least 2); plain loads before compute capability 8.0;
- *                  3 ("rows", 2-byte elements) loads every row so, whole
- *                  tiles too, the words spread over all the block's
- *                  threads (VEC then sets the stores' width) (default 0)
- *   GT_ROWCLASS    1 (2- and 4-byte elements, SECTOR, compute capability
- *                  9.0) moves the blocks of the interior through the
- *                  tensor copy engine, by row classes: the entry point then
- *                  takes the maps of src/transpose-maps.h as a fifth
- *                  argument, and the blocks at the edges, before 9.0 and
- *                  without valid maps take the element path (default 0)
+ *   GT_REALIGN     1 loads input rows that start off a VEC boundary as
+ *                  aligned vectors shifted into place by shuffles (default 0)
+ *   GT_PAIR        1 moves 2- and 4-byte elements in units of two, two input
+ *                  rows at a time (gt_transpose_units; VEC counts elements,
+ *                  PAD units); 2 ("quad"): 2-byte elements in units of four
+ *                  over four rows; sizes not of whole units take the element
+ *                  path (default 0)
+ *   GT_ASYNC       1 (VEC 1, 4- and 8-byte elements) loads elements by
+ *                  asynchronous copies (cp.async), no register between; for
+ *                  2-byte elements 2 ("words") loads the rows vectors cannot,
+ *                  3 ("rows") every row, as 4-byte words of two elements
+ *                  (gt_tile_load_words, gt_tile_load_rows) (default 0)
+ *   GT_ROWCLASS    1 moves blocks through the tensor copy engine (see
+ *                  gt_rowclass_move, in the lines marked {rowclass) (default 0)
  *   GT_INJECT      test-only faults: 1 wrong result, 2 illegal address,
  *                  3 write past the end of the output (default 0)
  *   GT_KERNEL_NAME the entry point (default gputune_transpose)
@@ -314,11 +297,13 @@ __device__ __forceinline__ void gt_transpose_units(const T *__restrict__ in_elem
 			}
 }
 
-/* Row classes (ROWCLASS, compute capability 9.0): the blocks of the
- * interior move their stripe through the tensor copy engine.  The maps
- * (src/transpose-maps.h, one per row class of 16 bytes of the input and
- * of 32 bytes of the output) come as a kernel argument; valid 0 where the
- * host could build none. */
+struct gt_maps; /* the lines from {rowclass to rowclass}: an exported header without it leaves them out */
+/* {rowclass */
+/* Row classes (ROWCLASS, compute capability 9.0): the blocks move their
+ * stripe through the tensor copy engine.  The maps (src/transpose-maps.h,
+ * one per row class of 16 bytes of the input and of 32 bytes of the
+ * output) come as a kernel argument; valid 0 where the host could build
+ * none. */
 struct __align__(128) gt_tmap {
 	unsigned long long opaque[16];
 };
@@ -473,6 +458,7 @@ __device__ __forceinline__ bool gt_rowclass_move(const gt_maps *maps, const T *_
 	return false;
 #endif
 }
+/* rowclass} */
 
 template <typename T, int TILE, int BLOCK_ROWS, int PAD, int UNROLL, int MAPPING, int VEC, int SHARED,
 	  int SECTOR, int WIDE, int REALIGN, int PAIR, int ASYNC, int ROWCLASS, int INJECT>
@@ -505,14 +491,20 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 	constexpr size_t PAIR_TILE = PAIR ? (size_t)UNIT_ELEMS * (TILE / UNIT_ELEMS * UNROLL) *
 						    (TILE / UNIT_ELEMS + PAD) * UNIT_ELEMS * sizeof(T)
 					  : 0;
-	constexpr size_t ROWCLASS_BOXES = ROWCLASS ? gt_rowclass_geometry<T, STRIPE, WIDTH>::BYTES : 0;
+	constexpr size_t ROWCLASS_BOXES =
+/* {rowclass */
+		ROWCLASS ? gt_rowclass_geometry<T, STRIPE, WIDTH>::BYTES :
+/* rowclass} */
+		0;
 	constexpr size_t SMEM0 = ELEM_TILE > PAIR_TILE ? ELEM_TILE : PAIR_TILE;
 	constexpr size_t SMEM = SMEM0 > ROWCLASS_BOXES ? SMEM0 : ROWCLASS_BOXES;
 	__shared__ __align__(ROWCLASS ? 128 : 16) gt_vec<unsigned, 4> smem[(SMEM + 15) / 16];
 	bool paired = false, engine = false;
+/* {rowclass */
 	if constexpr (ROWCLASS && SHARED && SECTOR && sizeof(T) <= 4)
 		engine = gt_rowclass_move<T, STRIPE, WIDTH, THREADS_X * BLOCK_ROWS, INJECT != 0>(
 			maps, in, reinterpret_cast<unsigned char *>(smem), rows, cols, row0, col0);
+/* rowclass} */
 	if constexpr (PAIR && UNIT_ELEMS * sizeof(T) <= 8 && SHARED && VEC % UNIT_ELEMS == 0) {
 		static_assert(WIDE == 1, "the unit tile is one tile across (pair needs wide=1)");
 		constexpr size_t UNIT = UNIT_ELEMS * sizeof(T);
@@ -781,6 +773,7 @@ GT_HEADER_KERNEL(const T *__restrict__ in, T *__restrict__ out, unsigned rows, u
 	gt_transpose<T, TILE, BLOCK_ROWS, PAD, UNROLL, MAPPING, VEC, SHARED, SECTOR, WIDE, REALIGN, PAIR, ASYNC,
 		     ROWCLASS, INJECT>(in, out, rows, cols, nullptr);
 }
+/* {rowclass */
 /* The same with the row classes' maps (rowclass=on). */
 template <int MIN_BLOCKS, typename T, int TILE, int BLOCK_ROWS, int PAD, int UNROLL, int MAPPING, int VEC, int SHARED,
 	  int SECTOR, int WIDE, int REALIGN, int PAIR, int ASYNC, int ROWCLASS, int INJECT>
@@ -791,6 +784,7 @@ GT_HEADER_KERNEL_MAPS(const T *__restrict__ in, T *__restrict__ out, unsigned ro
 	gt_transpose<T, TILE, BLOCK_ROWS, PAD, UNROLL, MAPPING, VEC, SHARED, SECTOR, WIDE, REALIGN, PAIR, ASYNC,
 		     ROWCLASS, INJECT>(in, out, rows, cols, &maps);
 }
+/* rowclass} */
 #endif
 
 /* A rendered variant: its entry point. */
@@ -810,6 +804,7 @@ GT_HEADER_KERNEL_MAPS(const T *__restrict__ in, T *__restrict__ out, unsigned ro
 #ifndef GT_ASYNC
 #define GT_ASYNC 0
 #endif
+/* {rowclass */
 #ifndef GT_ROWCLASS
 #define GT_ROWCLASS 0
 #endif
@@ -822,13 +817,16 @@ GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out, unsign
 		     GT_WIDE, GT_REALIGN, GT_PAIR, GT_ASYNC, GT_ROWCLASS, GT_INJECT>(in, out, rows, cols, &maps);
 }
 #else
+/* rowclass} */
 extern "C" __global__ void __launch_bounds__(GT_TILE / GT_VEC * GT_BLOCK_ROWS)
 GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out, unsigned rows, unsigned cols)
 {
 	gt_transpose<gt_elem, GT_TILE, GT_BLOCK_ROWS, GT_PAD, GT_UNROLL, GT_MAPPING, GT_VEC, GT_SHARED, GT_SECTOR,
 		     GT_WIDE, GT_REALIGN, GT_PAIR, GT_ASYNC, GT_ROWCLASS, GT_INJECT>(in, out, rows, cols, nullptr);
 }
+/* {rowclass */
 #endif
+/* rowclass} */
 #undef GT_VEC_BYTES
 #undef GT_KERNEL_NAME
 #endif
