@@ -67,6 +67,17 @@
  * 3000 x 5000 by 7 points, f32 4096 x 4096 by 4), where it is not chosen;
  * with the 32-access and shared-memory limits it adds about a tenth to
  * the f16 and f32 variants (1,500 and 964) and none to f64's.
+ * rowclass=on (2- and 4-byte elements, sector=on, compute capability 9.0)
+ * moves a block's stripe through Hopper's tensor copy engine: rows r, r +
+ * N, ... of N elements of 16 bytes (input) or 32 (output) start at one
+ * offset within N elements, so each such row class is a tensor the engine
+ * can load or store in boxes even where rows start off 16 bytes; the
+ * blocks' maps come from src/transpose-maps.h, built by the host.  Tuned
+ * on an H200 in the default space it won at every odd size tried, f16
+ * 8191 x 8191 at 86.2% of the copy ceiling (74.1% in the run of record
+ * without it), 6291 x 6401 89.7 (76.8), 1314 x 6653 78.4 (67.2), f32
+ * 1315 x 6653 90.5 (86.1) and 7777 x 1111 90.6 (88.1); it adds 54 f16, 56
+ * f32 and i32 variants (docs/benchmarks.md, "Row classes in the space").
  */
 #include "family.h"
 #include "util.h"
