@@ -714,8 +714,6 @@ int bench_variant(struct bench *b, const void *cubin, const char *kernel_name, c
 	}
 	int rc = 0;
 	struct launch l = { fn, geo, LAUNCH_FAMILY, 0 };
-	if (getenv("GT_CARVEOUT") && *getenv("GT_CARVEOUT"))
-		cu.FuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, atoi(getenv("GT_CARVEOUT")));
 	double t0 = now_seconds(), t1 = 0;
 	/* Scratch zeroed once: no launch after may need it zeroed.  Then per input
 	 * set, the last the timed one: poison the output, run once, check. */
