@@ -120,7 +120,7 @@ static const struct param_def params[NPARAMS] = {
 		     pair_names, { 0, 1, 2 }, 3, { 0, 1 }, 2, 0, 0, 1 },
 	[P_ASYNC] = { "async", "GT_ASYNC", "load the tile (vec=1) with asynchronous element copies straight into shared memory, no register between (4- and 8-byte elements); words (2-byte elements, vec>1): rows not loaded as vectors as aligned asynchronous 4-byte copies of two elements, each row shifted by its start's parity (pad even, at least 2); rows (2-byte elements, any vec): every row so, whole tiles too, the words spread over all the block's threads; the same kernels with plain loads before compute capability 8.0",
 		      async_names, { 0, 1, 2, 3 }, 4, { 0, 1, 2 }, 3, 0, 0, 1 },
-	[P_ROWCLASS] = { "rowclass", "GT_ROWCLASS", "move the blocks of the interior through the tensor copy engine, by row classes of 16 bytes of the input and 32 of the output (2- and 4-byte elements, sector=on, vec=1, compute capability 9.0); the blocks at the edges take the element path",
+	[P_ROWCLASS] = { "rowclass", "GT_ROWCLASS", "move the blocks through the tensor copy engine, by row classes of 16 bytes of the input and 32 of the output (2- and 4-byte elements, sector=on, vec=1, compute capability 9.0); the block of the last rows and columns takes the element path",
 			 off_on, { 0, 1 }, 2, { 0, 1 }, 2, 0, 0, 1 },
 	[P_INJECT] = { "inject", "GT_INJECT", "test-only fault injection: none, wrong, fault or overrun",
 		       inject_names, { 0, 1, 2, 3 }, 4, { 0 }, 1, 0, 1 },
@@ -176,10 +176,10 @@ static const char *reject_rowclass(const int *v, const struct dtype *dt, const s
 			 width);
 		return buf;
 	}
-	/* Each warp moves whole output rows of one class: with vec=1 the
-	 * block is a power of two of at least a warp, and tile % block_rows ==
-	 * 0 keeps it to at most 32 warps per 32 elements of width, so that
-	 * holds (the template asserts it). */
+	/* Each warp moves whole output rows of one class: with vec=1, a
+	 * block of tile x block_rows threads (at most 1024, tile a multiple of
+	 * block_rows) always splits a class's rows evenly over its warps (the
+	 * template asserts it). */
 	return NULL;
 }
 
