@@ -360,20 +360,22 @@ static void variant_occupancy(const struct family *fam, struct hvariant *vs, int
 
 /* The launch helper's case for variant i: its kernel with template
  * arguments targs after the blocks per SM, the bounded and unbounded
- * builds to choose from where the bound is more than 1. */
+ * builds to choose from where the bound is more than 1.  With maps (the
+ * call that makes a rowclass variant's tensor maps, m), the case makes
+ * them first and launches the kernel that takes them. */
 static void write_case(FILE *f, const char *P, int i, int min_blocks, const char *targs, const char *smem,
-		       const char *args, const char *kernel)
+		       const char *args, const char *maps)
 {
-	/* The maps' case opens a block with its label. */
-	int labelled = !strcmp(kernel, "kernel");
-	if (labelled)
-		fprintf(f, "\tcase %d: ", i);
+	const char *kernel = maps ? "kernel_maps" : "kernel";
+	fprintf(f, "\tcase %d: ", i);
+	if (maps)
+		fprintf(f, "{\n\t\tconst gt_maps *m = %s;\n\t\t", maps);
 	if (min_blocks > 1)
 		fprintf(f, "gputune_%s_build(%d, gputune_%s_%s<%d, %s>, gputune_%s_%s<0, %s>, block, %s)", P, i, P, kernel,
 			min_blocks, targs, P, kernel, targs, smem);
 	else
 		fprintf(f, "gputune_%s_%s<0, %s>", P, kernel, targs);
-	fprintf(f, "<<<grid, block, %s, stream>>>%s;%s break;\n", smem, args, labelled ? "" : "\n\t\t");
+	fprintf(f, "<<<grid, block, %s, stream>>>%s;%s", smem, args, maps ? "\n\t\tbreak;\n\t}\n" : " break;\n");
 }
 
 /*
@@ -832,7 +834,7 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 			struct strbuf targs = {0};
 			for (int k = 0; k < fam->nparams; k++)
 				sb_printf(&targs, "%s%d", k ? ", " : "", vs[i].v[k]);
-			write_case(f, P, i, vs[i].min_blocks, targs.buf, "smem", "(A, B, C, m, n, k)", "kernel");
+			write_case(f, P, i, vs[i].min_blocks, targs.buf, "smem", "(A, B, C, m, n, k)", NULL);
 			sb_free(&targs);
 			continue;
 		}
@@ -843,19 +845,16 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		for (int k = 0; k < fam->nparams; k++)
 			sb_printf(&targs, ", %d", vs[i].v[k]);
 		unsigned stripe, width;
+		char *maps = NULL;
 		if (fam->tensor_maps && fam->tensor_maps(vs[i].v, &stripe, &width)) {
-			/* Its maps, then the kernel that takes them. */
-			fprintf(f, "\tcase %d: {\n\t\tconst gt_maps *m = gputune_%s_maps(%d, in, out, rows, cols, %zu, %u, %u);\n\t\t",
-				i, P, i, vs[i].dt->size, stripe, width);
+			maps = xasprintf("gputune_%s_maps(%d, in, out, rows, cols, %zu, %u, %u)", P, i, vs[i].dt->size,
+					 stripe, width);
 			sb_printf(&cargs, "((const %s *)in, (%s *)out, rows, cols, *m)", T, A);
-			write_case(f, P, i, vs[i].min_blocks, targs.buf, "0", cargs.buf, "kernel_maps");
-			fputs("\t}\n", f);
-			sb_free(&targs);
-			sb_free(&cargs);
-			continue;
+		} else {
+			sb_printf(&cargs, "((const %s *)in, (%s *)out, %s)", T, A, vec ? "scratch, n" : "rows, cols");
 		}
-		sb_printf(&cargs, "((const %s *)in, (%s *)out, %s)", T, A, vec ? "scratch, n" : "rows, cols");
-		write_case(f, P, i, vs[i].min_blocks, targs.buf, "0", cargs.buf, "kernel");
+		write_case(f, P, i, vs[i].min_blocks, targs.buf, "0", cargs.buf, maps);
+		free(maps);
 		sb_free(&targs);
 		sb_free(&cargs);
 	}
