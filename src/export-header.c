@@ -61,6 +61,10 @@ struct hvariant {
 	int cc;	  /* the architecture of the first tuned device that uses it, 0 for none */
 	int regs; /* registers NVRTC gives it there, -1 when unknown */
 	int min_blocks; /* blocks per SM the header's kernel is built for (variant_occupancy) */
+	/* Whether its kernel takes tensor maps (family.h, tensor_maps), for
+	 * blocks of stripe x width. */
+	int maps;
+	unsigned stripe, width;
 };
 
 static int find_variant(struct hvariant *vs, int n, const struct dtype *dt, const int *v)
@@ -144,18 +148,19 @@ static char *without_region(const char *src, const char *name)
 {
 	char *open = xasprintf("/* {%s */", name), *close = xasprintf("/* %s} */", name);
 	struct strbuf out = {0};
-	int inside = 0;
-	for (const char *p = src; *p;) {
-		size_t n = strcspn(p, "\n") + (p[strcspn(p, "\n")] ? 1 : 0);
-		char *line = xasprintf("%.*s", (int)n, p);
-		if (!inside && strstr(line, open))
-			inside = 1;
-		else if (inside && strstr(line, close))
-			inside = 0;
-		else if (!inside)
-			sb_add(&out, p, n);
-		free(line);
-		p += n;
+	for (const char *p = src;;) {
+		const char *at = strstr(p, open), *end = at ? strstr(at, close) : NULL;
+		if (!at) {
+			sb_add(&out, p, strlen(p));
+			break;
+		}
+		while (at > p && at[-1] != '\n') /* from the start of its line */
+			at--;
+		sb_add(&out, p, (size_t)(at - p));
+		if (!end)
+			break; /* an unclosed region runs to the end */
+		p = end + strcspn(end, "\n");
+		p += *p == '\n';
 	}
 	free(open);
 	free(close);
@@ -500,9 +505,9 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	 * carry their code. */
 	int any_maps = 0;
 	for (int i = 0; i < nv; i++) {
-		unsigned stripe, width;
 		vs[i].params = family_point_name(fam, vs[i].v);
-		any_maps |= fam->tensor_maps && fam->tensor_maps(vs[i].v, &stripe, &width);
+		vs[i].maps = fam->tensor_maps && fam->tensor_maps(vs[i].v, &vs[i].stripe, &vs[i].width);
+		any_maps |= vs[i].maps;
 	}
 	/* The counts from the template the tuner rendered (its compile
 	 * cache); the header's copy without the paths none of its variants
@@ -844,11 +849,10 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 			sb_printf(&targs, ", %s", A);
 		for (int k = 0; k < fam->nparams; k++)
 			sb_printf(&targs, ", %d", vs[i].v[k]);
-		unsigned stripe, width;
 		char *maps = NULL;
-		if (fam->tensor_maps && fam->tensor_maps(vs[i].v, &stripe, &width)) {
+		if (vs[i].maps) {
 			maps = xasprintf("gputune_%s_maps(%d, in, out, rows, cols, %zu, %u, %u)", P, i, vs[i].dt->size,
-					 stripe, width);
+					 vs[i].stripe, vs[i].width);
 			sb_printf(&cargs, "((const %s *)in, (%s *)out, rows, cols, *m)", T, A);
 		} else {
 			sb_printf(&cargs, "((const %s *)in, (%s *)out, %s)", T, A, vec ? "scratch, n" : "rows, cols");
