@@ -24,10 +24,13 @@ static char version_buf[32];
 struct entry {
 	const char *names[2]; /* preferred name, then an older fallback */
 	void **slot;
+	int optional; /* left NULL where the driver lacks it */
 };
 
-#define E1(field, n) { { n, NULL }, (void **)&cu.field }
-#define E2(field, n, m) { { n, m }, (void **)&cu.field }
+#define E1(field, n) { { n, NULL }, (void **)&cu.field, 0 }
+#define E2(field, n, m) { { n, m }, (void **)&cu.field, 0 }
+/* Only the paths that use it need it (the tensor copy engine's maps). */
+#define OPTIONAL(field, n) { { n, NULL }, (void **)&cu.field, 1 }
 
 static const struct entry entries[] = {
 	E1(Init, "cuInit"),
@@ -66,6 +69,7 @@ static const struct entry entries[] = {
 	E1(EventRecord, "cuEventRecord"),
 	E1(EventSynchronize, "cuEventSynchronize"),
 	E2(EventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime"),
+	OPTIONAL(TensorMapEncodeTiled, "cuTensorMapEncodeTiled"),
 };
 
 static int load_failed(const char *why)
@@ -103,7 +107,7 @@ int cuda_load(const char **why)
 		void *p = NULL;
 		for (int k = 0; k < 2 && !p && entries[i].names[k]; k++)
 			p = dlsym(handle, entries[i].names[k]);
-		if (!p) {
+		if (!p && !entries[i].optional) {
 			snprintf(why_buf, sizeof(why_buf), "the CUDA driver %s lacks %s (driver too old)",
 				 lib, entries[i].names[0]);
 			load_failed(why_buf);
@@ -127,7 +131,6 @@ int cuda_load(const char **why)
 			*why = load_why;
 		return -1;
 	}
-	*(void **)&cu.TensorMapEncodeTiled = dlsym(handle, "cuTensorMapEncodeTiled");
 	int v = 0;
 	if (cu.DriverGetVersion(&v) == CUDA_SUCCESS)
 		snprintf(version_buf, sizeof(version_buf), "%d.%d", v / 1000, (v % 1000) / 10);

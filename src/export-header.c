@@ -141,12 +141,14 @@ static void write_literal_line(FILE *f, struct strbuf *lit)
 	free(sb_detach(lit));
 }
 
-/* src without the lines from each one holding "{name" in a comment to the
- * next holding "name}" (both included): a path of the template that no
- * exported variant takes.  Caller frees. */
-static char *without_region(const char *src, const char *name)
+/* src without the lines from each one holding the marker "/\* {spec *\/"
+ * to the next holding "/\* name} *\/" (both included; name is spec up to a
+ * colon): a path of the template that no exported variant takes.  Caller
+ * frees. */
+static char *without_region(const char *src, const char *spec)
 {
-	char *open = xasprintf("/* {%s */", name), *close = xasprintf("/* %s} */", name);
+	char *open = xasprintf("/* {%s */", spec);
+	char *close = xasprintf("/* %.*s} */", (int)strcspn(spec, ":"), spec);
 	struct strbuf out = {0};
 	for (const char *p = src;;) {
 		const char *at = strstr(p, open), *end = at ? strstr(at, close) : NULL;
@@ -164,6 +166,105 @@ static char *without_region(const char *src, const char *name)
 	}
 	free(open);
 	free(close);
+	return sb_detach(&out);
+}
+
+/* Whether a variant of vs takes the template's region of spec "param" (a
+ * value of the parameter other than 0, its first name: off, none) or
+ * "param:value,value,...": 1 or 0, or -1 when spec names no parameter or
+ * value of fam. */
+static int region_taken(const struct family *fam, const struct hvariant *vs, int nv, const char *spec)
+{
+	size_t len = strcspn(spec, ":");
+	char *name = xasprintf("%.*s", (int)len, spec);
+	int p = family_param_index(fam, name), want[MAX_VALUES], nwant = 0;
+	free(name);
+	if (p < 0)
+		return -1;
+	for (const char *q = spec + len; *q == ':' || *q == ',';) {
+		q++;
+		size_t n = strcspn(q, ",");
+		char *value = xasprintf("%.*s", (int)n, q);
+		int bad = nwant == MAX_VALUES || param_value_parse(&fam->params[p], value, &want[nwant]) < 0;
+		free(value);
+		if (bad)
+			return -1;
+		nwant++;
+		q += n;
+	}
+	for (int i = 0; i < nv; i++) {
+		if (len == strlen(spec) && vs[i].v[p] != 0)
+			return 1;
+		for (int k = 0; k < nwant; k++)
+			if (vs[i].v[p] == want[k])
+				return 1;
+	}
+	return 0;
+}
+
+/* tmpl (which this takes) without the regions none of vs takes: the
+ * template marks each of its optional paths with the parameter values
+ * that take it, so a header carries only the code its kernels run.  NULL
+ * after reporting a marker that names no parameter value. */
+static char *without_untaken_regions(const struct family *fam, const struct hvariant *vs, int nv, char *tmpl)
+{
+	for (const char *at = tmpl; (at = strstr(at, "/* {")) != NULL;) {
+		at += 4;
+		char *spec = xasprintf("%.*s", (int)strcspn(at, " \n"), at);
+		int taken = region_taken(fam, vs, nv, spec);
+		if (taken < 0) {
+			fail("export: %s: the region marker '{%s' names no value of a parameter of %s",
+			     fam->template_name, spec, fam->name);
+			free(spec);
+			free(tmpl);
+			return NULL;
+		}
+		if (!taken) {
+			char *shown = without_region(tmpl, spec);
+			free(tmpl);
+			tmpl = shown;
+			at = tmpl; /* every marker of spec is gone: look again */
+		}
+		free(spec);
+	}
+	return tmpl;
+}
+
+/* Past the #endif of the conditional block whose #if... line starts at p
+ * (the blocks within it skipped); NULL when it is not closed. */
+static const char *block_end(const char *p)
+{
+	for (int depth = 0; *p;) {
+		const char *q = p + strspn(p, " \t");
+		if (!strncmp(q, "#if", 3))
+			depth++;
+		p += strcspn(p, "\n");
+		p += *p == '\n';
+		if (!strncmp(q, "#endif", 6) && --depth == 0)
+			return p;
+	}
+	return NULL;
+}
+
+/* src without its blocks `#ifdef macro` ... `#endif`: in an exported
+ * header, the rendered entry point (GT_ELEM_BYTES) is the NVRTC program's
+ * alone and the header's kernel (GT_HEADER_KERNEL) the nvcc copy's alone.
+ * Caller frees. */
+static char *without_ifdef(const char *src, const char *macro)
+{
+	char *line = xasprintf("#ifdef %s\n", macro);
+	struct strbuf out = {0};
+	const char *p = src;
+	for (const char *at = p; (at = strstr(at, line)) != NULL; at++) {
+		const char *end;
+		if ((at > src && at[-1] != '\n') || !(end = block_end(at)))
+			continue;
+		sb_add(&out, p, (size_t)(at - p));
+		p = at = end;
+		at--;
+	}
+	sb_add(&out, p, strlen(p));
+	free(line);
 	return sb_detach(&out);
 }
 
@@ -513,10 +614,9 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	 * cache); the header's copy without the paths none of its variants
 	 * take. */
 	variant_registers(fam, vs, nv, tmpl, cache_dir);
-	if (!any_maps) {
-		char *shown = without_region(tmpl, "rowclass");
-		free(tmpl);
-		tmpl = shown;
+	if (!(tmpl = without_untaken_regions(fam, vs, nv, tmpl))) {
+		rc = -1;
+		goto out;
 	}
 	variant_occupancy(fam, vs, nv);
 
@@ -713,15 +813,16 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		free(defs);
 	}
 	fprintf(f, "};\nstatic const char gputune_%s_source[] =\n", P);
-	write_source_literal(f, tmpl);
+	char *program = without_ifdef(tmpl, "GT_HEADER_KERNEL");
+	write_source_literal(f, program);
+	free(program);
 	fputs("\t;\n\n", f);
 	fputs("/* The rule (the same code gputune's query and validate run). */\n", f);
 	fputs(rule->text, f);
 	fputs("\n", f);
 	if (any_maps) {
-		fprintf(f, "/* Variants with config.rowclass take, after the other arguments, the tensor\n"
-			   " * maps gputune_tmaps_build() makes (stripe = tile x unroll, width = tile x\n"
-			   " * wide; the encoder is the driver's cuTensorMapEncodeTiled); under nvcc\n"
+		fprintf(f, "/* Variants with config.rowclass take, after the other arguments, the maps of\n"
+			   " * gputune_tmaps_build(stripe = tile x unroll, width = tile x wide); under nvcc\n"
 			   " * gputune_%s_launch() builds them. */\n", P);
 		fputs(maps_text->text, f);
 		fputs("\n", f);
@@ -785,16 +886,17 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	/* nvcc: the same template text, once, and one instantiation per
 	 * variant.  The text ends with the header's kernel (the block under
 	 * GT_HEADER_KERNEL): what follows is a rendered variant's entry point,
-	 * NVRTC's, which the literal above carries. */
+	 * NVRTC's, which the literal above carries, as it does the element
+	 * type of a rendered variant (GT_ELEM_BYTES blocks). */
 	fprintf(f, "#if defined(__CUDACC__)\n#include <cuda_runtime.h>\n\n#define GT_HEADER_KERNEL gputune_%s_kernel\n", P);
 	if (any_maps)
 		fprintf(f, "#define GT_HEADER_KERNEL_MAPS gputune_%s_kernel_maps\n", P);
-	const char *hk = strstr(tmpl, "#ifdef GT_HEADER_KERNEL");
-	const char *hk_end = hk ? strstr(hk, "\n#endif") : NULL;
-	if (hk_end)
-		fprintf(f, "%.*s\n", (int)(hk_end - tmpl + strlen("\n#endif")), tmpl);
-	else
-		fputs(tmpl, f);
+	const char *hk = strstr(tmpl, "#ifdef GT_HEADER_KERNEL\n"), *hk_end = hk ? block_end(hk) : NULL;
+	char *kernel = xasprintf("%.*s", hk_end ? (int)(hk_end - tmpl) : (int)strlen(tmpl), tmpl);
+	char *nvcc = without_ifdef(kernel, "GT_ELEM_BYTES");
+	fputs(nvcc, f);
+	free(nvcc);
+	free(kernel);
 	fputs(any_maps ? "#undef GT_HEADER_KERNEL\n#undef GT_HEADER_KERNEL_MAPS\n\n" : "#undef GT_HEADER_KERNEL\n\n", f);
 	if (any_maps)
 		write_maps(f, P, U);

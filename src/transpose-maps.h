@@ -1,25 +1,21 @@
 /*
  * transpose-maps.h - the tensor maps a transpose variant with rowclass=on
  * takes after its other arguments (templates/transpose.cu, gt_maps).
- *
- * This file is compiled into gputune and copied verbatim into every
- * exported header that holds such a variant, as src/choice-rule.h is, so
- * the tuner and the header build them alike.  It is plain C (C11 or C++),
- * needs no CUDA header: the caller passes the driver's
- * cuTensorMapEncodeTiled through a wrapper of the type below, and every
- * name starts with gputune_tmaps_.
+ * Compiled into gputune and copied verbatim into every exported header
+ * holding such a variant, so the two build them alike: plain C (C11 or
+ * C++) needing no CUDA header (the caller passes the driver's
+ * cuTensorMapEncodeTiled through a wrapper of the type below).
  *
  * Hopper's tensor copy engine moves boxes of a tensor whose base and row
  * pitch lie on 16 bytes.  A matrix whose rows do not start on 16 bytes is
  * no such tensor, but for N elements of 16 or 32 bytes its rows r, r + N,
- * r + 2N, ... are: they start at one offset within N elements, off =
- * k * cols mod N for the class k = r mod N, and lie N * cols elements
- * apart.  So class k is a tensor from the boundary below its first row, in
- * which element (r, c) sits at column c + off.  The input has NI = 16 /
- * esize classes, the output NO = 32 / esize (each stored box row then
- * whole 32-byte sectors); a block loads a box of each input class (its
- * stripe, a halo of NO rows above it and NI more columns) and stores a box
- * of each output class.
+ * r + 2N, ... are: class k = r mod N starts at off = k * cols mod N within
+ * N elements, its rows N * cols elements apart, so it is a tensor from the
+ * boundary below its first row, element (r, c) at column c + off.  The
+ * input has NI = 16 / esize classes, the output NO = 32 / esize (each
+ * stored box row then whole 32-byte sectors); a block loads a box of each
+ * input class (its stripe, a halo of NO rows above it and NI more columns)
+ * and stores a box of each output class.
  */
 #ifndef GPUTUNE_TMAPS
 #define GPUTUNE_TMAPS

@@ -33,12 +33,15 @@
  *                  3 ("rows") every row, as 4-byte words of two elements
  *                  (gt_tile_load_words, gt_tile_load_rows) (default 0)
  *   GT_ROWCLASS    1 moves blocks through the tensor copy engine (see
- *                  gt_rowclass_move, in the lines marked {rowclass) (default 0)
+ *                  gt_rowclass_move) (default 0)
  *   GT_INJECT      test-only faults: 1 wrong result, 2 illegal address,
  *                  3 write past the end of the output (default 0)
  *   GT_KERNEL_NAME the entry point (default gputune_transpose)
  * A block is (TILE / VEC) x BLOCK_ROWS threads; the grid is one dimension,
- * one block per (TILE * UNROLL) x (TILE * WIDE) piece of the input.
+ * one block per (TILE * UNROLL) x (TILE * WIDE) piece of the input.  The
+ * lines from a comment {PARAM (or {PARAM:VALUES) to the next PARAM} are a
+ * path only those values take: an exported header whose variants take
+ * none of them leaves them out (src/family.h).
  */
 #ifndef GT_TRANSPOSE_TEMPLATE
 #define GT_TRANSPOSE_TEMPLATE
@@ -97,6 +100,7 @@ template <int ASYNC> __device__ __forceinline__ void gt_tile_wait()
 #endif
 }
 
+/* {async:words,rows */
 /* Words: the n 2-byte elements of the input from in[g0] on into a tile
  * row, moved as aligned 4-byte words of two, word w of the row holding
  * elements 2 w and 2 w + 1 of the aligned stretch that starts at in[g0 -
@@ -157,7 +161,9 @@ __device__ __forceinline__ void gt_tile_load_rows(T *base, const T *in, size_t r
 			gt_tile_load_word<ASYNC>(base + (size_t)t * PITCH + 2 * w, in, g0 - s + 2 * w, total);
 	}
 }
+/* async} */
 
+/* {realign */
 /* Pack v (whole 32-bit words) of lane `lane` in each group of `width`. */
 template <typename P> __device__ __forceinline__ P gt_shfl(P v, int lane, int width)
 {
@@ -170,7 +176,9 @@ template <typename P> __device__ __forceinline__ P gt_shfl(P v, int lane, int wi
 		x.u[i] = __shfl_sync(0xffffffffu, x.u[i], lane, width);
 	return x.p;
 }
+/* realign} */
 
+/* {pair */
 /* Of units a and b of two elements T each, the unit of their low elements
  * (a's first) and that of their high ones.  For 2-byte elements one byte
  * permute each (made with shifts and masks, the f16 winners read 2 to 3
@@ -296,8 +304,9 @@ __device__ __forceinline__ void gt_transpose_units(const T *__restrict__ in_elem
 					out[(K * C + p) * wr + R0 + rw] = tile[p][rw][ty + i];
 			}
 }
+/* pair} */
 
-struct gt_maps; /* the lines from {rowclass to rowclass}: an exported header without it leaves them out */
+struct gt_maps; /* defined on the rowclass path below */
 /* {rowclass */
 /* Row classes (ROWCLASS, compute capability 9.0): the blocks move their
  * stripe through the tensor copy engine.  The maps (src/transpose-maps.h,
@@ -356,7 +365,7 @@ __device__ __forceinline__ bool gt_rowclass_move(const gt_maps *maps, const T *_
 		return false;
 	__shared__ __align__(8) unsigned long long bar;
 	const unsigned tid = threadIdx.y * blockDim.x + threadIdx.x, lane = tid & 31, warp = tid >> 5;
-	const unsigned sin = (unsigned)__cvta_generic_to_shared(smem), sout = sin;
+	const unsigned boxes = (unsigned)__cvta_generic_to_shared(smem); /* the input's, then the output's */
 	const unsigned b = (unsigned)__cvta_generic_to_shared(&bar);
 	if (tid == 0) {
 		asm volatile("mbarrier.init.shared.b64 [%0], 1;" ::"r"(b));
@@ -368,7 +377,7 @@ __device__ __forceinline__ bool gt_rowclass_move(const gt_maps *maps, const T *_
 #pragma unroll
 		for (int k = 0; k < NI; k++)
 			asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-				     " [%0], [%1, {%2, %3}], [%4];" ::"r"(sin + k * G::IN_BOX),
+				     " [%0], [%1, {%2, %3}], [%4];" ::"r"(boxes + k * G::IN_BOX),
 				     "l"(&maps->in[k]), "r"((int)col0), "r"(((int)row0 - NO) / NI), "r"(b)
 				     : "memory");
 	}
@@ -379,8 +388,8 @@ __device__ __forceinline__ bool gt_rowclass_move(const gt_maps *maps, const T *_
 	 * rows; lane m of a row's words (f16) or elements (f32), HN of them.
 	 * Every thread reads its words, then after a barrier writes them. */
 	constexpr int JG = W > NO ? W / NO : 1, JN = WIDTH / NO / JG, HN = ES == 2 ? STRIPE / 64 : STRIPE / 32;
-	constexpr int TASKS = NO * JG / W > 0 ? NO * JG / W : 1; /* a warp's */
 	static_assert(WIDTH / NO % JG == 0 && (NO * JG) % W == 0, "rowclass: the output rows split evenly over the warps");
+	constexpr int TASKS = NO * JG / W; /* a warp's: at least 1, as NO * JG is a multiple of W */
 	unsigned keep[TASKS][HN][JN];
 #pragma unroll
 	for (int pass = 0; pass < 2; pass++) {
@@ -395,7 +404,7 @@ __device__ __forceinline__ bool gt_rowclass_move(const gt_maps *maps, const T *_
 			for (int h = 0; h < HN; h++) {
 				const int m = (int)lane + 32 * h;
 				if (pass == 1) {
-					const unsigned bo = sout + kq * G::OUT_BOX + jg * JN * G::OUT_ROW + m * 4;
+					const unsigned bo = boxes + kq * G::OUT_BOX + jg * JN * G::OUT_ROW + m * 4;
 #pragma unroll
 					for (int j = 0; j < JN; j++)
 						asm volatile("st.shared.u32 [%0], %1;" ::"r"(bo + j * G::OUT_ROW),
@@ -407,8 +416,8 @@ __device__ __forceinline__ bool gt_rowclass_move(const gt_maps *maps, const T *_
 				const int ka = ra % NI, kb = (ra + 1) % NI;
 				const unsigned offa = (unsigned)((unsigned long long)ka * cols % NI);
 				const unsigned offb = (unsigned)((unsigned long long)kb * cols % NI);
-				const unsigned ba = sin + ka * G::IN_BOX + ra / NI * G::IN_ROW + (c + offa) * ES;
-				const unsigned bb = sin + kb * G::IN_BOX + (ra + 1) / NI * G::IN_ROW + (c + offb) * ES;
+				const unsigned ba = boxes + ka * G::IN_BOX + ra / NI * G::IN_ROW + (c + offa) * ES;
+				const unsigned bb = boxes + kb * G::IN_BOX + (ra + 1) / NI * G::IN_ROW + (c + offb) * ES;
 #pragma unroll
 				for (int j = 0; j < JN; j++) {
 					if constexpr (ES == 2) {
@@ -443,7 +452,7 @@ __device__ __forceinline__ bool gt_rowclass_move(const gt_maps *maps, const T *_
 		for (int k = 0; k < NO; k++)
 			asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];" ::"l"(
 					     &maps->out[k]),
-				     "r"((int)row0), "r"((int)(col0 / NO)), "r"(sout + k * G::OUT_BOX)
+				     "r"((int)row0), "r"((int)(col0 / NO)), "r"(boxes + k * G::OUT_BOX)
 				     : "memory");
 		asm volatile("cp.async.bulk.commit_group;" ::: "memory");
 		/* The block may end once the boxes are read; with WRITTEN (an
@@ -505,6 +514,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 		engine = gt_rowclass_move<T, STRIPE, WIDTH, THREADS_X * BLOCK_ROWS, INJECT != 0>(
 			maps, in, reinterpret_cast<unsigned char *>(smem), rows, cols, row0, col0);
 /* rowclass} */
+/* {pair */
 	if constexpr (PAIR && UNIT_ELEMS * sizeof(T) <= 8 && SHARED && VEC % UNIT_ELEMS == 0) {
 		static_assert(WIDE == 1, "the unit tile is one tile across (pair needs wide=1)");
 		constexpr size_t UNIT = UNIT_ELEMS * sizeof(T);
@@ -514,6 +524,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 			gt_transpose_units<T, UNIT_ELEMS, TILE, BLOCK_ROWS, PAD, UNROLL, VEC>(in, out, rows, cols, row0,
 											     col0, smem);
 	}
+/* pair} */
 
 	if (paired || engine) {
 		/* Done above. */
@@ -565,6 +576,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 				}
 		} else if (shifted) {
 			/* shifted implies WORDS: instantiated only then. */
+/* {async:words,rows */
 			if constexpr (ROWS) {
 				gt_tile_load_rows<ASYNC, WIDTH, STRIPE, THREADS_X * BLOCK_ROWS, WIDTH + PAD>(
 					tile[HALO], in, row0, rows, cols, col0,
@@ -581,6 +593,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 							tile[HALO + ty + i], in, r * cols + col0, n, total, tx);
 				}
 			}
+/* async} */
 		} else if (REALIGNS && whole && (size_t)in % VEC_BYTES == 0) {
 			/* Row r's piece starts m elements past a vector boundary:
 			 * each thread loads the aligned vector at its place, takes
@@ -588,6 +601,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 			 * the one past the piece itself) and keeps VEC elements
 			 * from m on.  Instantiated only where REALIGNS holds. */
 			if constexpr (REALIGNS) {
+/* {realign */
 				const size_t total = (size_t)rows * cols;
 #pragma unroll
 				for (int i = 0; i < STRIPE; i += BLOCK_ROWS) {
@@ -621,6 +635,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 							tile[HALO + ty + i][w * TILE + tx * VEC + k] = p.e[k];
 					}
 				}
+/* realign} */
 			}
 		} else {
 			/* Element by element, neighbouring threads on neighbouring
@@ -646,6 +661,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 			 * (loading them first measured slower, and the registers
 			 * holding them cost occupancy). */
 			if (row0 > 0 && rows % HALO != 0 && shifted) {
+/* {async:words,rows */
 				if constexpr (ROWS) {
 					gt_tile_load_rows<ASYNC, WIDTH, HALO, THREADS_X * BLOCK_ROWS, WIDTH + PAD>(
 						tile[0], in, row0 - HALO, rows, cols, col0,
@@ -660,6 +676,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 								tile[ty + i], in, (row0 - HALO + ty + i) * cols + col0,
 								n, (size_t)rows * cols, tx);
 				}
+/* async} */
 			} else if (row0 > 0 && rows % HALO != 0) {
 #pragma unroll
 				for (int i = 0; i < HALO; i += BLOCK_ROWS)
@@ -745,6 +762,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 		}
 	}
 
+/* {inject */
 	if constexpr (INJECT == 1) {
 		/* The thread that wrote out[0] (block 0 maps to tile 0 in every
 		 * mapping) flips a bit of it. */
@@ -757,6 +775,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 		if (blockIdx.x == 0 && tx == 0 && ty == 0)
 			out[(size_t)rows * cols + 7] = (T)0;
 	}
+/* inject} */
 }
 #endif /* GT_TRANSPOSE_TEMPLATE */
 
@@ -804,29 +823,27 @@ GT_HEADER_KERNEL_MAPS(const T *__restrict__ in, T *__restrict__ out, unsigned ro
 #ifndef GT_ASYNC
 #define GT_ASYNC 0
 #endif
-/* {rowclass */
 #ifndef GT_ROWCLASS
 #define GT_ROWCLASS 0
 #endif
-#if GT_ROWCLASS
-extern "C" __global__ void __launch_bounds__(GT_TILE / GT_VEC * GT_BLOCK_ROWS)
-GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out, unsigned rows, unsigned cols,
-	       const __grid_constant__ gt_maps maps)
-{
-	gt_transpose<gt_elem, GT_TILE, GT_BLOCK_ROWS, GT_PAD, GT_UNROLL, GT_MAPPING, GT_VEC, GT_SHARED, GT_SECTOR,
-		     GT_WIDE, GT_REALIGN, GT_PAIR, GT_ASYNC, GT_ROWCLASS, GT_INJECT>(in, out, rows, cols, &maps);
-}
-#else
-/* rowclass} */
-extern "C" __global__ void __launch_bounds__(GT_TILE / GT_VEC * GT_BLOCK_ROWS)
-GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out, unsigned rows, unsigned cols)
-{
-	gt_transpose<gt_elem, GT_TILE, GT_BLOCK_ROWS, GT_PAD, GT_UNROLL, GT_MAPPING, GT_VEC, GT_SHARED, GT_SECTOR,
-		     GT_WIDE, GT_REALIGN, GT_PAIR, GT_ASYNC, GT_ROWCLASS, GT_INJECT>(in, out, rows, cols, nullptr);
-}
 /* {rowclass */
+#if GT_ROWCLASS
+#define GT_MAPS , const __grid_constant__ gt_maps maps
+#define GT_MAPS_OF &maps
 #endif
 /* rowclass} */
+#ifndef GT_MAPS
+#define GT_MAPS /* no tensor maps */
+#define GT_MAPS_OF nullptr
+#endif
+extern "C" __global__ void __launch_bounds__(GT_TILE / GT_VEC * GT_BLOCK_ROWS)
+GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out, unsigned rows, unsigned cols GT_MAPS)
+{
+	gt_transpose<gt_elem, GT_TILE, GT_BLOCK_ROWS, GT_PAD, GT_UNROLL, GT_MAPPING, GT_VEC, GT_SHARED, GT_SECTOR,
+		     GT_WIDE, GT_REALIGN, GT_PAIR, GT_ASYNC, GT_ROWCLASS, GT_INJECT>(in, out, rows, cols, GT_MAPS_OF);
+}
+#undef GT_MAPS
+#undef GT_MAPS_OF
 #undef GT_VEC_BYTES
 #undef GT_KERNEL_NAME
 #endif

@@ -130,6 +130,29 @@ check "it compiles with $CC -std=c11 and chooses the f16 one" \
 	sh -c "$CC -std=c11 -Wall -Wextra -Werror '$T/pair/c.c' -o '$T/pair/c' && '$T/pair/c'"
 cp "$T/k.cu" "$T/pair/k.cu"
 nvcc_compiles "$T/pair/k.cu"
+check_header_programs transpose "$T/pair"
+
+# The header carries the template's optional paths (its regions marked
+# with the parameter values that take them) only where a variant takes
+# them, in its NVRTC program and its nvcc copy alike; the test-only fault
+# injection never, nor the NVRTC program the nvcc copy's kernel.
+for path in "void gt_transpose_units(" "void gt_tile_load_words(" "void gt_tile_load_rows(" "P gt_shfl(" \
+	"bool gt_rowclass_move("; do
+	check "the header of every path defines ${path#* } in both copies" \
+		test "$(grep -cF "$path" "$T/pair/gputune_transpose.h")" -eq 2
+	check "a header of plain variants has no ${path#* }" sh -c "! grep -qF '$path' '$T/gputune_transpose.h'"
+done
+for h in "$T/gputune_transpose.h" "$T/pair/gputune_transpose.h"; do
+	check "no fault injection in ${h#"$T"}" sh -c "! grep -q 'INJECT == 1' '$h'"
+	check "one header kernel in ${h#"$T"}, the nvcc copy's" \
+		test "$(grep -c 'GT_HEADER_KERNEL(const T' "$h")" -eq 1
+done
+mkdir -p "$T/bad"
+for f in transpose.cu common.cuh; do cp "$top_srcdir/templates/$f" "$T/bad/"; done
+printf '/* {tile:huge */\n/* tile} */\n' >> "$T/bad/transpose.cu"
+run_gt 1 export --kernel transpose --no-shipped --db "$T/pair.db" --templates "$T/bad" -o "$T/bad/h.h"
+grep_in "$T/err" "the region marker '{tile:huge' names no value of a parameter of transpose"
+check "no header is left behind" test ! -e "$T/bad/h.h"
 
 # Each kernel is built for the blocks per SM that the registers NVRTC
 # gives its variant allow (nvcc can give the same source more, and fewer

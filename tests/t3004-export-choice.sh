@@ -39,8 +39,10 @@ run_gt 0 export --kernel transpose --no-shipped -o "$T/gputune_transpose.h"
 grep_in "$T/gputune_transpose.h" "NVIDIA H200, sm_90, f32: 6 measured sizes, 3 candidates"
 grep_in "$T/gputune_transpose.h" "gputune_choice_rule"
 
-# Compact: 25 variants, each the winner of one size, take under 1,500 lines.
-{
+# Compact: 25 variants, each the winner of one size, take under 1,500
+# lines; with the last of them taking the tensor copy engine (whose path,
+# maps and encoder the header then carries) too.
+compact_doc() {
 	doc_head "NVIDIA H100" GPU-compact 9 0
 	printf ' "results": [\n'
 	sep='' i=0
@@ -48,9 +50,10 @@ grep_in "$T/gputune_transpose.h" "gputune_choice_rule"
 		for pad in 0 1 2 3 4 8; do
 			for unroll in 1 2; do
 				[ $i -lt 25 ] || continue
+				p="block_rows=8,pad=$pad,unroll=$unroll,mapping=cartesian,vec=1,shared=on"
+				[ $i -eq 24 ] && [ -n "$1" ] && p=$1
 				printf '%s  ' "$sep"
-				result_record GPU-compact f32 $((1000 + i)) 2000 3000 $tile run-2 \
-					"block_rows=8,pad=$pad,unroll=$unroll,mapping=cartesian,vec=1,shared=on"
+				result_record GPU-compact f32 $((1000 + i)) 2000 3000 $tile run-2 "$p"
 				sep=',
 '
 				i=$((i + 1))
@@ -58,15 +61,20 @@ grep_in "$T/gputune_transpose.h" "gputune_choice_rule"
 		done
 	done
 	printf '\n]}\n'
-} > "$T/compact.json"
+}
 main_db=$GPUTUNE_DB
-export GPUTUNE_DB="$T/compact.db"
-run_gt 0 db merge "$T/compact.json"
-run_gt 0 export --kernel transpose --no-shipped -o "$T/compact.h"
-grep_in "$T/compact.h" "NVIDIA H100, sm_90, f32: 25 measured sizes"
-lines=$(wc -l < "$T/compact.h")
-check "the header is compact ($lines lines for 25 variants)" test "$lines" -lt 1500
-check "it compiles with cc" cc -std=c11 -Wall -Werror -fsyntax-only -x c "$T/compact.h"
+for last in "" "block_rows=8,pad=1,unroll=2,mapping=colmajor,vec=1,shared=on,sector=on,wide=2,rowclass=on"; do
+	compact_doc "$last" > "$T/compact.json"
+	export GPUTUNE_DB="$T/compact${last:+-rowclass}.db"
+	run_gt 0 db merge "$T/compact.json"
+	run_gt 0 export --kernel transpose --no-shipped -o "$T/compact.h"
+	grep_in "$T/compact.h" "NVIDIA H100, sm_90, f32: 25 measured sizes"
+	lines=$(wc -l < "$T/compact.h")
+	check "the header is compact ($lines lines for 25 variants${last:+, one of them rowclass=on})" \
+		test "$lines" -lt 1500
+	check "it compiles with cc" cc -std=c11 -Wall -Werror -fsyntax-only -x c "$T/compact.h"
+done
+grep_in "$T/compact.h" "gputune_tmaps_build("
 export GPUTUNE_DB="$main_db"
 
 cat > "$T/choice.c" <<'C'
