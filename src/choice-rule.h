@@ -1,10 +1,8 @@
 /*
  * choice-rule.h - which tuned variant to run at a size nobody tuned.
- *
- * This file is compiled into gputune (query --size, validate) and copied
- * verbatim into every exported header, so the tool and the header can
- * never disagree.  It is plain C99 (no libm, no allocation) and every name
- * starts with gputune_choice_.
+ * Compiled into gputune (query --size, validate) and copied verbatim into
+ * every exported header, so the two never disagree: plain C99 (no libm,
+ * no allocation), every name starting with gputune_choice_.
  *
  * What decides a transpose's winner is less a size's magnitude than its
  * alignment: whether a row of the output (rows elements) starts on a
@@ -13,25 +11,25 @@
  *   1. A size that was measured answers with its own winner.
  *   2. Otherwise the measured sizes of the same row class (the largest
  *      power of two dividing rows * element bytes, capped at 32) are the
- *      evidence.  Each candidate (a variant measured at every size of the
- *      group) is scored by its share of each such size's best, weighted by
- *      1 / (0.1 + d)^2 where d is the distance in shape: |ln of the area
- *      ratio| + 0.5 |ln of the aspect ratio| + 0.5 for each halving or
- *      doubling between the column classes, + 3 more when one of the two
- *      has odd columns (a column class of one element) and the other not.
- *      The column alignment decides whether a variant's loads are
- *      vectorised and whether it can move elements in pairs: odd columns
- *      allow neither, so a size across that line is weak evidence, worth
- *      about as much as one twenty times larger, while even columns of
- *      another alignment lose only the widest loads.  Column classes are
- *      compared capped at 16 bytes, the widest load: rows of 16- and
- *      32-byte alignment load alike.  The best score wins; the next
- *      best are what a header's calibration times beside it.
+ *      evidence; of them, where there are any, only those on the size's
+ *      side of the odd line (columns of one element's alignment, or not).
+ *      Each candidate (a variant measured at every size of the group) is
+ *      scored by its share of each such size's best, weighted by 1 / (0.1
+ *      + d)^2, d the distance in shape: |ln of the area ratio| + 0.5 |ln
+ *      of the aspect ratio| + 0.5 for each halving or doubling between the
+ *      column classes (capped at 16 bytes, the widest load), + 3 across
+ *      the odd line.  The column alignment decides whether loads are
+ *      vectorised and elements move in pairs; odd columns allow neither,
+ *      so sizes across that line are no evidence where there is other (a
+ *      penalty alone let many of them outvote the few on the size's side)
+ *      and weak evidence otherwise, while even columns of another
+ *      alignment lose only the widest loads.  The best score wins; the
+ *      next best are what a header's calibration times beside it.
  *   3. With no measured size of that row class, the candidate with the
  *      best worst case over every measured size wins (a fallback chosen
  *      for its worst case, not its nearness).
- *   4. Without candidates, the winner of the nearest measured size (of the
- *      same row class when there is one).
+ *   4. Without candidates, the winner of the nearest size of step 2's
+ *      evidence (of any size when there is none).
  * A matrix product's size M x N x K reads as rows = M, cols = N and a
  * depth K: its row class is K's (the rows of A are K long, and K's
  * alignment decides whether A is read in 16-byte loads), its column class
@@ -113,12 +111,15 @@ static inline double gputune_choice_distance(long r, long c, long k, long R, lon
 #define GPUTUNE_CHOICE_MAX_RANK 8
 #define GPUTUNE_CHOICE_DEPTH(i) (depths ? depths[i] : 1L)
 #define GPUTUNE_CHOICE_CLASS_OF(i) gputune_choice_align(depths ? depths[i] : rows[i], esize)
+/* Size i is step 2's evidence (with narrow, on the size's side of the odd line). */
+#define GPUTUNE_CHOICE_ODD(c) (gputune_choice_align(c, esize) == esize)
+#define GPUTUNE_CHOICE_EVIDENCE(i) (GPUTUNE_CHOICE_CLASS_OF(i) == klass && (!narrow || GPUTUNE_CHOICE_ODD(cols[i]) == odd))
 static inline int gputune_choice_rank(int n, const long *rows, const long *cols, const long *depths,
 				      const int *winner, int ncand, const int *cand, const float *share,
 				      long esize, long R, long C, long K, int k, int *out, int *how)
 {
 	long klass = gputune_choice_align(depths ? K : R, esize);
-	int same = 0;
+	int same = 0, narrow = 0, odd = GPUTUNE_CHOICE_ODD(C);
 	*how = GPUTUNE_CHOICE_NEAREST;
 	if (k > GPUTUNE_CHOICE_MAX_RANK)
 		k = GPUTUNE_CHOICE_MAX_RANK;
@@ -131,12 +132,13 @@ static inline int gputune_choice_rank(int n, const long *rows, const long *cols,
 			return 1;
 		}
 		same += GPUTUNE_CHOICE_CLASS_OF(i) == klass;
+		narrow |= GPUTUNE_CHOICE_CLASS_OF(i) == klass && GPUTUNE_CHOICE_ODD(cols[i]) == odd;
 	}
 	if (ncand == 0) {
 		int best = -1;
 		double bd = 0;
 		for (int i = 0; i < n; i++) {
-			if (same && GPUTUNE_CHOICE_CLASS_OF(i) != klass)
+			if (same && !GPUTUNE_CHOICE_EVIDENCE(i))
 				continue;
 			double d = gputune_choice_distance(rows[i], cols[i], GPUTUNE_CHOICE_DEPTH(i), R, C, K, esize);
 			if (best < 0 || d < bd) {
@@ -157,7 +159,7 @@ static inline int gputune_choice_rank(int n, const long *rows, const long *cols,
 			double s = share[i * ncand + j];
 			if (!same) {
 				score = s < score ? s : score;
-			} else if (GPUTUNE_CHOICE_CLASS_OF(i) == klass) {
+			} else if (GPUTUNE_CHOICE_EVIDENCE(i)) {
 				double d = 0.1 + gputune_choice_distance(rows[i], cols[i], GPUTUNE_CHOICE_DEPTH(i), R, C, K,
 									 esize);
 				score += s / (d * d);
@@ -191,5 +193,7 @@ static inline int gputune_choice_rule(int n, const long *rows, const long *cols,
 }
 #undef GPUTUNE_CHOICE_DEPTH
 #undef GPUTUNE_CHOICE_CLASS_OF
+#undef GPUTUNE_CHOICE_ODD
+#undef GPUTUNE_CHOICE_EVIDENCE
 
 #endif

@@ -76,6 +76,7 @@ __device__ __forceinline__ void gt_map(unsigned b, unsigned nx, unsigned ny, uns
  * shows them to the block. */
 template <int ASYNC, typename T> __device__ __forceinline__ void gt_tile_load(T *dst, const T *src)
 {
+/* {async */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 	if constexpr (ASYNC && sizeof(T) >= 4)
 		asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"((unsigned)__cvta_generic_to_shared(dst)),
@@ -87,10 +88,12 @@ template <int ASYNC, typename T> __device__ __forceinline__ void gt_tile_load(T 
 		gt_host_async_copy(dst, src); /* tests/cuda-host.h */
 	else
 #endif
+/* async} */
 		*dst = *src;
 }
 template <int ASYNC> __device__ __forceinline__ void gt_tile_wait()
 {
+/* {async */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 	if constexpr (ASYNC)
 		asm volatile("cp.async.wait_all;\n" ::: "memory");
@@ -98,6 +101,7 @@ template <int ASYNC> __device__ __forceinline__ void gt_tile_wait()
 	if constexpr (ASYNC)
 		gt_host_async_wait();
 #endif
+/* async} */
 }
 
 /* {async:words,rows */
@@ -781,8 +785,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 
 /* An exported header's kernel: the template instantiated per variant, its
  * arguments the blocks per SM it is built for (src/export-header.c,
- * variant_occupancy), the element type and then the
- * parameters in the order of the family's table (src/family-transpose.c). */
+ * variant_occupancy), the element type and the parameters as above. */
 #ifdef GT_HEADER_KERNEL
 template <int MIN_BLOCKS, typename T, int TILE, int BLOCK_ROWS, int PAD, int UNROLL, int MAPPING, int VEC, int SHARED,
 	  int SECTOR, int WIDE, int REALIGN, int PAIR, int ASYNC, int ROWCLASS, int INJECT>

@@ -137,7 +137,7 @@ check_header_programs transpose "$T/pair"
 # them, in its NVRTC program and its nvcc copy alike; the test-only fault
 # injection never, nor the NVRTC program the nvcc copy's kernel.
 for path in "void gt_transpose_units(" "void gt_tile_load_words(" "void gt_tile_load_rows(" "P gt_shfl(" \
-	"bool gt_rowclass_move("; do
+	"bool gt_rowclass_move(" "cp.async.wait_all"; do
 	check "the header of every path defines ${path#* } in both copies" \
 		test "$(grep -cF "$path" "$T/pair/gputune_transpose.h")" -eq 2
 	check "a header of plain variants has no ${path#* }" sh -c "! grep -qF '$path' '$T/gputune_transpose.h'"

@@ -58,6 +58,20 @@ int main(void)
 	v = gputune_choice_rule(3, rows, cols, NULL, winner, 2, cand, share, f32, 4000, 4000, 1, &how);
 	check(v == 10 && how == GPUTUNE_CHOICE_WORST, "rows of an unmeasured alignment: the best worst case (0.85 over 0.80)",
 	      NULL);
+	/* Many sizes of even columns near in shape do not outvote one of odd
+	 * columns farther off: for odd columns it alone is the evidence (with
+	 * the +3 of the odd line alone, the five would score 20 first:
+	 * 0.30 + 0.69 x 0.85 against 0.69 + 0.30 x 0.3). */
+	long nrows[] = { 3001, 9001, 9001, 9001, 9001, 9001 }, ncols[] = { 3001, 1000, 1002, 1004, 1008, 1016 };
+	int nwinner[] = { 10, 20, 20, 20, 20, 20 };
+	float nshare[] = { 1.0f, 0.85f, 0.3f, 1.0f, 0.3f, 1.0f, 0.3f, 1.0f, 0.3f, 1.0f, 0.3f, 1.0f };
+	v = gputune_choice_rule(6, nrows, ncols, NULL, nwinner, 2, cand, nshare, f32, 9001, 1001, 1, &how);
+	check(v == 10 && how == GPUTUNE_CHOICE_CLASS,
+	      "odd columns: the row class's sizes of odd columns alone are the evidence, however many others", NULL);
+	v = gputune_choice_rule(6, nrows, ncols, NULL, nwinner, 2, cand, nshare, f32, 9001, 1006, 1, &how);
+	check(v == 20, "even columns: the sizes of even columns alone", NULL);
+	v = gputune_choice_rule(5, nrows + 1, ncols + 1, NULL, nwinner + 1, 2, cand, nshare + 2, f32, 3001, 3001, 1, &how);
+	check(v == 20 && how == GPUTUNE_CHOICE_CLASS, "odd columns with none measured: the row class's others", NULL);
 	/* The ranking: at 7001x5001 (odd columns) variant 10 then 20; asked
 	 * for more than there are, both; at a measured size its winner alone;
 	 * without candidates the nearest size's winner alone. */
