@@ -67,7 +67,11 @@ cp "$out/gputune_transpose.h" "$work/gputune_transpose.h"
 lines=$(wc -l < "$work/gputune_transpose.h")
 variants=$(sed -n 's/^#define GPUTUNE_TRANSPOSE_NUM_VARIANTS //p' "$work/gputune_transpose.h")
 t_validate=$(cat "$out/validate-f32.seconds")
-"$NVCC" -arch=sm_90 -O2 -I"$work" bench/transpose-bench.cu -lcublas -lcublasLt -lnvrtc -lcuda -o "$work/transpose-bench"
+# $TRANSPOSE_BENCH: transpose-bench built beforehand from this header (the
+# same command, on a machine with nvcc but no GPU).
+bench_bin=${TRANSPOSE_BENCH:-$work/transpose-bench}
+[ -n "${TRANSPOSE_BENCH:-}" ] ||
+	"$NVCC" -arch=sm_90 -O2 -I"$work" bench/transpose-bench.cu -lcublas -lcublasLt -lnvrtc -lcuda -o "$bench_bin"
 # Every size the header holds a measurement of (the requested ones and the
 # extra shapes the runs measured), then the held-out ones.
 args=$(sed -n '/_entries\[[0-9]*\] = {/,/^};/s/^\t{ "[^"]*", [0-9]*, "\([a-z0-9]*\)", \([0-9]*\), \([0-9]*\), .*/\1:\2x\3/p' \
@@ -78,7 +82,7 @@ for t in f32 f16 f64; do
 	done
 done
 # shellcheck disable=SC2086
-"$work/transpose-bench" $args > "$work/table.md"
+"$bench_bin" $args > "$work/table.md"
 "$GPUTUNE" transpose --sizes "$OTHER" --no-probe > "$out/other.txt" 2> "$out/other.err"
 "$GPUTUNE" transpose --sizes "$OTHER_F16" --dtype f16 --no-probe > "$out/other-f16.txt" 2> "$out/other-f16.err"
 "$GPUTUNE" export --format json --no-shipped -o "$out/results.json"
