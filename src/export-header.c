@@ -141,8 +141,8 @@ static void write_literal_line(FILE *f, struct strbuf *lit)
 	free(sb_detach(lit));
 }
 
-/* src without the lines from each one holding the marker "/\* {spec *\/"
- * to the next holding "/\* name} *\/" (both included; name is spec up to a
+/* src without the lines from each one holding the comment {spec to the
+ * next holding the comment name} (both included; name is spec up to a
  * colon): a path of the template that no exported variant takes.  Caller
  * frees. */
 static char *without_region(const char *src, const char *spec)
@@ -177,7 +177,7 @@ static int region_taken(const struct family *fam, const struct hvariant *vs, int
 {
 	size_t len = strcspn(spec, ":");
 	char *name = xasprintf("%.*s", (int)len, spec);
-	int p = family_param_index(fam, name), want[MAX_VALUES], nwant = 0;
+	int p = family_param_index(fam, name), want[MAX_VALUES], nwant = 0, any_but_first = spec[len] == '\0';
 	free(name);
 	if (p < 0)
 		return -1;
@@ -193,7 +193,7 @@ static int region_taken(const struct family *fam, const struct hvariant *vs, int
 		q += n;
 	}
 	for (int i = 0; i < nv; i++) {
-		if (len == strlen(spec) && vs[i].v[p] != 0)
+		if (any_but_first && vs[i].v[p] != 0)
 			return 1;
 		for (int k = 0; k < nwant; k++)
 			if (vs[i].v[p] == want[k])
@@ -254,14 +254,15 @@ static char *without_ifdef(const char *src, const char *macro)
 {
 	char *line = xasprintf("#ifdef %s\n", macro);
 	struct strbuf out = {0};
-	const char *p = src;
-	for (const char *at = p; (at = strstr(at, line)) != NULL; at++) {
-		const char *end;
-		if ((at > src && at[-1] != '\n') || !(end = block_end(at)))
+	const char *p = src, *at = src;
+	while ((at = strstr(at, line)) != NULL) {
+		const char *end = at == src || at[-1] == '\n' ? block_end(at) : NULL;
+		if (!end) { /* not a line of its own, or never closed: kept */
+			at++;
 			continue;
+		}
 		sb_add(&out, p, (size_t)(at - p));
 		p = at = end;
-		at--;
 	}
 	sb_add(&out, p, strlen(p));
 	free(line);
