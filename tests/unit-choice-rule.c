@@ -121,6 +121,35 @@ int main(void)
 		snprintf(what, sizeof(what),
 			 "%ld-byte elements: each class has a shape of at least 4096x4096 with columns aligned alike", esize);
 		check(own_large, what, NULL);
+		/* Odd columns are their own evidence (the rule), so every row
+		 * class has at least three shapes of them, one under 2 Mi
+		 * elements and one over 8 Mi, and shapes of every even column
+		 * class. */
+		int odd_spread = 1, even_all = 1;
+		for (long c = 0; c < nclass; c++) {
+			int odd = 0, small = 0, large = 0, even[6] = { 0 };
+			for (size_t i = 0; i < n; i++) {
+				if (gputune_choice_align(probe[i].rows, esize) != esize << c)
+					continue;
+				long a = gputune_choice_align(probe[i].cols, esize);
+				long elems = probe[i].rows * probe[i].cols;
+				if (a == esize) {
+					odd++;
+					small |= elems < 2L << 20;
+					large |= elems > 8L << 20;
+				}
+				for (long k = 1; k < nclass; k++)
+					even[k] |= a == esize << k;
+			}
+			odd_spread &= odd >= 3 && small && large;
+			for (long k = 1; k < nclass; k++)
+				even_all &= even[k];
+		}
+		snprintf(what, sizeof(what), "%ld-byte elements: odd columns at 3 shapes of each row class, small to large",
+			 esize);
+		check(odd_spread, what, NULL);
+		snprintf(what, sizeof(what), "%ld-byte elements: every even column class in each row class", esize);
+		check(even_all, what, NULL);
 	}
 
 	return unit_done();
