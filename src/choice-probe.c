@@ -105,9 +105,11 @@ size_t choice_probe_sizes(int shape, const struct dims *req, size_t nreq, size_t
 			 * shape, from small to large: the rule's evidence at odd
 			 * columns is the row class's sizes of odd columns alone;
 			 * the even classes take turns at the rest. */
-			long colclass = shape_at[s].own_cols ? classes[c]
-					: s % 2 ? classes[0]
-						: classes[1 + (c + (int)s / 2) % (nclass - 1)];
+			long colclass = classes[1 + (c + (int)s / 2) % (nclass - 1)];
+			if (s % 2)
+				colclass = classes[0];
+			if (shape_at[s].own_cols)
+				colclass = classes[c];
 			out[n].rows = with_alignment(dim[0], classes[c], esize);
 			out[n].cols = shape == 1 ? 1 : with_alignment(dim[1], colclass, esize);
 			out[n].depth = 1;

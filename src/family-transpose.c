@@ -132,6 +132,15 @@ static int pair_unit(const int *v)
 	return v[P_PAIR] == 2 ? 4 : 2;
 }
 
+/* A rowclass block's stripe of input rows and width of columns, the
+ * boxes its tensor maps describe; whether v takes the maps. */
+static int tensor_maps(const int *v, unsigned *stripe, unsigned *width)
+{
+	*stripe = (unsigned)(v[P_TILE] * v[P_UNROLL]);
+	*width = (unsigned)(v[P_TILE] * v[P_WIDE]);
+	return v[P_ROWCLASS];
+}
+
 /* Bytes of a rowclass block's boxes, the output's over the input's:
  * templates/transpose.cu's gt_rowclass_geometry. */
 static size_t rowclass_bytes(size_t es, size_t stripe, size_t width)
@@ -147,8 +156,9 @@ static const char *reject_rowclass(const int *v, const struct dtype *dt, const s
 				   char *buf, size_t n)
 {
 	const size_t es = dt->size;
-	const int tile = v[P_TILE];
-	const int stripe = tile * v[P_UNROLL], width = tile * v[P_WIDE];
+	unsigned ustripe, uwidth;
+	tensor_maps(v, &ustripe, &uwidth);
+	const int stripe = (int)ustripe, width = (int)uwidth;
 	if (es != 2 && es != 4) {
 		snprintf(buf, n, "rowclass needs 2- or 4-byte elements (the element is %zu bytes)", es);
 		return buf;
@@ -353,8 +363,7 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 		/* The boxes share the buffer, on 128 bytes, beside the
 		 * engine's barrier. */
 		if (v[P_ROWCLASS]) {
-			size_t boxes = rowclass_bytes(dt->size, (size_t)tile * (size_t)v[P_UNROLL],
-						      (size_t)tile * (size_t)v[P_WIDE]) + 128 + 8;
+			size_t boxes = rowclass_bytes(dt->size, (size_t)v[P_UNROLL] * (size_t)tile, width) + 128 + 8;
 			if (boxes > smem)
 				smem = boxes;
 		}
@@ -370,13 +379,6 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 static unsigned ceil_div(long a, long b)
 {
 	return (unsigned)((a + b - 1) / b);
-}
-
-static int tensor_maps(const int *v, unsigned *stripe, unsigned *width)
-{
-	*stripe = (unsigned)(v[P_TILE] * v[P_UNROLL]);
-	*width = (unsigned)(v[P_TILE] * v[P_WIDE]);
-	return v[P_ROWCLASS];
 }
 
 static void geometry(const int *v, const struct dtype *dt, const struct dims *d,
