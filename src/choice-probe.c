@@ -56,17 +56,13 @@ size_t choice_probe_sizes(int shape, const struct dims *req, size_t nreq, size_t
 	if (hi < lo * 4)
 		hi = lo * 4;
 	/* Shapes as (row, col) positions between lo (0) and hi (1), log scale;
-	 * the first is the anchor.  The odd ones (odd columns, below) and the
-	 * even ones each hold a small, a tall, a wide and a large shape, since
-	 * the rule reads one side of the odd line alone.  Their column
-	 * alignments take turns over the classes, except where own_cols is
-	 * set: a large matrix whose columns align as its rows do (rows and
-	 * columns both odd is a quarter of all sizes for 2-byte types, and the
-	 * turns give it no large shape). */
+	 * the first is the anchor.  Their column alignments take turns over
+	 * the classes, except where own_cols is set: a large matrix whose
+	 * columns align as its rows do (rows and columns both odd is a quarter
+	 * of all sizes for 2-byte types, and the turns give it no large shape). */
 	static const struct probe_shape shapes[] = {
-		{ { 0.5, 0.5 }, 0 },   { { 0.0, 0.0 }, 0 },  { { 0.95, 0.9 }, 0 }, { { 0.9, 0.12 }, 0 },
-		{ { 0.12, 0.9 }, 0 },  { { 0.3, 0.75 }, 0 }, { { 0.75, 0.3 }, 0 }, { { 0.85, 0.8 }, 1 },
-		{ { 0.05, 0.05 }, 0 },
+		{ { 0.5, 0.5 }, 0 }, { { 0.0, 0.0 }, 0 }, { { 0.95, 0.9 }, 0 }, { { 0.9, 0.12 }, 0 },
+		{ { 0.12, 0.9 }, 0 }, { { 0.75, 0.3 }, 0 }, { { 0.3, 0.75 }, 0 }, { { 0.85, 0.8 }, 1 },
 	};
 	/* Vectors: a mid length (the anchor), a short and a long one (at 3/4
 	 * of the range on a log scale: the longest lengths are the costliest

@@ -64,10 +64,9 @@ const char *choice_how_text(int how);
 /*
  * Extra sizes a tuning run measures so that the rule has evidence of every
  * row class (see choice-rule.h) across the requested range: for each
- * class, nine shapes (small, mid and large squares, tall and wide, two
+ * class, eight shapes (small, mid and large squares, tall and wide, two
  * in between, and a large one whose columns align as its rows) with the
- * column class varying, odd columns at every other one, so that each side
- * of the rule's odd line spans small to large, tall to wide; for a 1-D family (shape 1), three lengths of each
+ * column class varying; for a 1-D family (shape 1), three lengths of each
  * class the requested lengths lack.  The mid size of each class is an anchor,
  * measured with the whole space; the others are measured with the
  * candidates only.  Writes up to max sizes into out (anchor[i] set for
