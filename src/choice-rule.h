@@ -111,9 +111,10 @@ static inline double gputune_choice_distance(long r, long c, long k, long R, lon
 #define GPUTUNE_CHOICE_MAX_RANK 8
 #define GPUTUNE_CHOICE_DEPTH(i) (depths ? depths[i] : 1L)
 #define GPUTUNE_CHOICE_CLASS_OF(i) gputune_choice_align(depths ? depths[i] : rows[i], esize)
-/* Size i is step 2's evidence (with narrow, on the size's side of the odd line). */
 #define GPUTUNE_CHOICE_ODD(c) (gputune_choice_align(c, esize) == esize)
-#define GPUTUNE_CHOICE_EVIDENCE(i) (GPUTUNE_CHOICE_CLASS_OF(i) == klass && (!narrow || GPUTUNE_CHOICE_ODD(cols[i]) == odd))
+/* Of the row class and on the size's side of the odd line; step 2 reads these alone if any (narrow). */
+#define GPUTUNE_CHOICE_SIDE(i) (GPUTUNE_CHOICE_CLASS_OF(i) == klass && GPUTUNE_CHOICE_ODD(cols[i]) == odd)
+#define GPUTUNE_CHOICE_EVIDENCE(i) (narrow ? GPUTUNE_CHOICE_SIDE(i) : GPUTUNE_CHOICE_CLASS_OF(i) == klass)
 static inline int gputune_choice_rank(int n, const long *rows, const long *cols, const long *depths,
 				      const int *winner, int ncand, const int *cand, const float *share,
 				      long esize, long R, long C, long K, int k, int *out, int *how)
@@ -132,7 +133,7 @@ static inline int gputune_choice_rank(int n, const long *rows, const long *cols,
 			return 1;
 		}
 		same += GPUTUNE_CHOICE_CLASS_OF(i) == klass;
-		narrow |= GPUTUNE_CHOICE_CLASS_OF(i) == klass && GPUTUNE_CHOICE_ODD(cols[i]) == odd;
+		narrow |= GPUTUNE_CHOICE_SIDE(i);
 	}
 	if (ncand == 0) {
 		int best = -1;
@@ -194,6 +195,7 @@ static inline int gputune_choice_rule(int n, const long *rows, const long *cols,
 #undef GPUTUNE_CHOICE_DEPTH
 #undef GPUTUNE_CHOICE_CLASS_OF
 #undef GPUTUNE_CHOICE_ODD
+#undef GPUTUNE_CHOICE_SIDE
 #undef GPUTUNE_CHOICE_EVIDENCE
 
 #endif

@@ -353,8 +353,10 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 	}
 	if (v[P_SHARED]) {
 		size_t halo = v[P_SECTOR] ? 32 / dt->size : 0;
-		size_t width = (size_t)tile * (size_t)v[P_WIDE];
-		size_t smem = (halo + (size_t)v[P_UNROLL] * (size_t)tile) * (width + (size_t)v[P_PAD]) * dt->size;
+		unsigned ustripe, uwidth; /* the block's, whether or not it takes maps */
+		tensor_maps(v, &ustripe, &uwidth);
+		size_t stripe = ustripe, width = uwidth;
+		size_t smem = (halo + stripe) * (width + (size_t)v[P_PAD]) * dt->size;
 		/* The template's buffer holds either tile: the larger counts. */
 		size_t k = (size_t)pair_unit(v);
 		size_t pair = v[P_PAIR] ? k * (tile / k * (size_t)v[P_UNROLL]) * (tile / k + (size_t)v[P_PAD]) * k * dt->size : 0;
@@ -363,7 +365,7 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 		/* The boxes share the buffer, on 128 bytes, beside the
 		 * engine's barrier. */
 		if (v[P_ROWCLASS]) {
-			size_t boxes = rowclass_bytes(dt->size, (size_t)v[P_UNROLL] * (size_t)tile, width) + 128 + 8;
+			size_t boxes = rowclass_bytes(dt->size, stripe, width) + 128 + 8;
 			if (boxes > smem)
 				smem = boxes;
 		}
