@@ -24,7 +24,12 @@
  *      penalty alone let many of them outvote the few on the size's side)
  *      and weak evidence otherwise, while even columns of another
  *      alignment lose only the widest loads.  The best score wins; the
- *      next best are what a header's calibration times beside it.
+ *      next best are what a header's calibration times beside it: the
+ *      second is the best of the candidates whose code paths (the
+ *      template's optional regions it takes, paths[]) differ from the
+ *      first's, a hedge against evidence that favours one path only
+ *      because no size near the asked one was measured; the rest follow
+ *      by score.
  *   3. With no measured size of that row class, the candidate with the
  *      best worst case over every measured size wins (a fallback chosen
  *      for its worst case, not its nearness).
@@ -105,10 +110,12 @@ static inline double gputune_choice_distance(long r, long c, long k, long R, lon
  * best first, into out[]: the n measured sizes are rows[i] x cols[i] (x
  * depths[i]; depths NULL and K 1 without a depth) with winner[i]; the
  * ncand candidates are cand[j], share[i * ncand + j] candidate j's figure
- * at size i over winner[i]'s.  Returns how many: one unless candidates
+ * at size i over winner[i]'s; paths[v] the code paths of variant v (an
+ * id of cand[] and winner[]), or NULL to rank by score alone.  Returns how many: one unless candidates
  * were scored (step 2 or 3), 0 when n is 0; *how says which step answered.
  */
 #define GPUTUNE_CHOICE_MAX_RANK 8
+#define GPUTUNE_CHOICE_MAX_CAND 64 /* candidates beyond are not scored */
 #define GPUTUNE_CHOICE_DEPTH(i) (depths ? depths[i] : 1L)
 #define GPUTUNE_CHOICE_CLASS_OF(i) gputune_choice_align(depths ? depths[i] : rows[i], esize)
 #define GPUTUNE_CHOICE_ODD(c) (gputune_choice_align(c, esize) == esize)
@@ -117,7 +124,8 @@ static inline double gputune_choice_distance(long r, long c, long k, long R, lon
 #define GPUTUNE_CHOICE_EVIDENCE(i) (narrow ? GPUTUNE_CHOICE_SIDE(i) : GPUTUNE_CHOICE_CLASS_OF(i) == klass)
 static inline int gputune_choice_rank(int n, const long *rows, const long *cols, const long *depths,
 				      const int *winner, int ncand, const int *cand, const float *share,
-				      long esize, long R, long C, long K, int k, int *out, int *how)
+				      const unsigned *paths, long esize, long R, long C, long K, int k, int *out,
+				      int *how)
 {
 	long klass = gputune_choice_align(depths ? K : R, esize);
 	int same = 0, narrow = 0, odd = GPUTUNE_CHOICE_ODD(C);
@@ -150,34 +158,38 @@ static inline int gputune_choice_rank(int n, const long *rows, const long *cols,
 		out[0] = winner[best];
 		return 1;
 	}
-	/* The k best scores so far, in order (ties keep the earlier
-	 * candidate first). */
-	double top[GPUTUNE_CHOICE_MAX_RANK];
-	int ntop = 0;
-	for (int j = 0; j < ncand; j++) {
-		double score = same ? 0 : 2;
+	const int nscored = ncand < GPUTUNE_CHOICE_MAX_CAND ? ncand : GPUTUNE_CHOICE_MAX_CAND;
+	double score[GPUTUNE_CHOICE_MAX_CAND];
+	for (int j = 0; j < nscored; j++) {
+		score[j] = same ? 0 : 2;
 		for (int i = 0; i < n; i++) {
 			double s = share[i * ncand + j];
 			if (!same) {
-				score = s < score ? s : score;
+				score[j] = s < score[j] ? s : score[j];
 			} else if (GPUTUNE_CHOICE_EVIDENCE(i)) {
 				double d = 0.1 + gputune_choice_distance(rows[i], cols[i], GPUTUNE_CHOICE_DEPTH(i), R, C, K,
 									 esize);
-				score += s / (d * d);
+				score[j] += s / (d * d);
 			}
 		}
-		int at = ntop;
-		while (at > 0 && score > top[at - 1])
-			at--;
-		if (at >= k)
-			continue;
-		for (int m = (ntop < k ? ntop : k - 1); m > at; m--) {
-			top[m] = top[m - 1];
-			out[m] = out[m - 1];
-		}
-		top[at] = score;
-		out[at] = cand[j];
-		ntop += ntop < k;
+	}
+	/* The best score first, the best of the other code paths second (if
+	 * any), then the rest by score (ties: the earlier candidate). */
+	int picked[GPUTUNE_CHOICE_MAX_RANK], ntop = 0;
+	while (ntop < k) {
+		int best = -1;
+		for (int pass = paths && ntop == 1 ? 0 : 1; pass < 2 && best < 0; pass++)
+			for (int j = 0; j < nscored; j++) {
+				int skip = 0;
+				for (int m = 0; m < ntop && !skip; m++)
+					skip = picked[m] == j || (pass == 0 && paths[cand[picked[m]]] == paths[cand[j]]);
+				if (!skip && (best < 0 || score[j] > score[best]))
+					best = j;
+			}
+		if (best < 0)
+			break;
+		picked[ntop] = best;
+		out[ntop++] = cand[best];
 	}
 	*how = same ? GPUTUNE_CHOICE_CLASS : GPUTUNE_CHOICE_WORST;
 	return ntop;
@@ -189,8 +201,8 @@ static inline int gputune_choice_rule(int n, const long *rows, const long *cols,
 				      long esize, long R, long C, long K, int *how)
 {
 	int v = -1;
-	return gputune_choice_rank(n, rows, cols, depths, winner, ncand, cand, share, esize, R, C, K, 1, &v, how) ? v
-														      : -1;
+	return gputune_choice_rank(n, rows, cols, depths, winner, ncand, cand, share, NULL, esize, R, C, K, 1, &v,
+				   how) ? v : -1;
 }
 #undef GPUTUNE_CHOICE_DEPTH
 #undef GPUTUNE_CHOICE_CLASS_OF

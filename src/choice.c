@@ -4,6 +4,7 @@
 #include "choice.h"
 #include "choice-rule.h"
 #include "family.h"
+#include "render.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -132,6 +133,26 @@ static void pick_candidates(struct choice_group *g, const double *gbps, const st
 	free(taken);
 }
 
+_Static_assert(CHOICE_MAX_CAND <= GPUTUNE_CHOICE_MAX_CAND, "the rule scores every candidate of the model");
+
+/* Each name's code paths in the family's (built-in) template: the
+ * ranking's spread (choice-rule.h).  All 0 when the family or a name is
+ * not known. */
+int spread_dbg = 9;
+static void name_paths(struct choice_group *g)
+{
+	if (getenv("SPREAD")) spread_dbg = atoi(getenv("SPREAD"));
+	g->paths = xcalloc((size_t)g->nnames + 1, sizeof(unsigned));
+	const struct family *f = family_find(g->key->family);
+	char *tmpl = f ? family_template_load(f, NULL) : NULL;
+	for (int i = 0; tmpl && i < g->nnames; i++) {
+		int v[MAX_PARAMS];
+		if (family_point_parse(f, g->names[i], v) == 0)
+			g->paths[i] = template_paths(f, tmpl, v);
+	}
+	free(tmpl);
+}
+
 int choice_load(const char *db_path, const struct result_filter *flt, struct choice_set *cs)
 {
 	memset(cs, 0, sizeof(*cs));
@@ -173,6 +194,7 @@ int choice_load(const char *db_path, const struct result_filter *flt, struct cho
 		const struct result **src = NULL;
 		double *gbps = measured_gbps(&cs->g[k], meas, &src);
 		pick_candidates(&cs->g[k], gbps, src);
+		name_paths(&cs->g[k]);
 		free(gbps);
 		free(src);
 	}
@@ -186,6 +208,7 @@ void choice_free(struct choice_set *cs)
 		for (int i = 0; i < g->nnames; i++)
 			free(g->names[i]);
 		free(g->names);
+		free(g->paths);
 		free(g->entry);
 		free(g->rows);
 		free(g->cols);
@@ -226,7 +249,8 @@ int choice_rank_held_out(const struct choice_group *g, size_t esize, const struc
 		       (size_t)g->ncand * sizeof(float));
 		n++;
 	}
-	int m = gputune_choice_rank(n, r, c, g->has_depth ? depth : NULL, w, g->ncand, g->cand, share, (long)esize,
+	int m = gputune_choice_rank(n, r, c, g->has_depth ? depth : NULL, w, g->ncand, g->cand, share, g->paths,
+				    (long)esize,
 				    d->rows, d->cols, g->has_depth ? d->depth : 1, k, out, how);
 	free(depth);
 	free(r);

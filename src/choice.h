@@ -25,6 +25,7 @@ struct choice_group {
 	int *winner;                  /* index into names */
 	int nnames;
 	char **names;                 /* the variants (params) the group refers to */
+	unsigned *paths;              /* per name: the template's code paths it takes (template_paths) */
 	int ncand;
 	int *cand;                    /* index into names */
 	float *share;                 /* n x ncand: candidate's GB/s over the size's best */

@@ -58,6 +58,7 @@ struct hvariant {
 	int v[MAX_PARAMS];
 	char *params;
 	int is_default;
+	unsigned paths; /* the template's code paths it takes (template_paths) */
 	int cc;	  /* the architecture of the first tuned device that uses it, 0 for none */
 	int regs; /* registers NVRTC gives it there, -1 when unknown */
 	int min_blocks; /* blocks per SM the header's kernel is built for (variant_occupancy) */
@@ -169,37 +170,17 @@ static char *without_region(const char *src, const char *spec)
 	return sb_detach(&out);
 }
 
-/* Whether a variant of vs takes the template's region of spec "param" (a
- * value of the parameter other than 0, its first name: off, none) or
- * "param:value,value,...": 1 or 0, or -1 when spec names no parameter or
- * value of fam. */
+/* Whether a variant of vs takes the template's region of spec: 1 or 0,
+ * or -1 when spec names no parameter or value of fam. */
 static int region_taken(const struct family *fam, const struct hvariant *vs, int nv, const char *spec)
 {
-	size_t len = strcspn(spec, ":");
-	char *name = xasprintf("%.*s", (int)len, spec);
-	int p = family_param_index(fam, name), want[MAX_VALUES], nwant = 0, any_but_first = spec[len] == '\0';
-	free(name);
-	if (p < 0)
-		return -1;
-	for (const char *q = spec + len; *q == ':' || *q == ',';) {
-		q++;
-		size_t n = strcspn(q, ",");
-		char *value = xasprintf("%.*s", (int)n, q);
-		int bad = nwant == MAX_VALUES || param_value_parse(&fam->params[p], value, &want[nwant]) < 0;
-		free(value);
-		if (bad)
-			return -1;
-		nwant++;
-		q += n;
-	}
 	for (int i = 0; i < nv; i++) {
-		if (any_but_first && vs[i].v[p] != 0)
-			return 1;
-		for (int k = 0; k < nwant; k++)
-			if (vs[i].v[p] == want[k])
-				return 1;
+		int taken = template_region_taken(fam, spec, vs[i].v);
+		if (taken)
+			return taken;
 	}
-	return 0;
+	const int none[MAX_PARAMS] = { 0 }; /* no variant: still report a bad spec */
+	return nv || template_region_taken(fam, spec, none) >= 0 ? 0 : -1;
 }
 
 /* tmpl (which this takes) without the regions none of vs takes: the
@@ -615,6 +596,8 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	 * cache); the header's copy without the paths none of its variants
 	 * take. */
 	variant_registers(fam, vs, nv, tmpl, cache_dir);
+	for (int i = 0; i < nv; i++)
+		vs[i].paths = template_paths(fam, tmpl, vs[i].v);
 	if (!(tmpl = without_untaken_regions(fam, vs, nv, tmpl))) {
 		rc = -1;
 		goto out;
@@ -735,6 +718,12 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		fprintf(f, " } },%s\n", vs[i].is_default ? " /* default */" : "");
 	}
 	fputs("};\n\n", f);
+	fprintf(f, "/* Each variant's code paths, one bit per optional region of the template:\n"
+		   " * the rule ranks the best of other paths second. */\n"
+		   "static const unsigned gputune_%s_paths[%d] = {", P, nv);
+	for (int i = 0; i < nv; i++)
+		fprintf(f, "%s%u", i ? ", " : " ", vs[i].paths);
+	fputs(" };\n\n", f);
 	size_t nentries = 0;
 	for (size_t k = 0; k < cs->ngroups; k++)
 		nentries += (size_t)cs->g[k].n;
@@ -869,8 +858,8 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		   "\tif (!g || g->n == 0) {\n\t\tout[0] = gputune_%s_default_variant(dtype);\n"
 		   "\t\treturn out[0] >= 0;\n\t}\n"
 		   "\treturn gputune_choice_rank(g->n, g->rows, g->cols, g->depths, g->winner, g->ncand, g->cand,\n"
-		   "\t\tg->share, g->esize, rows, cols, depth, count, out, &how);\n}\n\n",
-		P, size_params, size_locals, P, P, P);
+		   "\t\tg->share, gputune_%s_paths, g->esize, rows, cols, depth, count, out, &how);\n}\n\n",
+		P, size_params, size_locals, P, P, P, P);
 	fprintf(f, "static inline int gputune_%s_choose(const char *device, int cc, const char *dtype,\n"
 		   "\t%s)\n{\n\tint v = -1;\n"
 		   "\treturn gputune_%s_candidates(device, cc, dtype, %s, &v, 1) ? v : -1;\n}\n\n",

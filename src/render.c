@@ -63,3 +63,49 @@ char *render_variant(const struct family *f, const struct dtype *dt, const int *
 	sb_puts(&sb, template_text);
 	return sb_detach(&sb);
 }
+
+int template_region_taken(const struct family *f, const char *spec, const int *v)
+{
+	size_t len = strcspn(spec, ":");
+	char *name = xasprintf("%.*s", (int)len, spec);
+	int p = family_param_index(f, name), taken = spec[len] == '\0' ? v[p < 0 ? 0 : p] != 0 : 0;
+	free(name);
+	if (p < 0)
+		return -1;
+	for (const char *q = spec + len; *q == ':' || *q == ',';) {
+		q++;
+		size_t n = strcspn(q, ",");
+		char *value = xasprintf("%.*s", (int)n, q);
+		int want, bad = param_value_parse(&f->params[p], value, &want) < 0;
+		free(value);
+		if (bad)
+			return -1;
+		taken |= v[p] == want;
+		q += n;
+	}
+	return taken;
+}
+
+unsigned template_paths(const struct family *f, const char *tmpl, const int *v)
+{
+	char *spec[32];
+	int nspec = 0;
+	unsigned paths = 0;
+	for (const char *at = tmpl; nspec < 32 && (at = strstr(at, "/* {")) != NULL;) {
+		at += 4;
+		char *s = xasprintf("%.*s", (int)strcspn(at, " \n"), at);
+		int k = 0;
+		while (k < nspec && strcmp(spec[k], s))
+			k++;
+		if (k < nspec) { /* a spec seen before keeps its bit */
+			free(s);
+			continue;
+		}
+		spec[nspec++] = s;
+		if (template_region_taken(f, s, v) > 0)
+			paths |= 1u << k;
+	}
+	for (int k = 0; k < nspec; k++)
+		free(spec[k]);
+	return paths;
+}

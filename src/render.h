@@ -22,6 +22,17 @@ char *family_template_load(const struct family *f, const char *templates_dir);
 char *render_variant(const struct family *f, const struct dtype *dt, const int *v,
 		     const char *template_text);
 
+/* Whether point v takes the template's region of spec (`{PARAM` or
+ * `{PARAM:VALUE,...`, family.h): 1 or 0, or -1 when spec names no
+ * parameter or value of f. */
+int template_region_taken(const struct family *f, const char *spec, const int *v);
+
+/* The code paths point v takes: one bit per distinct region spec of tmpl,
+ * in the order they first appear, set where v takes it (0 for a template
+ * without regions).  Points of the same paths differ only in numbers
+ * (tile, unroll, ...); the choice rule's ranking spreads over paths. */
+unsigned template_paths(const struct family *f, const char *tmpl, const int *v);
+
 /* The --templates option or $GPUTUNE_TEMPLATES, or NULL for the built-in copies. */
 const char *templates_dir_from(const char *option);
 

@@ -75,6 +75,11 @@ for last in "" "block_rows=8,pad=1,unroll=4,mapping=colmajor,vec=1,shared=on,sec
 	check "the header is compact ($lines lines for 25 variants${last:+, one of them rowclass=on})" \
 		test "$lines" -lt 1500
 	check "it compiles with cc" cc -std=c11 -Wall -Werror -fsyntax-only -x c "$T/compact.h"
+	# The rule ranks the best of another code path second: only the
+	# rowclass variant takes one of the template's optional regions.
+	taking=$(sed -n 's/^static const unsigned gputune_transpose_paths\[25\] = {\(.*\)};$/\1/p' "$T/compact.h" |
+		tr ',' '\n' | tr -d ' ' | grep -c '^[1-9]')
+	check "variants taking an optional path: $taking${last:+ (one rowclass=on)}" test "$taking" -eq "$([ -n "$last" ] && echo 1 || echo 0)"
 done
 grep_in "$T/compact.h" "gputune_tmaps_build("
 export GPUTUNE_DB="$main_db"

@@ -76,18 +76,38 @@ int main(void)
 	 * for more than there are, both; at a measured size its winner alone;
 	 * without candidates the nearest size's winner alone. */
 	int out[GPUTUNE_CHOICE_MAX_RANK] = { -1, -1, -1 };
-	int nr = gputune_choice_rank(3, rows, cols, NULL, winner, 2, cand, share, f32, 7001, 5001, 1, 99, out, &how);
+	int nr = gputune_choice_rank(3, rows, cols, NULL, winner, 2, cand, share, NULL, f32, 7001, 5001, 1, 99, out, &how);
 	check(nr == 2 && out[0] == 10 && out[1] == 20 && how == GPUTUNE_CHOICE_CLASS,
 	      "the ranking: the choice first, then the next best score", NULL);
-	nr = gputune_choice_rank(3, rows, cols, NULL, winner, 2, cand, share, f32, 7001, 5004, 1, 1, out, &how);
+	nr = gputune_choice_rank(3, rows, cols, NULL, winner, 2, cand, share, NULL, f32, 7001, 5004, 1, 1, out, &how);
 	check(nr == 1 && out[0] == 20, "a ranking of one is the choice", NULL);
-	nr = gputune_choice_rank(3, rows, cols, NULL, winner, 2, cand, share, f32, 5001, 3000, 1, 4, out, &how);
+	nr = gputune_choice_rank(3, rows, cols, NULL, winner, 2, cand, share, NULL, f32, 5001, 3000, 1, 4, out, &how);
 	check(nr == 1 && out[0] == 20 && how == GPUTUNE_CHOICE_EXACT, "a measured size ranks its winner alone", NULL);
-	nr = gputune_choice_rank(3, rows, cols, NULL, winner, 0, cand, share, f32, 3003, 3003, 1, 4, out, &how);
+	nr = gputune_choice_rank(3, rows, cols, NULL, winner, 0, cand, share, NULL, f32, 3003, 3003, 1, 4, out, &how);
 	check(nr == 1 && out[0] == 10 && how == GPUTUNE_CHOICE_NEAREST, "without candidates, the nearest winner alone",
 	      NULL);
-	check(gputune_choice_rank(0, rows, cols, NULL, winner, 2, cand, share, f32, 1, 1, 1, 4, out, &how) == 0 &&
-		      gputune_choice_rank(3, rows, cols, NULL, winner, 2, cand, share, f32, 1, 1, 1, 0, out, &how) == 0,
+	/* The spread: four candidates at the sizes above, 11 and 12 on the
+	 * path of 10 (paths[] indexed by variant), 20 on another.  At
+	 * 7001x5001 by score alone 10, 11, 12, 20; with paths 10, then 20,
+	 * the best of another path, then 11 and 12 by score. */
+	int cand4[] = { 10, 11, 12, 20 };
+	float share4[] = { 1.0f, 0.99f, 0.98f, 0.80f, 0.85f, 0.84f, 0.83f, 1.0f, 0.86f, 0.85f, 0.84f, 1.0f };
+	unsigned paths[21] = { 0 };
+	paths[10] = paths[11] = paths[12] = 2;
+	paths[20] = 5;
+	nr = gputune_choice_rank(3, rows, cols, NULL, winner, 4, cand4, share4, NULL, f32, 7001, 5001, 1, 4, out, &how);
+	check(nr == 4 && out[0] == 10 && out[1] == 11 && out[2] == 12 && out[3] == 20,
+	      "without paths, the ranking follows the score", NULL);
+	nr = gputune_choice_rank(3, rows, cols, NULL, winner, 4, cand4, share4, paths, f32, 7001, 5001, 1, 4, out, &how);
+	check(nr == 4 && out[0] == 10 && out[1] == 20 && out[2] == 11 && out[3] == 12,
+	      "with paths, the best of another path second, the rest by score", NULL);
+	paths[20] = 2;
+	nr = gputune_choice_rank(3, rows, cols, NULL, winner, 4, cand4, share4, paths, f32, 7001, 5001, 1, 4, out, &how);
+	check(nr == 4 && out[1] == 11 && out[3] == 20, "all on one path: by score", NULL);
+	nr = gputune_choice_rank(3, rows, cols, NULL, winner, 4, cand4, share4, paths, f32, 7001, 5001, 1, 1, out, &how);
+	check(nr == 1 && out[0] == 10, "the choice does not depend on the paths", NULL);
+	check(gputune_choice_rank(0, rows, cols, NULL, winner, 2, cand, share, NULL, f32, 1, 1, 1, 4, out, &how) == 0 &&
+		      gputune_choice_rank(3, rows, cols, NULL, winner, 2, cand, share, NULL, f32, 1, 1, 1, 0, out, &how) == 0,
 	      "nothing measured, or none asked: an empty ranking", NULL);
 	/* The extra sizes a run measures for the rule: for --sizes 1024-8192,
 	 * eight shapes of each row class, the anchors first, and for every
