@@ -24,12 +24,9 @@
  *      penalty alone let many of them outvote the few on the size's side)
  *      and weak evidence otherwise, while even columns of another
  *      alignment lose only the widest loads.  The best score wins; the
- *      next best are what a header's calibration times beside it: the
- *      second is the best of the candidates whose code paths (the
- *      template's optional regions it takes, paths[]) differ from the
- *      first's, a hedge against evidence that favours one path only
- *      because no size near the asked one was measured; the rest follow
- *      by score.
+ *      next best are what a header's calibration times beside it, the
+ *      second the best of another code path (paths[]): evidence far from
+ *      a size can favour a path that loses there.
  *   3. With no measured size of that row class, the candidate with the
  *      best worst case over every measured size wins (a fallback chosen
  *      for its worst case, not its nearness).

@@ -718,8 +718,7 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		fprintf(f, " } },%s\n", vs[i].is_default ? " /* default */" : "");
 	}
 	fputs("};\n\n", f);
-	fprintf(f, "/* Each variant's code paths, one bit per optional region of the template:\n"
-		   " * the rule ranks the best of other paths second. */\n"
+	fprintf(f, "/* Each variant's code paths: one bit per optional region of the template. */\n"
 		   "static const unsigned gputune_%s_paths[%d] = {", P, nv);
 	for (int i = 0; i < nv; i++)
 		fprintf(f, "%s%u", i ? ", " : " ", vs[i].paths);
