@@ -108,8 +108,9 @@ static inline double gputune_choice_distance(long r, long c, long k, long R, lon
  * depths[i]; depths NULL and K 1 without a depth) with winner[i]; the
  * ncand candidates are cand[j], share[i * ncand + j] candidate j's figure
  * at size i over winner[i]'s; paths[v] the code paths of variant v (an
- * id of cand[] and winner[]), or NULL to rank by score alone.  Returns how many: one unless candidates
- * were scored (step 2 or 3), 0 when n is 0; *how says which step answered.
+ * id of cand[] and winner[]), or NULL to rank by score alone.  Returns
+ * how many: one unless candidates were scored (step 2 or 3), 0 when n is
+ * 0; *how says which step answered.
  */
 #define GPUTUNE_CHOICE_MAX_RANK 8
 #define GPUTUNE_CHOICE_MAX_CAND 64 /* candidates beyond are not scored */

@@ -138,10 +138,8 @@ _Static_assert(CHOICE_MAX_CAND <= GPUTUNE_CHOICE_MAX_CAND, "the rule scores ever
 /* Each name's code paths in the family's (built-in) template: the
  * ranking's spread (choice-rule.h).  All 0 when the family or a name is
  * not known. */
-int spread_dbg = 9;
 static void name_paths(struct choice_group *g)
 {
-	if (getenv("SPREAD")) spread_dbg = atoi(getenv("SPREAD"));
 	g->paths = xcalloc((size_t)g->nnames + 1, sizeof(unsigned));
 	const struct family *f = family_find(g->key->family);
 	char *tmpl = f ? family_template_load(f, NULL) : NULL;
