@@ -158,17 +158,18 @@ static inline int gputune_choice_rank(int n, const long *rows, const long *cols,
 	}
 	const int nscored = ncand < GPUTUNE_CHOICE_MAX_CAND ? ncand : GPUTUNE_CHOICE_MAX_CAND;
 	double score[GPUTUNE_CHOICE_MAX_CAND];
-	for (int j = 0; j < nscored; j++) {
+	for (int j = 0; j < nscored; j++)
 		score[j] = same ? 0 : 2;
-		for (int i = 0; i < n; i++) {
-			double s = share[i * ncand + j];
-			if (!same) {
-				score[j] = s < score[j] ? s : score[j];
-			} else if (GPUTUNE_CHOICE_EVIDENCE(i)) {
-				double d = 0.1 + gputune_choice_distance(rows[i], cols[i], GPUTUNE_CHOICE_DEPTH(i), R, C, K,
-									 esize);
-				score[j] += s / (d * d);
-			}
+	for (int i = 0; i < n; i++) {
+		const float *s = share + i * ncand;
+		if (!same) {
+			for (int j = 0; j < nscored; j++)
+				score[j] = s[j] < score[j] ? s[j] : score[j];
+		} else if (GPUTUNE_CHOICE_EVIDENCE(i)) {
+			/* The distance is the size's alone: once for every candidate. */
+			double d = 0.1 + gputune_choice_distance(rows[i], cols[i], GPUTUNE_CHOICE_DEPTH(i), R, C, K, esize);
+			for (int j = 0; j < nscored; j++)
+				score[j] += s[j] / (d * d);
 		}
 	}
 	/* The best score first, the best of the other code paths second (if

@@ -248,8 +248,7 @@ int choice_rank_held_out(const struct choice_group *g, size_t esize, const struc
 		n++;
 	}
 	int m = gputune_choice_rank(n, r, c, g->has_depth ? depth : NULL, w, g->ncand, g->cand, share, g->paths,
-				    (long)esize,
-				    d->rows, d->cols, g->has_depth ? d->depth : 1, k, out, how);
+				    (long)esize, d->rows, d->cols, g->has_depth ? d->depth : 1, k, out, how);
 	free(depth);
 	free(r);
 	free(c);

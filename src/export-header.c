@@ -189,9 +189,8 @@ static int region_taken(const struct family *fam, const struct hvariant *vs, int
  * after reporting a marker that names no parameter value. */
 static char *without_untaken_regions(const struct family *fam, const struct hvariant *vs, int nv, char *tmpl)
 {
-	for (const char *at = tmpl; (at = strstr(at, "/* {")) != NULL;) {
-		at += 4;
-		char *spec = xasprintf("%.*s", (int)strcspn(at, " \n"), at);
+	char *spec;
+	for (const char *at = tmpl; (spec = template_next_region(&at)) != NULL;) {
 		int taken = region_taken(fam, vs, nv, spec);
 		if (taken < 0) {
 			fail("export: %s: the region marker '{%s' names no value of a parameter of %s",

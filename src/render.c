@@ -64,14 +64,27 @@ char *render_variant(const struct family *f, const struct dtype *dt, const int *
 	return sb_detach(&sb);
 }
 
+char *template_next_region(const char **at)
+{
+	const char *m = strstr(*at, "/* {");
+	if (!m)
+		return NULL;
+	m += 4;
+	*at = m;
+	return xasprintf("%.*s", (int)strcspn(m, " \n"), m);
+}
+
 int template_region_taken(const struct family *f, const char *spec, const int *v)
 {
 	size_t len = strcspn(spec, ":");
 	char *name = xasprintf("%.*s", (int)len, spec);
-	int p = family_param_index(f, name), taken = spec[len] == '\0' ? v[p < 0 ? 0 : p] != 0 : 0;
+	int p = family_param_index(f, name);
 	free(name);
 	if (p < 0)
 		return -1;
+	if (spec[len] == '\0') /* `{PARAM`: any value but the first */
+		return v[p] != 0;
+	int taken = 0;
 	for (const char *q = spec + len; *q == ':' || *q == ',';) {
 		q++;
 		size_t n = strcspn(q, ",");
@@ -88,12 +101,10 @@ int template_region_taken(const struct family *f, const char *spec, const int *v
 
 unsigned template_paths(const struct family *f, const char *tmpl, const int *v)
 {
-	char *spec[32];
+	char *spec[32], *s;
 	int nspec = 0;
 	unsigned paths = 0;
-	for (const char *at = tmpl; nspec < 32 && (at = strstr(at, "/* {")) != NULL;) {
-		at += 4;
-		char *s = xasprintf("%.*s", (int)strcspn(at, " \n"), at);
+	for (const char *at = tmpl; nspec < 32 && (s = template_next_region(&at)) != NULL;) {
 		int k = 0;
 		while (k < nspec && strcmp(spec[k], s))
 			k++;

@@ -22,6 +22,11 @@ char *family_template_load(const struct family *f, const char *templates_dir);
 char *render_variant(const struct family *f, const struct dtype *dt, const int *v,
 		     const char *template_text);
 
+/* The spec of the next region marker (a comment opening with `{SPEC`) at or
+ * after *at, which it moves to just past the marker's `{`; NULL when
+ * there is none.  Caller frees. */
+char *template_next_region(const char **at);
+
 /* Whether point v takes the template's region of spec (`{PARAM` or
  * `{PARAM:VALUE,...`, family.h): 1 or 0, or -1 when spec names no
  * parameter or value of f. */
