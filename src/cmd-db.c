@@ -142,7 +142,9 @@ const struct cmd_entry cmd_db_entry = {
 	.description = "info     the database's path, schema version and row counts\n"
 		       "devices  the devices it holds results for, with their index for --device\n"
 		       "merge    bring in the results of another gputune database or of a JSON\n"
-		       "         export (gputune export --format json); merging twice adds nothing",
+		       "         export (gputune export --format json); merging twice adds nothing;\n"
+		       "         a size with a winner in neither (one an interrupted run measured\n"
+		       "         in part) keeps its measurements and gets no winner",
 	.options = options,
 	.min_pos = 1,
 	.max_pos = 2,

@@ -50,6 +50,40 @@ tie_winner() {
 check "of equal figures the confirmed one wins ($(tie_winner))" test "$(tie_winner)" = \
 	"tile=64,block_rows=8,pad=1,unroll=1,mapping=cartesian,vec=1,shared=on 1657"
 
+# A size measured in part (an interrupted run records no winner there)
+# keeps its measurements but gets no winner from an import or a merge: it
+# would otherwise narrow the candidates the rule reads at every other size.
+{
+	doc_head "GPU D" GPU-dddd 9 0
+	printf ' "results": [\n'
+	result_record GPU-dddd f32 1024 1024 3000 32 run-d
+	printf '\n], "measurements": [\n'
+	result_record GPU-dddd f32 1024 1024 2500 64 run-d
+	printf ',\n'
+	result_record GPU-dddd f32 3000 3000 2000 64 run-d
+	printf '\n]}\n'
+} > "$T/part.json"
+winners_at() {
+	"$SQL" "$1" "SELECT count(*) FROM winner WHERE rows = $2"
+}
+run_gt 0 db merge "$T/part.json" --db "$T/part.db"
+grep_in "$T/out" "3 new measurements"
+check "the import keeps the part-measured size's measurement" \
+	test "$("$SQL" "$T/part.db" "SELECT count(*) FROM measurement WHERE rows = 3000")" = 1
+check "the import makes no winner at the part-measured size" test "$(winners_at "$T/part.db" 3000)" = 0
+check "the import keeps the measured size's winner" test "$(winners_at "$T/part.db" 1024)" = 1
+run_gt 0 db merge "$T/part.db" --db "$T/part2.db"
+grep_in "$T/out" "3 new measurements"
+check "a merge makes no winner at the part-measured size" test "$(winners_at "$T/part2.db" 3000)" = 0
+check "a merge keeps the measured size's winner" test "$(winners_at "$T/part2.db" 1024)" = 1
+# Once the size is measured whole elsewhere, it has its winner, which the
+# better figure of the two databases decides.
+results_doc "GPU D" GPU-dddd 9 0 run-e f32 3000x3000:1900:32 > "$T/whole.json"
+run_gt 0 db merge "$T/whole.json" --db "$T/part2.db"
+check "a size with a winner in what comes in gets its winner" test "$(winners_at "$T/part2.db" 3000)" = 1
+check "the winner there is the better figure ($("$SQL" "$T/part2.db" "SELECT m.gbps FROM winner w JOIN measurement m ON m.id = w.measurement_id WHERE w.rows = 3000"))" \
+	test "$("$SQL" "$T/part2.db" "SELECT m.gbps FROM winner w JOIN measurement m ON m.id = w.measurement_id WHERE w.rows = 3000")" = 2000.0
+
 # Bad JSON is refused and changes nothing.
 "$SQL" "$T/three.db" "PRAGMA journal_mode = DELETE" >/dev/null
 cp "$T/three.db" "$T/before.db"
