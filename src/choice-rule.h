@@ -13,7 +13,8 @@
  *      power of two dividing rows * element bytes, capped at 32) are the
  *      evidence; of them, where there are any, only those on the size's
  *      side of the odd line (columns of one element's alignment, or not).
- *      Each candidate (a variant measured at every size of the group) is
+ *      Each candidate (a variant measured at every size of the group; a
+ *      size where one was not, share -1, answers at itself alone) is
  *      scored by its share of each such size's best, weighted by 1 / (0.1
  *      + d)^2, d the distance in shape: |ln of the area ratio| + 0.5 |ln
  *      of the aspect ratio| + 0.5 for each halving or doubling between the
@@ -102,6 +103,14 @@ static inline double gputune_choice_distance(long r, long c, long k, long R, lon
 	return d;
 }
 
+/* Whether every candidate was measured at a size (no share of -1). */
+static inline int gputune_choice_whole(const float *s, int ncand)
+{
+	while (ncand > 0 && s[ncand - 1] >= 0)
+		ncand--;
+	return ncand == 0;
+}
+
 /*
  * The k (at most GPUTUNE_CHOICE_MAX_RANK) best variants at R x C (x K),
  * best first, into out[]: the n measured sizes are rows[i] x cols[i] (x
@@ -138,6 +147,8 @@ static inline int gputune_choice_rank(int n, const long *rows, const long *cols,
 			out[0] = winner[i];
 			return 1;
 		}
+		if (!gputune_choice_whole(share + i * ncand, ncand))
+			continue;
 		same += GPUTUNE_CHOICE_CLASS_OF(i) == klass;
 		narrow |= GPUTUNE_CHOICE_SIDE(i);
 	}
@@ -162,11 +173,12 @@ static inline int gputune_choice_rank(int n, const long *rows, const long *cols,
 		score[j] = same ? 0 : 2;
 	for (int i = 0; i < n; i++) {
 		const float *s = share + i * ncand;
+		if (!gputune_choice_whole(s, ncand))
+			continue;
 		if (!same) {
 			for (int j = 0; j < nscored; j++)
 				score[j] = s[j] < score[j] ? s[j] : score[j];
 		} else if (GPUTUNE_CHOICE_EVIDENCE(i)) {
-			/* The distance is the size's alone: once for every candidate. */
 			double d = 0.1 + gputune_choice_distance(rows[i], cols[i], GPUTUNE_CHOICE_DEPTH(i), R, C, K, esize);
 			for (int j = 0; j < nscored; j++)
 				score[j] += s[j] / (d * d);

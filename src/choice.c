@@ -73,26 +73,83 @@ static double *measured_gbps(struct choice_group *g, const struct result_set *me
 	return gbps;
 }
 
+/* How many variants were measured at every size i with ev[i]. */
+static int count_full(const struct choice_group *g, const double *gbps, const unsigned char *ev)
+{
+	int count = 0;
+	for (int v = 0; v < g->nnames; v++) {
+		int full = 1;
+		for (int i = 0; i < g->n && full; i++)
+			full = !ev[i] || gbps[v * g->n + i] > 0;
+		count += full;
+	}
+	return count;
+}
+
 /*
- * The candidates: variants measured at every size of the group.  When
- * there are more than CHOICE_MAX_CAND, the model keeps the best worst case
- * and the best mean first, then each size's best, second best, ... in
- * turn, so that every size's leaders and the robust all-rounders are in.
+ * The sizes that are evidence for the others, into ev[]: all but those
+ * that measured only part of what the rest share (a search's budget, a
+ * --sample or a narrower --param at that size).  Counted in, such a size
+ * would narrow the candidates at every other size to the few it measured
+ * (one size of 51 variants beside an H100's f16 tuning run took the
+ * choice at 30 held-out sizes from 99.6% of their best in the median to
+ * 87.5%).  So, greedily, the size whose leaving out gains the most
+ * candidates is left out, while that at least doubles them; it still
+ * answers at its own size.  The probes, each measured for the same
+ * candidates, gain nothing from leaving one out and all stay in.
+ */
+static void pick_evidence(const struct choice_group *g, const double *gbps, unsigned char *ev)
+{
+	memset(ev, 1, (size_t)g->n);
+	for (int left = g->n; left > 1; left--) {
+		const int base = count_full(g, gbps, ev);
+		int best = -1, most = base;
+		for (int i = 0; i < g->n; i++) {
+			if (!ev[i])
+				continue;
+			ev[i] = 0;
+			const int c = count_full(g, gbps, ev);
+			ev[i] = 1;
+			if (c >= 2 * base && c > most) {
+				best = i;
+				most = c;
+			}
+		}
+		if (best < 0)
+			return;
+		ev[best] = 0;
+	}
+}
+
+/*
+ * The candidates: variants measured at every size of the group that is
+ * evidence (pick_evidence).  When there are more than CHOICE_MAX_CAND, the
+ * model keeps the best worst case and the best mean first, then each
+ * size's best, second best, ... in turn, so that every size's leaders and
+ * the robust all-rounders are in.  A candidate's share at a size that is
+ * no evidence is -1 where it was not measured there, which the rule reads
+ * as that (choice-rule.h).
  */
 static void pick_candidates(struct choice_group *g, const double *gbps, const struct result **src)
 {
 	int nn = g->nnames;
 	double *lo = xcalloc((size_t)nn, sizeof(double)), *mean = xcalloc((size_t)nn, sizeof(double));
 	unsigned char *full = xcalloc((size_t)nn, 1), *taken = xcalloc((size_t)nn, 1);
-	int nfull = 0;
+	unsigned char *ev = xcalloc((size_t)g->n + 1, 1);
+	pick_evidence(g, gbps, ev);
+	int nfull = 0, nev = 0;
+	for (int i = 0; i < g->n; i++)
+		nev += ev[i];
 	for (int v = 0; v < nn; v++) {
 		full[v] = 1;
 		lo[v] = 2;
 		for (int i = 0; i < g->n; i++) {
+			if (!ev[i])
+				continue;
 			double s = gbps[v * g->n + i] / g->entry[i]->gbps;
 			full[v] &= gbps[v * g->n + i] > 0;
 			lo[v] = s < lo[v] ? s : lo[v];
-			mean[v] += s / g->n;
+			mean[v] += s / nev;
 		}
 		nfull += full[v];
 	}
@@ -110,6 +167,8 @@ static void pick_candidates(struct choice_group *g, const double *gbps, const st
 	}
 	for (int rank = 0; g->ncand < want; rank++)
 		for (int i = 0; i < g->n && g->ncand < want; i++) {
+			if (!ev[i])
+				continue;
 			/* The candidate of this size not yet taken with the most GB/s. */
 			int best = -1;
 			for (int v = 0; v < nn; v++)
@@ -124,13 +183,15 @@ static void pick_candidates(struct choice_group *g, const double *gbps, const st
 	g->source = xcalloc((size_t)g->n * (size_t)(g->ncand ? g->ncand : 1), sizeof(*g->source));
 	for (int i = 0; i < g->n; i++)
 		for (int j = 0; j < g->ncand; j++) {
-			g->share[i * g->ncand + j] = (float)(gbps[g->cand[j] * g->n + i] / g->entry[i]->gbps);
+			g->share[i * g->ncand + j] =
+				gbps[g->cand[j] * g->n + i] > 0 ? (float)(gbps[g->cand[j] * g->n + i] / g->entry[i]->gbps) : -1;
 			g->source[i * g->ncand + j] = src[g->cand[j] * g->n + i];
 		}
 	free(lo);
 	free(mean);
 	free(full);
 	free(taken);
+	free(ev);
 }
 
 _Static_assert(CHOICE_MAX_CAND <= GPUTUNE_CHOICE_MAX_CAND, "the rule scores every candidate of the model");

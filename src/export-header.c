@@ -695,8 +695,8 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		   "\tint variant;\n} gputune_%s_entry;\n\n", P, P);
 	fprintf(f, "/* The measured sizes of one device and element type (entries first to\n"
 		   " * first + n - 1, with rows[], cols[] and winner[] in the same order) and the\n"
-		   " * candidates measured at all of them: share[i * ncand + j] is candidate j's\n"
-		   " * bandwidth at size i over that size's best. */\n"
+		   " * candidates: share[i * ncand + j] is candidate j's bandwidth at size i over\n"
+		   " * that size's best, -1 where it was not measured (the size is no evidence). */\n"
 		   "typedef struct gputune_%s_group {\n\tconst char *device;\n\tint cc;\n\tconst char *dtype;\n"
 		   "\tlong esize;\n\tint first, n;\n\tconst long *rows, *cols, *depths; /* depths: NULL unless 3-D */\n"
 		   "\tconst int *winner;\n"

@@ -49,4 +49,30 @@ run_gt 0 query --no-shipped --all
 grep_in "$T/out" "status"
 run_gt 0 db devices
 grep_in "$T/out" "GPU-h100"
+# A size measured for part of the variants (a search's budget, a --sample)
+# answers at itself but is no evidence for the others: counted, it would
+# leave its few variants the only candidates everywhere.  Two full sizes
+# where tile 32 wins; 1536x1536 measured for tile 64 alone.
+{
+	doc_head "GPU S" GPU-ssss 9 0
+	printf ' "results": [\n'
+	result_record GPU-ssss f32 1024 1024 3000 32 run-s
+	printf ',\n'
+	result_record GPU-ssss f32 2048 2048 3000 32 run-s
+	printf '\n], "measurements": [\n'
+	result_record GPU-ssss f32 1024 1024 2000 64 run-s
+	printf ',\n'
+	result_record GPU-ssss f32 2048 2048 2900 64 run-s
+	printf '\n]}\n'
+} > "$T/full.json"
+results_doc "GPU S" GPU-ssss 9 0 run-t f32 1536x1536:3100:64 > "$T/sampled.json"
+run_gt 0 db merge "$T/full.json" --db "$T/s.db"
+run_gt 0 query --no-shipped --db "$T/s.db" --size 1200x1200
+grep_in "$T/out" "tile=32,"
+run_gt 0 db merge "$T/sampled.json" --db "$T/s.db"
+run_gt 0 query --no-shipped --db "$T/s.db" --size 1200x1200
+grep_in "$T/out" "tile=32,"
+grep_in "$T/out" "row alignment"
+run_gt 0 query --no-shipped --db "$T/s.db" --size 1536x1536
+grep_in "$T/out" "tile=64,"
 done_testing

@@ -72,6 +72,30 @@ int main(void)
 	check(v == 20, "even columns: the sizes of even columns alone", NULL);
 	v = gputune_choice_rule(5, nrows + 1, ncols + 1, NULL, nwinner + 1, 2, cand, nshare + 2, f32, 3001, 3001, 1, &how);
 	check(v == 20 && how == GPUTUNE_CHOICE_CLASS, "odd columns with none measured: the row class's others", NULL);
+	/* A size where a candidate was not measured (share -1: a search's or a
+	 * sample's size) is no evidence, however near: 7001x5003, measured for
+	 * 20 alone, would outvote 3001x3001 at 7001x5001 if it counted; it
+	 * still answers at itself; and it takes no part in a worst case. */
+	long prows[] = { 3001, 5001, 4001, 7001 }, pcols[] = { 3001, 3000, 6000, 5003 };
+	int pwinner[] = { 10, 20, 20, 20 };
+	float pshare[] = { 1.0f, 0.80f, 0.85f, 1.0f, 0.86f, 1.0f, -1.0f, 1.0f };
+	v = gputune_choice_rule(4, prows, pcols, NULL, pwinner, 2, cand, pshare, f32, 7001, 5001, 1, &how);
+	check(v == 10 && how == GPUTUNE_CHOICE_CLASS, "a size where a candidate was not measured is no evidence", NULL);
+	pshare[6] = 0.5f;
+	v = gputune_choice_rule(4, prows, pcols, NULL, pwinner, 2, cand, pshare, f32, 7001, 5001, 1, &how);
+	check(v == 20, "... and the same size measured for both is (the check above can fail)", NULL);
+	pshare[6] = -1.0f;
+	v = gputune_choice_rule(4, prows, pcols, NULL, pwinner, 2, cand, pshare, f32, 7001, 5003, 1, &how);
+	check(v == 20 && how == GPUTUNE_CHOICE_EXACT, "such a size answers at itself", NULL);
+	v = gputune_choice_rule(1, prows + 3, pcols + 3, NULL, pwinner + 3, 2, cand, pshare + 6, f32, 7001, 5001, 1, &how);
+	check(v == 10 && how == GPUTUNE_CHOICE_WORST,
+	      "with no other size at all: the first candidate (the model's best worst case, choice.c)", NULL);
+	/* 7001x5003 measured for 10 alone: counted, 20's worst case would be -1. */
+	float wshare[] = { 0.86f, 1.0f, 1.0f, -1.0f };
+	int wwinner[] = { 20, 10 };
+	v = gputune_choice_rule(2, prows + 2, pcols + 2, NULL, wwinner, 2, cand, wshare, f32, 4000, 4000, 1, &how);
+	check(v == 20 && how == GPUTUNE_CHOICE_WORST, "rows of an unmeasured alignment: the best worst case, skipping it",
+	      NULL);
 	/* The ranking: at 7001x5001 (odd columns) variant 10 then 20; asked
 	 * for more than there are, both; at a measured size its winner alone;
 	 * without candidates the nearest size's winner alone. */
