@@ -53,16 +53,7 @@ check "of equal figures the confirmed one wins ($(tie_winner))" test "$(tie_winn
 # A size measured in part (an interrupted run records no winner there)
 # keeps its measurements but gets no winner from an import or a merge: it
 # would otherwise narrow the candidates the rule reads at every other size.
-{
-	doc_head "GPU D" GPU-dddd 9 0
-	printf ' "results": [\n'
-	result_record GPU-dddd f32 1024 1024 3000 32 run-d
-	printf '\n], "measurements": [\n'
-	result_record GPU-dddd f32 1024 1024 2500 64 run-d
-	printf ',\n'
-	result_record GPU-dddd f32 3000 3000 2000 64 run-d
-	printf '\n]}\n'
-} > "$T/part.json"
+results_doc "GPU D" GPU-dddd 9 0 run-d f32 1024x1024:3000:32 -- 1024x1024:2500:64 3000x3000:2000:64 > "$T/part.json"
 winners_at() {
 	"$SQL" "$1" "SELECT count(*) FROM winner WHERE rows = $2"
 }

@@ -53,18 +53,8 @@ grep_in "$T/out" "GPU-h100"
 # answers at itself but is no evidence for the others: counted, it would
 # leave its few variants the only candidates everywhere.  Two full sizes
 # where tile 32 wins; 1536x1536 measured for tile 64 alone.
-{
-	doc_head "GPU S" GPU-ssss 9 0
-	printf ' "results": [\n'
-	result_record GPU-ssss f32 1024 1024 3000 32 run-s
-	printf ',\n'
-	result_record GPU-ssss f32 2048 2048 3000 32 run-s
-	printf '\n], "measurements": [\n'
-	result_record GPU-ssss f32 1024 1024 2000 64 run-s
-	printf ',\n'
-	result_record GPU-ssss f32 2048 2048 2900 64 run-s
-	printf '\n]}\n'
-} > "$T/full.json"
+results_doc "GPU S" GPU-ssss 9 0 run-s f32 1024x1024:3000:32 2048x2048:3000:32 -- 1024x1024:2000:64 2048x2048:2900:64 \
+	> "$T/full.json"
 results_doc "GPU S" GPU-ssss 9 0 run-t f32 1536x1536:3100:64 > "$T/sampled.json"
 run_gt 0 db merge "$T/full.json" --db "$T/s.db"
 run_gt 0 query --no-shipped --db "$T/s.db" --size 1200x1200
