@@ -73,19 +73,6 @@ static double *measured_gbps(struct choice_group *g, const struct result_set *me
 	return gbps;
 }
 
-/* How many variants were measured at every size i with ev[i]. */
-static int count_full(const struct choice_group *g, const double *gbps, const unsigned char *ev)
-{
-	int count = 0;
-	for (int v = 0; v < g->nnames; v++) {
-		int full = 1;
-		for (int i = 0; i < g->n && full; i++)
-			full = !ev[i] || gbps[v * g->n + i] > 0;
-		count += full;
-	}
-	return count;
-}
-
 /*
  * The sizes that are evidence for the others, into ev[]: all but those
  * that measured only part of what the rest share (a search's budget, a
@@ -96,29 +83,37 @@ static int count_full(const struct choice_group *g, const double *gbps, const un
  * 87.5%).  So, greedily, the size whose leaving out gains the most
  * candidates is left out, while that at least doubles them; it still
  * answers at its own size.  The probes, each measured for the same
- * candidates, gain nothing from leaving one out and all stay in.
+ * candidates, gain nothing from leaving one out and all stay in.  A
+ * variant's count of evidence sizes it misses says what leaving one out
+ * gains: the variants that miss that size alone.
  */
 static void pick_evidence(const struct choice_group *g, const double *gbps, unsigned char *ev)
 {
-	memset(ev, 1, (size_t)g->n);
-	for (int left = g->n; left > 1; left--) {
-		const int base = count_full(g, gbps, ev);
-		int best = -1, most = base;
-		for (int i = 0; i < g->n; i++) {
-			if (!ev[i])
-				continue;
-			ev[i] = 0;
-			const int c = count_full(g, gbps, ev);
-			ev[i] = 1;
-			if (c >= 2 * base && c > most) {
-				best = i;
-				most = c;
-			}
+	const int n = g->n;
+	int *miss = xcalloc((size_t)g->nnames + 1, sizeof(int)), *gain = xcalloc((size_t)n + 1, sizeof(int));
+	memset(ev, 1, (size_t)n);
+	for (int v = 0; v < g->nnames; v++)
+		for (int i = 0; i < n; i++)
+			miss[v] += !(gbps[v * n + i] > 0);
+	for (int left = n; left > 1; left--) {
+		int candidates = 0, best = -1;
+		memset(gain, 0, (size_t)n * sizeof(int));
+		for (int v = 0; v < g->nnames; v++) {
+			candidates += miss[v] == 0;
+			for (int i = 0; miss[v] == 1 && i < n; i++)
+				gain[i] += ev[i] && !(gbps[v * n + i] > 0);
 		}
+		for (int i = 0; i < n; i++)
+			if (gain[i] > 0 && gain[i] >= candidates && (best < 0 || gain[i] > gain[best]))
+				best = i;
 		if (best < 0)
-			return;
+			break;
 		ev[best] = 0;
+		for (int v = 0; v < g->nnames; v++)
+			miss[v] -= !(gbps[v * n + best] > 0);
 	}
+	free(miss);
+	free(gain);
 }
 
 /*
