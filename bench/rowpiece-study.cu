@@ -15,29 +15,24 @@
  * lines"):
  *   nvcc -arch=sm_90 -O2 bench/rowpiece-study.cu -o rowpiece-study
  *   ./rowpiece-study 2904x5808 2904x5888 ...      (ROWSxPITCH, bytes)
- * Each output is checked; L2 flushed before each of 22 timed launches; the
- * median; shares of the contiguous copy's bandwidth.
+ * Timed as every benchmark here is (timing.cuh), each output checked;
+ * shares of the bandwidth of the benchmarks' copy kernel over the same bytes.
  */
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <cuda_runtime.h>
-#include <vector>
 
-#define CHECK(x)                                                                           \
-	do {                                                                               \
-		cudaError_t e_ = (x);                                                      \
-		if (e_ != cudaSuccess) {                                                   \
-			std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_));      \
-			std::exit(1);                                                      \
-		}                                                                          \
-	} while (0)
+#include "timing.cuh"
 
-/* The reference: every byte once, 16 at a time, in address order. */
-__global__ void contiguous(const uint4 *in, uint4 *out, size_t n)
+/* Where lane `lane` of row `ry` of a block moves its vector (i, s): the
+ * byte offset in the matrix, or -1 past its rows or its pitch. */
+template <int L, int R, int LPR>
+__device__ __forceinline__ long long piece_at(int i, int s, int rows, int pitch, int nchunks)
 {
-	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-		out[i] = in[i];
+	constexpr int STEP = 256 / LPR;
+	const int chunk = blockIdx.x % nchunks, rb = blockIdx.x / nchunks;
+	const int lane = threadIdx.x % LPR, ry = threadIdx.x / LPR;
+	const int r = rb * R + ry + i * STEP;
+	const long long c = (long long)chunk * L + s * 16 * LPR + lane * 16;
+	return r < rows && c < pitch ? (long long)r * pitch + c : -1;
 }
 
 /* A block of 256 threads moves R rows by L bytes; LPR lanes a row, each
@@ -49,27 +44,19 @@ __global__ void pieces(const char *in, char *out, int rows, int pitch, int nchun
 {
 	constexpr int STEP = 256 / LPR, S = L / (16 * LPR);
 	static_assert(R % STEP == 0 && S >= 1, "whole passes of the block's rows");
-	const int chunk = blockIdx.x % nchunks, rb = blockIdx.x / nchunks;
-	const int lane = threadIdx.x % LPR, ry = threadIdx.x / LPR;
 	uint4 v[R / STEP][S];
 #pragma unroll
-	for (int i = 0; i < R / STEP; i++)
+	for (int pass = 0; pass < 2; pass++)
 #pragma unroll
-		for (int s = 0; s < S; s++) {
-			const int r = rb * R + ry + i * STEP;
-			const size_t c = (size_t)chunk * L + s * 16 * LPR + lane * 16;
-			if (r < rows && c < (size_t)pitch)
-				v[i][s] = *(const uint4 *)(in + (size_t)r * pitch + c);
-		}
+		for (int i = 0; i < R / STEP; i++)
 #pragma unroll
-	for (int i = 0; i < R / STEP; i++)
-#pragma unroll
-		for (int s = 0; s < S; s++) {
-			const int r = rb * R + ry + i * STEP;
-			const size_t c = (size_t)chunk * L + s * 16 * LPR + lane * 16;
-			if (r < rows && c < (size_t)pitch)
-				*(uint4 *)(out + (size_t)r * pitch + c) = v[i][s];
-		}
+			for (int s = 0; s < S; s++) {
+				const long long at = piece_at<L, R, LPR>(i, s, rows, pitch, nchunks);
+				if (at >= 0 && pass == 0)
+					v[i][s] = *(const uint4 *)(in + at);
+				else if (at >= 0)
+					*(uint4 *)(out + at) = v[i][s];
+			}
 }
 
 typedef void (*launcher)(const char *, char *, int, int);
@@ -80,43 +67,26 @@ template <int L, int R, int LPR> void launch_pieces(const char *in, char *out, i
 	pieces<L, R, LPR><<<nchunks * nrb, 256>>>(in, out, rows, pitch, nchunks);
 }
 
+/* The reference: the benchmarks' copy kernel over the same bytes (the
+ * pitch is a multiple of 16, so no tail). */
 static void launch_contiguous(const char *in, char *out, int rows, int pitch)
 {
-	const size_t n = (size_t)rows * pitch / 16;
-	contiguous<<<132 * 8, 512>>>((const uint4 *)in, (uint4 *)out, n);
+	const size_t n16 = (size_t)rows * pitch / 16, per_block = 256 * 4;
+	copy16<<<(unsigned)((n16 + per_block - 1) / per_block), 256>>>((const uint4 *)in, (uint4 *)out, n16, nullptr,
+								       nullptr, 0);
 }
 
-static char *flush_buffer; /* larger than any L2 of the GPUs measured */
-static const size_t FLUSH_BYTES = (size_t)256 << 20;
-
-/* Median of 22 launches, each after an L2 flush; the output is then
- * checked (every byte of the input is 1, the output was cleared). */
-static float median_ms(launcher f, const char *in, char *out, int rows, int pitch, bool *right)
+/* The protocol's median (timing.cuh); then the output is checked (every
+ * byte of the input is 1, the output was cleared). */
+static double median_ms(flushed_timing &T, launcher f, const char *in, char *out, int rows, int pitch, bool *right)
 {
 	const size_t bytes = (size_t)rows * pitch;
-	cudaEvent_t a, b;
-	CHECK(cudaEventCreate(&a));
-	CHECK(cudaEventCreate(&b));
 	CHECK(cudaMemset(out, 0, bytes));
-	std::vector<float> t;
-	for (int k = 0; k < 25; k++) {
-		CHECK(cudaMemsetAsync(flush_buffer, k, FLUSH_BYTES));
-		CHECK(cudaEventRecord(a));
-		f(in, out, rows, pitch);
-		CHECK(cudaEventRecord(b));
-		CHECK(cudaEventSynchronize(b));
-		float ms;
-		CHECK(cudaEventElapsedTime(&ms, a, b));
-		if (k >= 3)
-			t.push_back(ms);
-	}
+	const double ms = time_ms(T, [&] { f(in, out, rows, pitch); });
 	std::vector<char> h(bytes);
 	CHECK(cudaMemcpy(h.data(), out, bytes, cudaMemcpyDeviceToHost));
 	*right = *right && std::all_of(h.begin(), h.end(), [](char x) { return x == 1; });
-	CHECK(cudaEventDestroy(a));
-	CHECK(cudaEventDestroy(b));
-	std::sort(t.begin(), t.end());
-	return t[t.size() / 2];
+	return ms;
 }
 
 int main(int argc, char **argv)
@@ -142,7 +112,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	CHECK(cudaMalloc(&flush_buffer, FLUSH_BYTES));
+	flushed_timing T;
+	timing_init(T);
 	std::printf("| rows x pitch (bytes) | pitch mod 128 | contiguous GB/s |");
 	for (const auto &form : forms)
 		std::printf(" %s |", form.name);
@@ -159,10 +130,10 @@ int main(int argc, char **argv)
 		CHECK(cudaMalloc(&out, bytes));
 		CHECK(cudaMemset(in, 1, bytes));
 		bool right = true;
-		const float ref = median_ms(launch_contiguous, in, out, rows, pitch, &right);
+		const float ref = median_ms(T, launch_contiguous, in, out, rows, pitch, &right);
 		std::printf("| %dx%d | %d | %.0f |", rows, pitch, pitch % 128, 2.0 * bytes / 1e6 / ref);
 		for (const auto &form : forms)
-			std::printf(" %.1f%% |", 100.0 * ref / median_ms(form.f, in, out, rows, pitch, &right));
+			std::printf(" %.1f%% |", 100.0 * ref / median_ms(T, form.f, in, out, rows, pitch, &right));
 		std::printf(" %s |\n", right ? "yes" : "NO");
 		CHECK(cudaFree(in));
 		CHECK(cudaFree(out));
