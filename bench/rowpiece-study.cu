@@ -20,6 +20,8 @@
  */
 #include <cuda_runtime.h>
 
+#include <utility>
+
 #include "timing.cuh"
 
 /* Where lane `lane` of row `ry` of a block moves its vector (i, s): the
@@ -105,12 +107,16 @@ int main(int argc, char **argv)
 		std::fprintf(stderr, "usage: %s ROWSxPITCH ...   (PITCH in bytes, a multiple of 16)\n", argv[0]);
 		return 2;
 	}
+	/* Every argument checked before any GPU work. */
+	std::vector<std::pair<int, int>> sizes;
 	for (int i = 1; i < argc; i++) {
-		int rows, pitch;
-		if (std::sscanf(argv[i], "%dx%d", &rows, &pitch) != 2 || rows < 1 || pitch < 16 || pitch % 16) {
+		int rows, pitch, used = 0;
+		if (std::sscanf(argv[i], "%dx%d%n", &rows, &pitch, &used) != 2 || argv[i][used] || rows < 1 || pitch < 16 ||
+		    pitch % 16) {
 			std::fprintf(stderr, "bad argument '%s' (ROWSxPITCH, the pitch a multiple of 16 bytes)\n", argv[i]);
 			return 2;
 		}
+		sizes.emplace_back(rows, pitch);
 	}
 	flushed_timing T;
 	timing_init(T);
@@ -121,16 +127,14 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
 		std::printf("---|");
 	std::printf("---|\n");
-	for (int i = 1; i < argc; i++) {
-		int rows, pitch;
-		std::sscanf(argv[i], "%dx%d", &rows, &pitch); /* checked above */
+	for (const auto &[rows, pitch] : sizes) {
 		const size_t bytes = (size_t)rows * pitch;
 		char *in, *out;
 		CHECK(cudaMalloc(&in, bytes));
 		CHECK(cudaMalloc(&out, bytes));
 		CHECK(cudaMemset(in, 1, bytes));
 		bool right = true;
-		const float ref = median_ms(T, launch_contiguous, in, out, rows, pitch, &right);
+		const double ref = median_ms(T, launch_contiguous, in, out, rows, pitch, &right);
 		std::printf("| %dx%d | %d | %.0f |", rows, pitch, pitch % 128, 2.0 * bytes / 1e6 / ref);
 		for (const auto &form : forms)
 			std::printf(" %.1f%% |", 100.0 * ref / median_ms(T, form.f, in, out, rows, pitch, &right));
