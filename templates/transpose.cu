@@ -711,20 +711,19 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 				 * windows of the blocks of a column of tiles partition
 				 * the row, so every element is written once, and whole
 				 * sectors by one block. */
-				const size_t base = c * rows;
-				const size_t mask = ~(size_t)(HALO - 1);
-				const size_t lo = row0 == 0 ? 0 : ((base + row0) & mask) - base;
-				const size_t hi = row0 + STRIPE >= rows ? rows : ((base + row0 + STRIPE) & mask) - base;
-				/* A window is at most STRIPE + HALO - 1 long (the
-				 * last stripe's). */
+				/* Offsets from element (c, row0), in 32 bits (NVRTC keeps
+				 * them 64-bit otherwise); at most STRIPE + HALO - 1 long. */
+				const size_t base = c * rows + row0;
+				const int lo = row0 == 0 ? 0 : -(int)((unsigned)base & (HALO - 1));
+				const int hi = row0 + STRIPE >= rows ? (int)(rows - row0) : STRIPE - (int)(((unsigned)base + STRIPE) & (HALO - 1));
 				constexpr int NP = (STRIPE + HALO - 1 + TILE - 1) / TILE;
 #pragma unroll
 				for (int p = 0; p < NP; p++) {
-					const size_t e = lo + p * TILE + tx * VEC;
+					const int e = lo + p * TILE + (int)tx * VEC;
 					if (e >= hi)
 						continue;
-					const int t = (int)((long long)e - (long long)row0) + HALO;
-					if (vec_out && e + VEC <= hi && (base + e) % VEC == 0) {
+					const int t = e + HALO;
+					if (vec_out && e + VEC <= hi && ((unsigned)base + e) % VEC == 0) {
 						pack q;
 #pragma unroll
 						for (int k = 0; k < VEC; k++)
@@ -734,7 +733,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 #pragma unroll
 						for (int k = 0; k < VEC; k++)
 							if (e + k < hi)
-								out[base + e + k] = tile[t + k][ty + i + shift(t + k)];
+								(out + base)[e + k] = tile[t + k][ty + i + shift(t + k)];
 					}
 				}
 			}
