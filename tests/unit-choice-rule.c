@@ -134,7 +134,8 @@ int main(void)
 		      gputune_choice_rank(3, rows, cols, NULL, winner, 2, cand, share, NULL, f32, 1, 1, 1, 0, out, &how) == 0,
 	      "nothing measured, or none asked: an empty ranking", NULL);
 	/* The extra sizes a run measures for the rule: for --sizes 1024-8192,
-	 * eight shapes of each row class, the anchors first, and for every
+	 * eight shapes of each row class, the anchors (the mid and the small
+	 * square of each) first, and for every
 	 * class a large one whose columns align as its rows (rows and columns
 	 * both odd, for the 2-byte class). */
 	struct dims req[] = { { 1024, 1024, 1 }, { 2048, 2048, 1 }, { 4096, 4096, 1 }, { 8192, 8192, 1 } };
@@ -148,7 +149,7 @@ int main(void)
 		check(n == (size_t)(8 * nclass), what, NULL);
 		int anchors_first = 1, classes_exact = 1;
 		for (size_t i = 0; i < n; i++) {
-			anchors_first &= anchor[i] == (i < (size_t)nclass);
+			anchors_first &= anchor[i] == (i < (size_t)(2 * nclass));
 			classes_exact &= gputune_choice_align(probe[i].rows, esize) == esize << (i % (size_t)nclass);
 		}
 		snprintf(what, sizeof(what), "%ld-byte elements: the anchors first, rows of each class in turn", esize);
