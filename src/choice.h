@@ -70,8 +70,8 @@ const char *choice_how_text(int how);
  * column class varying; for a 1-D family (shape 1), three lengths of each
  * class the requested lengths lack.  The mid size of each class is an anchor,
  * measured with the whole space, and for matrices the small square too; the
- * others are measured with the candidates only.  Writes up to max sizes into out (anchor[i] set for
- * anchors); returns how many.
+ * others are measured with the candidates only.  Writes up to max sizes into
+ * out (anchor[i] set for anchors); returns how many.
  */
 size_t choice_probe_sizes(int shape, const struct dims *req, size_t nreq, size_t esize, struct dims *out,
 			  int *anchor, size_t max);
