@@ -6,11 +6,12 @@
 #include "choice-rule.h"
 #include "util.h"
 
-/* A shape of probe: its (row, col) position in the requested range, and
- * whether its columns take its rows' alignment class. */
+/* A shape of probe: its (row, col) position in the requested range,
+ * whether its columns take its rows' alignment class, and whether it is an
+ * anchor (measured with every variant; the tables list anchors first). */
 struct probe_shape {
 	double at[2];
-	int own_cols;
+	int own_cols, anchor;
 };
 
 /* The value nearest to target (at least step) that is an odd multiple of
@@ -56,18 +57,22 @@ size_t choice_probe_sizes(int shape, const struct dims *req, size_t nreq, size_t
 	if (hi < lo * 4)
 		hi = lo * 4;
 	/* Shapes as (row, col) positions between lo (0) and hi (1), log scale;
-	 * the first is the anchor.  Their column alignments take turns over
-	 * the classes, except where own_cols is set: a large matrix whose
-	 * columns align as its rows do (rows and columns both odd is a quarter
-	 * of all sizes for 2-byte types, and the turns give it no large shape). */
+	 * the first two, the mid and the small square, are the anchors: a
+	 * small matrix stays in L2, where other variants win than at the mid
+	 * size (f16 near 1025 x 1025 on an H100: 81 to 91% of the ceiling with
+	 * the candidates of the mid sizes, 92 to 93% with every variant).
+	 * Their column alignments take turns over the classes, except where
+	 * own_cols is set: a large matrix whose columns align as its rows do
+	 * (rows and columns both odd is a quarter of all sizes for 2-byte
+	 * types, and the turns give it no large shape). */
 	static const struct probe_shape shapes[] = {
-		{ { 0.5, 0.5 }, 0 }, { { 0.0, 0.0 }, 0 }, { { 0.95, 0.9 }, 0 }, { { 0.9, 0.12 }, 0 },
-		{ { 0.12, 0.9 }, 0 }, { { 0.75, 0.3 }, 0 }, { { 0.3, 0.75 }, 0 }, { { 0.85, 0.8 }, 1 },
+		{ { 0.5, 0.5 }, 0, 1 }, { { 0.0, 0.0 }, 0, 1 }, { { 0.95, 0.9 }, 0, 0 }, { { 0.9, 0.12 }, 0, 0 },
+		{ { 0.12, 0.9 }, 0, 0 }, { { 0.75, 0.3 }, 0, 0 }, { { 0.3, 0.75 }, 0, 0 }, { { 0.85, 0.8 }, 1, 0 },
 	};
 	/* Vectors: a mid length (the anchor), a short and a long one (at 3/4
 	 * of the range on a log scale: the longest lengths are the costliest
 	 * to prepare, and a vector has no shape to learn beyond its length). */
-	static const struct probe_shape lengths[] = { { { 0.5, 0 }, 0 }, { { 0.1, 0 }, 0 }, { { 0.75, 0 }, 0 } };
+	static const struct probe_shape lengths[] = { { { 0.5, 0 }, 0, 1 }, { { 0.1, 0 }, 0, 0 }, { { 0.75, 0 }, 0, 0 } };
 	const struct probe_shape *shape_at = shape == 1 ? lengths : shapes;
 	size_t nshapes = shape == 1 ? ARRAY_SIZE(lengths) : ARRAY_SIZE(shapes);
 	long classes[6];
@@ -85,11 +90,7 @@ size_t choice_probe_sizes(int shape, const struct dims *req, size_t nreq, size_t
 	size_t n = 0;
 	/* Every class's anchors first, then the other shapes: the tuner takes
 	 * the candidates it measures at the other shapes from the requested
-	 * sizes and all the anchors.  A matrix class has two anchors, its mid
-	 * and its small square: a small matrix stays in L2, where other
-	 * variants win than at the mid size (f16 near 1025 x 1025 on an H100:
-	 * 81 to 91% of the ceiling with the candidates of the mid sizes, 92 to
-	 * 93% with every variant). */
+	 * sizes and all the anchors. */
 	for (size_t s = 0; s < nshapes; s++) {
 		/* lo * ratio^t, with ratio^t = exp(t ln ratio) by its series (no
 		 * libm: t ln ratio is a few units at most). */
@@ -117,7 +118,7 @@ size_t choice_probe_sizes(int shape, const struct dims *req, size_t nreq, size_t
 			out[n].rows = with_alignment(dim[0], classes[c], esize);
 			out[n].cols = shape == 1 ? 1 : with_alignment(dim[1], colclass, esize);
 			out[n].depth = 1;
-			anchor[n] = s == 0 || (shape != 1 && s == 1);
+			anchor[n] = shape_at[s].anchor;
 			n++;
 		}
 	}
