@@ -753,15 +753,16 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 #pragma unroll
 			for (int u = 0; u < UNROLL; u++)
 #pragma unroll
-				for (int i = 0; i < WIDTH; i += BLOCK_ROWS)
+				for (int i = 0; i < WIDTH; i += BLOCK_ROWS) {
+					const size_t c = col0 + ty + i;
+					T *const o = out + c * rows + row0;
 #pragma unroll
 					for (int k = 0; k < VEC; k++) {
-						const size_t c = col0 + ty + i;
 						const unsigned j = u * TILE + tx + k * THREADS_X;
-						const size_t r = row0 + j;
-						if (r < rows && c < cols)
-							out[c * rows + r] = tile[j][ty + i + shift(j)];
+						if (row0 + j < rows && c < cols)
+							o[j] = tile[j][ty + i + shift(j)];
 					}
+				}
 		}
 	}
 
