@@ -135,9 +135,9 @@ int main(void)
 	      "nothing measured, or none asked: an empty ranking", NULL);
 	/* The extra sizes a run measures for the rule: for --sizes 1024-8192,
 	 * eight shapes of each row class, the anchors (the mid and the small
-	 * square of each) first, and for every
-	 * class a large one whose columns align as its rows (rows and columns
-	 * both odd, for the 2-byte class). */
+	 * square of each) first, and for every class a large one whose
+	 * columns align as its rows (rows and columns both odd, for the
+	 * 2-byte class). */
 	struct dims req[] = { { 1024, 1024, 1 }, { 2048, 2048, 1 }, { 4096, 4096, 1 }, { 8192, 8192, 1 } };
 	for (long esize = 2; esize <= 8; esize *= 2) {
 		struct dims probe[64];
