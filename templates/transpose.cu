@@ -388,9 +388,9 @@ __device__ __forceinline__ bool gt_rowclass_move(const gt_maps *maps, const T *_
 	for (unsigned done = 0; !done;)
 		asm volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared.b64 p, [%1], 0;\n\t"
 			     "selp.u32 %0, 1, 0, p;\n}" : "=r"(done) : "r"(b) : "memory");
-	/* Warp task t: output class kq, its output rows' group jg of JN
-	 * rows; lane m of a row's words (f16) or elements (f32), HN of them.
-	 * Every thread reads its words, then after a barrier writes them. */
+	/* Warp task t: output class kq (lanes m % 4 = 1, 2, 3 with cols even: NO / 8 classes on from the
+	 * last, so that the four input classes a warp reads meet 32 banks), its rows' group jg of JN rows;
+	 * lane m of a row's words (f16) or elements (f32), HN of them.  Each reads, then after a barrier writes. */
 	constexpr int JG = W > NO ? W / NO : 1, JN = WIDTH / NO / JG, HN = ES == 2 ? STRIPE / 64 : STRIPE / 32;
 	static_assert(WIDTH / NO % JG == 0 && (NO * JG) % W == 0, "rowclass: the output rows split evenly over the warps");
 	constexpr int TASKS = NO * JG / W; /* a warp's: at least 1, as NO * JG is a multiple of W */
@@ -401,9 +401,9 @@ __device__ __forceinline__ bool gt_rowclass_move(const gt_maps *maps, const T *_
 			__syncthreads();
 #pragma unroll
 		for (int t = 0; t < TASKS; t++) {
-			const int task = (int)warp + t * W, kq = task % NO, jg = task / NO;
-			const int offq = (int)((unsigned long long)kq * rows % NO);
-			const int c = kq + NO * jg * JN; /* output row - col0 */
+			const int task = (int)warp + t * W, jg = task / NO;
+			const int kq = (task + (cols & 1 ? 0 : (lane & 3) * NO / 8)) % NO;
+			const int offq = (int)((unsigned long long)kq * rows % NO), c = kq + NO * jg * JN; /* c: output row - col0 */
 #pragma unroll
 			for (int h = 0; h < HN; h++) {
 				const int m = (int)lane + 32 * h;
