@@ -2,7 +2,8 @@
  * timing.cuh - what every benchmark program here shares: CHECK for the
  * runtime's calls, and the timing protocol gputune itself follows (three
  * warm-up launches, then 30 launches each after an L2 flush of twice its
- * size, between two events and waited for; the median; at small sizes
+ * size, every other one also after an empty launch, between two events and
+ * waited for; the median; at small sizes
  * rotated over placements of the buffers), and the longer one gputune
  * confirms a winner with.
  */
@@ -129,17 +130,24 @@ static void timing_init(flushed_timing &T)
 	}
 }
 
-/* The median milliseconds of n launches, each after an L2 flush, between
- * two events, and waited for before the next is queued (as gputune times:
- * with launches queued ahead, the events also hold some of the GPU's work
- * of taking each from the queue, which differs between the runtime's
- * launches and the driver's). */
+/* An empty launch: before every other timed launch, as gputune times
+ * (src/bench.c, time_launches: a kernel that takes tensor maps runs at one
+ * of two speeds by how many launches came before it on the stream). */
+__global__ void timing_idle() {}
+
+/* The median milliseconds of n launches, each after an L2 flush (and every
+ * other one after an empty launch), between two events, and waited for
+ * before the next is queued (as gputune times: with launches queued ahead,
+ * the events also hold some of the GPU's work of taking each from the
+ * queue, which differs between the runtime's launches and the driver's). */
 static double time_n(flushed_timing &T, const std::function<void()> &launch, int n)
 {
 	std::vector<float> ms(n);
 	for (int i = 0; i < n; i++) {
 		place_point(T, i);
 		CHECK(cudaMemsetAsync(T.flush, i, T.flush_bytes, 0));
+		if (i % 2)
+			timing_idle<<<1, 32>>>();
 		CHECK(cudaEventRecord(T.a, 0));
 		launch();
 		CHECK(cudaEventRecord(T.b, 0));

@@ -481,8 +481,26 @@ static CUresult do_launch(struct bench *b, const struct launch *l, int place)
 			       l->geo->block[1], l->geo->block[2], l->geo->smem, b->stream, params, NULL);
 }
 
+/* An empty launch (gt_fma of no iterations, one warp) on the stream. */
+static CUresult idle_launch(struct bench *b)
+{
+	int none = 0;
+	void *args[] = { &b->result, &none };
+	return cu.LaunchKernel(b->fma, 1, 1, 1, 32, 1, 1, 0, b->stream, args, NULL);
+}
+
 /* Warm-up, then reps launches each between two events (after an L2 flush
- * unless hot), each waited for before the next is queued: when hundreds
+ * unless hot, and an empty launch before every other one), each waited
+ * for before the next is queued.  The empty launches are there because a
+ * kernel that takes tensor maps (rowclass) runs at one of two speeds by
+ * how many launches came before it on the stream: on H200s, f16 rowclass
+ * kernels timed 30 launches at a time read up to 5% apart from one
+ * measurement to the next, and one more launch before a measurement moved
+ * it from one speed to the other; kernels without maps held within 1%.
+ * With a flush and a launch per step, every launch of a measurement fell
+ * on the same side, so the figure depended on what ran before it; with an
+ * empty launch every other step they fall on both, and the medians of
+ * such measurements held within 2% (within 1% over 200 launches).  When hundreds
  * are queued ahead, the events around a launch also hold part of the
  * GPU's work of taking it from the queue, which on an H200 added 0.6 us to
  * a 6 us kernel launched through the runtime and 1.2 us through the
@@ -499,8 +517,8 @@ static CUresult time_launches(struct bench *b, const struct launch *l, struct ti
 	for (int i = 0; i < b->reps; i++) {
 		float f = 0;
 		if ((!b->hot && (r = cu.MemsetD32Async(b->flush, (unsigned)i, b->flush_bytes / 4, b->stream))) ||
-		    (r = cu.EventRecord(b->start, b->stream)) || (r = do_launch(b, l, i % places(b))) ||
-		    (r = cu.EventRecord(b->stop, b->stream)) || (r = cu.EventSynchronize(b->stop)) ||
+		    (i % 2 && (r = idle_launch(b))) || (r = cu.EventRecord(b->start, b->stream)) ||
+		    (r = do_launch(b, l, i % places(b))) || (r = cu.EventRecord(b->stop, b->stream)) || (r = cu.EventSynchronize(b->stop)) ||
 		    (r = cu.EventElapsedTime(&f, b->start, b->stop))) {
 			free(ms);
 			return r;
