@@ -491,21 +491,24 @@ static CUresult idle_launch(struct bench *b)
 
 /* Warm-up, then reps launches each between two events (after an L2 flush
  * unless hot, and an empty launch before every other one), each waited
- * for before the next is queued.  The empty launches are there because a
- * kernel that takes tensor maps (rowclass) runs at one of two speeds by
- * how many launches came before it on the stream: on H200s, f16 rowclass
- * kernels timed 30 launches at a time read up to 5% apart from one
- * measurement to the next, and one more launch before a measurement moved
- * it from one speed to the other; kernels without maps held within 1%.
- * With a flush and a launch per step, every launch of a measurement fell
- * on the same side, so the figure depended on what ran before it; with an
- * empty launch every other step they fall on both, and the medians of
- * such measurements held within 2% (within 1% over 200 launches).  When hundreds
- * are queued ahead, the events around a launch also hold part of the
- * GPU's work of taking it from the queue, which on an H200 added 0.6 us to
- * a 6 us kernel launched through the runtime and 1.2 us through the
- * driver, so the same kernel measured 9% apart by how it was launched.
- * Waited for, both read the same to within 0.6%.  Launch i runs at
+ * for before the next is queued.
+ *
+ * The empty launches are there because a kernel that takes tensor maps
+ * (rowclass) runs at one of two speeds by how many launches came before
+ * it on the stream.  On H200s, f16 rowclass kernels timed 30 launches at a
+ * time read up to 5% apart from one measurement to the next, and one more
+ * launch before a measurement moved its median from one speed to the
+ * other; kernels without maps held within 1%.  With a flush and a launch
+ * per step, a measurement's median so depended on what ran before it.
+ * With an empty launch every other step its launches fall on both speeds,
+ * and the medians held within 2% (within 1% over 200 launches).
+ *
+ * Each launch is waited for because, when hundreds are queued ahead, the
+ * events around a launch also hold part of the GPU's work of taking it
+ * from the queue, which on an H200 added 0.6 us to a 6 us kernel launched
+ * through the runtime and 1.2 us through the driver, so the same kernel
+ * measured 9% apart by how it was launched.  Waited for, both read the
+ * same to within 0.6%.  Launch i runs at
  * placement i % places(b).  Returns the CUresult of the first failure. */
 static CUresult time_launches(struct bench *b, const struct launch *l, struct timing *t)
 {
