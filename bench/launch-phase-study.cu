@@ -7,7 +7,8 @@
  * after an L2 flush and between two events, waited for, in these forms:
  *
  *   warm W, extra E, alt A: W warm-up launches before the measurement; E
- *   empty launches after each flush (one more on every other step if A).
+ *   empty launches (timing.cuh's timing_idle) after each flush, one more
+ *   on every other step if A.
  *
  * Each line gives the first launches' GB/s and the 10th, 50th and 90th
  * percentiles.  If the speed followed the count of launches before, the
@@ -29,11 +30,10 @@
 #include "gputune_transpose.h"
 #include "timing.cuh"
 
-__global__ void study_empty() {}
-
 /* One measurement in the form above: the GB/s of each of n launches. */
 template <typename F>
-static std::vector<double> measure(flushed_timing &T, const F &launch, double bytes, int warm, int extra, bool alt, int n)
+static std::vector<double> measure(flushed_timing &T, const F &launch, double bytes, int warm, int extra, bool alt,
+				   int n)
 {
 	for (int i = 0; i < warm; i++)
 		launch();
@@ -42,7 +42,7 @@ static std::vector<double> measure(flushed_timing &T, const F &launch, double by
 		float ms = 0;
 		CHECK(cudaMemsetAsync(T.flush, i, T.flush_bytes, 0));
 		for (int e = 0; e < extra + (alt && i % 2); e++)
-			study_empty<<<1, 32>>>();
+			timing_idle<<<1, 32>>>();
 		CHECK(cudaEventRecord(T.a, 0));
 		launch();
 		CHECK(cudaEventRecord(T.b, 0));

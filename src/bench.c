@@ -508,8 +508,8 @@ static CUresult idle_launch(struct bench *b)
  * from the queue, which on an H200 added 0.6 us to a 6 us kernel launched
  * through the runtime and 1.2 us through the driver, so the same kernel
  * measured 9% apart by how it was launched.  Waited for, both read the
- * same to within 0.6%.  Launch i runs at
- * placement i % places(b).  Returns the CUresult of the first failure. */
+ * same to within 0.6%.  Launch i runs at placement i % places(b).
+ * Returns the CUresult of the first failure. */
 static CUresult time_launches(struct bench *b, const struct launch *l, struct timing *t)
 {
 	CUresult r;
@@ -521,8 +521,8 @@ static CUresult time_launches(struct bench *b, const struct launch *l, struct ti
 		float f = 0;
 		if ((!b->hot && (r = cu.MemsetD32Async(b->flush, (unsigned)i, b->flush_bytes / 4, b->stream))) ||
 		    (i % 2 && (r = idle_launch(b))) || (r = cu.EventRecord(b->start, b->stream)) ||
-		    (r = do_launch(b, l, i % places(b))) || (r = cu.EventRecord(b->stop, b->stream)) || (r = cu.EventSynchronize(b->stop)) ||
-		    (r = cu.EventElapsedTime(&f, b->start, b->stop))) {
+		    (r = do_launch(b, l, i % places(b))) || (r = cu.EventRecord(b->stop, b->stream)) ||
+		    (r = cu.EventSynchronize(b->stop)) || (r = cu.EventElapsedTime(&f, b->start, b->stop))) {
 			free(ms);
 			return r;
 		}
