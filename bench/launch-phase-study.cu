@@ -96,7 +96,17 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	const char *dtype = argv[1];
-	const size_t esize = !std::strcmp(dtype, "f16") ? 2 : !std::strcmp(dtype, "f32") ? 4 : 8;
+	size_t esize = 0;
+	if (!std::strcmp(dtype, "f16"))
+		esize = 2;
+	else if (!std::strcmp(dtype, "f32"))
+		esize = 4;
+	else if (!std::strcmp(dtype, "f64"))
+		esize = 8;
+	if (!esize) {
+		std::fprintf(stderr, "%s: not an element type (f16, f32 or f64)\n", dtype);
+		return 2;
+	}
 	std::vector<std::pair<unsigned, unsigned>> sizes;
 	for (int a = 2; a < argc; a++) {
 		unsigned rows, cols;
