@@ -210,6 +210,35 @@ static char *without_untaken_regions(const struct family *fam, const struct hvar
 	return tmpl;
 }
 
+/* Whether the line at p (n bytes, no newline) is a region marker alone: a
+ * comment holding only {SPEC or NAME}, without spaces. */
+static int marker_line(const char *p, size_t n)
+{
+	if (n < 7 || strncmp(p, "/* ", 3) || strncmp(p + n - 3, " */", 3))
+		return 0;
+	const char *in = p + 3;
+	size_t len = n - 6;
+	return len > 1 && memchr(in, ' ', len) == NULL && (in[0] == '{') != (in[len - 1] == '}');
+}
+
+/* src without its region markers' lines (the regions kept are the
+ * header's own code: their markers mean nothing to its reader or to a
+ * compiler) and with one blank line where regions taken out left several.
+ * Caller frees. */
+static char *without_markers(const char *src)
+{
+	struct strbuf out = {0};
+	int blank = 0;
+	for (const char *p = src; *p;) {
+		size_t n = strcspn(p, "\n"), step = n + (p[n] == '\n');
+		if (!marker_line(p, n) && !(n == 0 && blank))
+			sb_add(&out, p, step);
+		blank = n == 0 || (blank && marker_line(p, n));
+		p += step;
+	}
+	return sb_detach(&out);
+}
+
 /* Past the #endif of the conditional block whose #if... line starts at p
  * (the blocks within it skipped); NULL when it is not closed. */
 static const char *block_end(const char *p)
@@ -601,6 +630,9 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		rc = -1;
 		goto out;
 	}
+	char *unmarked = without_markers(tmpl);
+	free(tmpl);
+	tmpl = unmarked;
 	variant_occupancy(fam, vs, nv);
 
 	char ts[32];

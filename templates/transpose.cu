@@ -12,8 +12,8 @@
  *   GT_BLOCK_ROWS  threads in y; each thread walks the tile in steps of it
  *   GT_PAD         padding of each shared-memory tile row, in elements
  *   GT_UNROLL      tiles per block, stacked down the input; their vector
- *                  loads are issued in batches of gt_loads_ahead() before
- *                  the batch's stores
+ *                  loads are issued in batches of 64 bytes a thread, each
+ *                  before its stores
  *   GT_MAPPING     0 cartesian, 1 diagonal, 2 colmajor: block order
  *   GT_VEC         elements per global access on aligned interior tiles
  *   GT_SHARED      1 stages tiles in shared memory, 0 is the naive kernel
@@ -66,20 +66,6 @@ __device__ __forceinline__ void gt_map(unsigned b, unsigned nx, unsigned ny, uns
 		bx = b / ny;
 		by = b % ny;
 	}
-}
-
-/* How many of a thread's steps of `bytes` each to load before storing any
- * of them to shared memory: the most that keep 64 bytes in flight, a power
- * of two that divides `steps` (a power of two).  Written out, so that
- * every compiler issues them so: left to choose, nvcc issued 4 of a pair
- * variant's 8 loads before its first store where NVRTC issued 7, and its
- * build ran 5% slower (f16 1328x6648, H200). */
-__host__ __device__ constexpr int gt_loads_ahead(int bytes, int steps)
-{
-	int n = 1;
-	while (n * 2 <= steps && n * 2 * bytes <= 64)
-		n *= 2;
-	return n;
 }
 
 /* One element from global memory into the tile.  With ASYNC (4- and 8-byte
@@ -269,9 +255,9 @@ __device__ __forceinline__ void gt_transpose_units(const T *__restrict__ in_elem
 	const bool whole = R0 + SR <= wr && C0 + WT <= wc;
 
 	if (whole && wc % WV == 0 && (size_t)in % sizeof(upack) == 0) {
-		constexpr int STEPS = SR / BLOCK_ROWS;
-		constexpr int AHEAD = gt_loads_ahead(K * (int)sizeof(upack), STEPS);
-		static_assert(STEPS % AHEAD == 0, "whole batches");
+		/* Loads in batches of 64 bytes a thread, as the vector path's: left
+		 * to choose, nvcc issued 4 of these 8 before a store, NVRTC 7. */
+		constexpr int STEPS = SR / BLOCK_ROWS, STEP = K * sizeof(upack), AHEAD = STEPS < 64 / STEP ? STEPS : 64 / STEP;
 #pragma unroll
 		for (int b = 0; b < STEPS; b += AHEAD) {
 			upack a[AHEAD][K];
@@ -585,34 +571,26 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 		const unsigned first = (unsigned)(row0 - HALO) & 1, odd = shifted ? cols & 1 : 0;
 		auto shift = [=](int t) -> unsigned { return (first + (unsigned)t) & odd; };
 
-		if (vectors && VEC == 1) {
-#pragma unroll
-			for (int i = 0; i < STRIPE; i += BLOCK_ROWS)
-#pragma unroll
-				for (int w = 0; w < WIDE; w++) {
-					const size_t r = row0 + ty + i;
-					const unsigned j = w * TILE + tx;
-					gt_tile_load<ASYNC>(&tile[HALO + ty + i][j], in + r * cols + col0 + j);
-				}
-		} else if (vectors) {
-			/* Step n is tile row (n / WIDE) * BLOCK_ROWS, tile n % WIDE. */
-			constexpr int STEPS = STRIPE / BLOCK_ROWS * WIDE;
-			constexpr int AHEAD = gt_loads_ahead((int)VEC_BYTES, STEPS);
-			static_assert(STEPS % AHEAD == 0, "whole batches");
+		if (vectors) {
+			/* Step n: tile row (n / WIDE) * BLOCK_ROWS of tile n % WIDE, in
+			 * batches of 64 bytes a thread, each loaded before it is stored. */
+			constexpr int STEPS = STRIPE / BLOCK_ROWS * WIDE, AHEAD = STEPS < 64 / VEC_BYTES ? STEPS : 64 / VEC_BYTES;
 #pragma unroll
 			for (int b = 0; b < STEPS; b += AHEAD) {
 				pack p[AHEAD];
 #pragma unroll
-				for (int s = 0; s < AHEAD; s++) {
-					const size_t r = row0 + ty + (b + s) / WIDE * BLOCK_ROWS;
-					p[s] = *(const pack *)(in + r * cols + col0 + (b + s) % WIDE * TILE + tx * VEC);
+				for (int s = 0; s < 2 * AHEAD; s++) {
+					const unsigned i = (b + s % AHEAD) / WIDE * BLOCK_ROWS, j = (b + s % AHEAD) % WIDE * TILE + tx * VEC;
+					const T *src = in + (row0 + ty + i) * cols + col0 + j;
+					if (VEC == 1 && s < AHEAD)
+						gt_tile_load<ASYNC>(&tile[HALO + ty + i][j], src);
+					else if (VEC > 1 && s < AHEAD)
+						p[s] = *(const pack *)src;
+					else if (VEC > 1)
+#pragma unroll
+						for (int k = 0; k < VEC; k++)
+							tile[HALO + ty + i][j + k] = p[s - AHEAD].e[k];
 				}
-#pragma unroll
-				for (int s = 0; s < AHEAD; s++)
-#pragma unroll
-					for (int k = 0; k < VEC; k++)
-						tile[HALO + ty + (b + s) / WIDE * BLOCK_ROWS][(b + s) % WIDE * TILE + tx * VEC + k] =
-							p[s].e[k];
 			}
 		} else if (shifted) {
 			/* shifted implies WORDS: instantiated only then. */
