@@ -95,9 +95,7 @@ int main(int argc, char **argv)
 	std::vector<unsigned char> host(bytes), want(bytes), got(bytes);
 	for (size_t i = 0; i < bytes; i++)
 		host[i] = (unsigned char)(i * 2654435761u >> 13);
-	for (size_t r = 0; r < rows; r++)
-		for (size_t c = 0; c < cols; c++)
-			std::memcpy(&want[(c * rows + r) * esize], &host[(r * cols + c) * esize], esize);
+	host_transpose(want, host, rows, cols, esize);
 	void *in, *out;
 	CHECK(cudaMalloc(&in, bytes));
 	CHECK(cudaMalloc(&out, bytes));

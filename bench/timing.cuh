@@ -5,7 +5,8 @@
  * size, every other one also after an empty launch, between two events and
  * waited for; the median; at small sizes
  * rotated over placements of the buffers), and the longer one gputune
- * confirms a winner with.
+ * confirms a winner with; and the host transpose that the transpose
+ * programs check against.
  */
 #ifndef GPUTUNE_BENCH_TIMING_CUH
 #define GPUTUNE_BENCH_TIMING_CUH
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <vector>
 
@@ -85,6 +87,16 @@ static void place_end(flushed_timing &T, placements &P)
 		CHECK(cudaFree(P.out));
 	P = placements();
 	T.place = nullptr;
+}
+
+/* want = the transpose of the rows x cols matrix in, esize-byte elements. */
+static void host_transpose(std::vector<unsigned char> &want, const std::vector<unsigned char> &in, size_t rows,
+			   size_t cols, size_t esize)
+{
+	want.resize(rows * cols * esize);
+	for (size_t r = 0; r < rows; r++)
+		for (size_t c = 0; c < cols; c++)
+			std::memcpy(&want[(c * rows + r) * esize], &in[(r * cols + c) * esize], esize);
 }
 
 /* The copy side of the ceiling: n16 16-byte vectors, four a thread, and the

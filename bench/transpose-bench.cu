@@ -151,9 +151,7 @@ static void run(bench &B, const char *dtype, unsigned rows, unsigned cols)
 			std::memcpy(&in[i * 2], &h, 2);
 		}
 	}
-	for (size_t r = 0; r < rows; r++)
-		for (size_t c = 0; c < cols; c++)
-			std::memcpy(&expect[(c * rows + r) * es], &in[(r * cols + c) * es], es);
+	host_transpose(expect, in, rows, cols, es);
 	void *d_in, *d_out;
 	CHECK(cudaMalloc(&d_in, bytes));
 	CHECK(cudaMalloc(&d_out, bytes));
