@@ -19,7 +19,8 @@
  *     points take may lie between a line that is the comment `{PARAM`
  *     (taken where PARAM is not 0, its first name) or `{PARAM:VALUE,...`
  *     (taken at those values) and one that is `PARAM}`: an exported
- *     header leaves out the paths none of its variants take.
+ *     header leaves out the paths none of its variants take, and the
+ *     marker lines of those it keeps.
  *  2. Write src/family-<name>.c defining `const struct family family_<name>`:
  *     its size shape (1-D N, 2-D rows x cols, 3-D M x N x K) and default
  *     sizes, element types, parameters, the constraints that reject a
