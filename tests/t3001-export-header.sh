@@ -146,6 +146,7 @@ for h in "$T/gputune_transpose.h" "$T/pair/gputune_transpose.h"; do
 	check "no fault injection in ${h#"$T"}" sh -c "! grep -q 'INJECT == 1' '$h'"
 	check "one header kernel in ${h#"$T"}, the nvcc copy's" \
 		test "$(grep -c 'GT_HEADER_KERNEL(const T' "$h")" -eq 1
+	check "no region marker left in ${h#"$T"}" sh -c "! grep -Eq '^/\* (\{[a-z:,]+|[a-z]+\}) \*/\$' '$h'"
 done
 mkdir -p "$T/bad"
 for f in transpose.cu common.cuh; do cp "$top_srcdir/templates/$f" "$T/bad/"; done
