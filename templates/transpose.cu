@@ -255,8 +255,9 @@ __device__ __forceinline__ void gt_transpose_units(const T *__restrict__ in_elem
 	const bool whole = R0 + SR <= wr && C0 + WT <= wc;
 
 	if (whole && wc % WV == 0 && (size_t)in % sizeof(upack) == 0) {
-		/* Loads in batches of 64 bytes a thread, as the vector path's: left
-		 * to choose, nvcc issued 4 of these 8 before a store, NVRTC 7. */
+		/* Loads in batches of 64 bytes a thread, each before its stores:
+		 * left to choose, nvcc issued 4 of a variant's 8 loads before its
+		 * first store, NVRTC 7, and its build ran 5% slower. */
 		constexpr int STEPS = SR / BLOCK_ROWS, STEP = K * sizeof(upack), AHEAD = STEPS < 64 / STEP ? STEPS : 64 / STEP;
 #pragma unroll
 		for (int b = 0; b < STEPS; b += AHEAD) {
@@ -572,8 +573,9 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 		auto shift = [=](int t) -> unsigned { return (first + (unsigned)t) & odd; };
 
 		if (vectors) {
-			/* Step n: tile row (n / WIDE) * BLOCK_ROWS of tile n % WIDE, in
-			 * batches of 64 bytes a thread, each loaded before it is stored. */
+			/* Step n: tile row (n / WIDE) * BLOCK_ROWS of tile n % WIDE.  In
+			 * batches of 64 bytes a thread, loaded then stored: no compiler
+			 * is left to store early (see gt_transpose_units). */
 			constexpr int STEPS = STRIPE / BLOCK_ROWS * WIDE, AHEAD = STEPS < 64 / VEC_BYTES ? STEPS : 64 / VEC_BYTES;
 #pragma unroll
 			for (int b = 0; b < STEPS; b += AHEAD) {
