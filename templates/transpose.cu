@@ -39,10 +39,9 @@
  *                  3 write past the end of the output (default 0)
  *   GT_KERNEL_NAME the entry point (default gputune_transpose)
  * A block is (TILE / VEC) x BLOCK_ROWS threads; the grid is one dimension,
- * one block per (TILE * UNROLL) x (TILE * WIDE) piece of the input.  The
- * lines from a comment {PARAM (or {PARAM:VALUES) to the next PARAM} are a
- * path only those values take: an exported header whose variants take
- * none of them leaves them out (src/family.h).
+ * one block per (TILE * UNROLL) x (TILE * WIDE) piece of the input.  Lines
+ * between comments {PARAM (or {PARAM:VALUES) and PARAM} are a path only
+ * those values take, which headers carry where a variant takes it.
  */
 #ifndef GT_TRANSPOSE_TEMPLATE
 #define GT_TRANSPOSE_TEMPLATE
