@@ -142,11 +142,27 @@ static void write_literal_line(FILE *f, struct strbuf *lit)
 	free(sb_detach(lit));
 }
 
+/* The start of the line after the one p is on. */
+static const char *past_line(const char *p)
+{
+	p += strcspn(p, "\n");
+	return p + (*p == '\n');
+}
+
+/* The start of the line p is on, no earlier than from. */
+static const char *line_start(const char *p, const char *from)
+{
+	while (p > from && p[-1] != '\n')
+		p--;
+	return p;
+}
+
 /* src without the lines from each one holding the comment {spec to the
  * next holding the comment name} (both included; name is spec up to a
- * colon): a path of the template that no exported variant takes.  Caller
- * frees. */
-static char *without_region(const char *src, const char *spec)
+ * colon): a path of the template that no exported variant takes.  With
+ * keep, a path some variant takes: only those two lines go, as the
+ * markers mean nothing in a header.  Caller frees. */
+static char *without_region(const char *src, const char *spec, int keep)
 {
 	char *open = xasprintf("/* {%s */", spec);
 	char *close = xasprintf("/* %.*s} */", (int)strcspn(spec, ":"), spec);
@@ -157,16 +173,31 @@ static char *without_region(const char *src, const char *spec)
 			sb_add(&out, p, strlen(p));
 			break;
 		}
-		while (at > p && at[-1] != '\n') /* from the start of its line */
-			at--;
+		at = line_start(at, p);
 		sb_add(&out, p, (size_t)(at - p));
+		if (keep) {
+			const char *body = past_line(at), *stop = end ? line_start(end, body) : body + strlen(body);
+			sb_add(&out, body, (size_t)(stop - body));
+		}
 		if (!end)
 			break; /* an unclosed region runs to the end */
-		p = end + strcspn(end, "\n");
-		p += *p == '\n';
+		p = past_line(end);
 	}
 	free(open);
 	free(close);
+	return sb_detach(&out);
+}
+
+/* src with each run of blank lines made one, as taking regions out leaves
+ * some.  Caller frees. */
+static char *squeezed(const char *src)
+{
+	struct strbuf out = {0};
+	for (const char *p = src, *next; *p; p = next) {
+		next = past_line(p);
+		if (!(*p == '\n' && out.len && (out.len == 1 || out.buf[out.len - 2] == '\n')))
+			sb_add(&out, p, (size_t)(next - p));
+	}
 	return sb_detach(&out);
 }
 
@@ -183,10 +214,11 @@ static int region_taken(const struct family *fam, const struct hvariant *vs, int
 	return nv || template_region_taken(fam, spec, none) >= 0 ? 0 : -1;
 }
 
-/* tmpl (which this takes) without the regions none of vs takes: the
- * template marks each of its optional paths with the parameter values
- * that take it, so a header carries only the code its kernels run.  NULL
- * after reporting a marker that names no parameter value. */
+/* tmpl (which this takes) without the regions none of vs takes, and
+ * without the markers of those it keeps: the template marks each of its
+ * optional paths with the parameter values that take it, so a header
+ * carries only the code its kernels run.  NULL after reporting a marker
+ * that names no parameter value. */
 static char *without_untaken_regions(const struct family *fam, const struct hvariant *vs, int nv, char *tmpl)
 {
 	char *spec;
@@ -199,44 +231,15 @@ static char *without_untaken_regions(const struct family *fam, const struct hvar
 			free(tmpl);
 			return NULL;
 		}
-		if (!taken) {
-			char *shown = without_region(tmpl, spec);
-			free(tmpl);
-			tmpl = shown;
-			at = tmpl; /* every marker of spec is gone: look again */
-		}
+		char *shown = without_region(tmpl, spec, taken);
+		free(tmpl);
+		tmpl = shown;
+		at = tmpl; /* every marker of spec is gone: look again */
 		free(spec);
 	}
-	return tmpl;
-}
-
-/* Whether the line at p (n bytes, no newline) is a region marker alone: a
- * comment holding only {SPEC or NAME}, without spaces. */
-static int marker_line(const char *p, size_t n)
-{
-	if (n < 7 || strncmp(p, "/* ", 3) || strncmp(p + n - 3, " */", 3))
-		return 0;
-	const char *in = p + 3;
-	size_t len = n - 6;
-	return len > 1 && memchr(in, ' ', len) == NULL && (in[0] == '{') != (in[len - 1] == '}');
-}
-
-/* src without its region markers' lines (the regions kept are the
- * header's own code: their markers mean nothing to its reader or to a
- * compiler) and with one blank line where regions taken out left several.
- * Caller frees. */
-static char *without_markers(const char *src)
-{
-	struct strbuf out = {0};
-	int blank = 0;
-	for (const char *p = src; *p;) {
-		size_t n = strcspn(p, "\n"), step = n + (p[n] == '\n');
-		if (!marker_line(p, n) && !(n == 0 && blank))
-			sb_add(&out, p, step);
-		blank = n == 0 || (blank && marker_line(p, n));
-		p += step;
-	}
-	return sb_detach(&out);
+	char *tidy = squeezed(tmpl);
+	free(tmpl);
+	return tidy;
 }
 
 /* Past the #endif of the conditional block whose #if... line starts at p
@@ -247,8 +250,7 @@ static const char *block_end(const char *p)
 		const char *q = p + strspn(p, " \t");
 		if (!strncmp(q, "#if", 3))
 			depth++;
-		p += strcspn(p, "\n");
-		p += *p == '\n';
+		p = past_line(p);
 		if (!strncmp(q, "#endif", 6) && --depth == 0)
 			return p;
 	}
@@ -630,9 +632,6 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		rc = -1;
 		goto out;
 	}
-	char *unmarked = without_markers(tmpl);
-	free(tmpl);
-	tmpl = unmarked;
 	variant_occupancy(fam, vs, nv);
 
 	char ts[32];
