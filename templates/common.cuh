@@ -1,14 +1,9 @@
 /*
- * common.cuh - what every family template starts from; gputune puts it
- * between a variant's #defines and the family's template, and exported
- * headers carry it once.
- *
- * Kernels move bits, so one unsigned type per element size serves f16,
- * f32 and f64: gt_uint<BYTES>::type.  gt_vec<T, V> is V elements moved as
- * one aligned access (ld/st.global.v2/v4).  When a variant's macros are
- * defined (GT_ELEM_BYTES, GT_VEC), gt_elem and gt_pack name that variant's
- * element and vector, and GT_VEC_BYTES its access width; templates #undef
- * GT_VEC_BYTES at their end.
+ * common.cuh - what every family template starts from (between a variant's
+ * #defines and the template; headers carry it once).  Kernels move bits:
+ * gt_uint<BYTES>::type serves f16, f32 and f64.  gt_vec<T, V> is V elements
+ * in one aligned access.  With a variant's GT_ELEM_BYTES and GT_VEC,
+ * gt_elem, gt_pack and GT_VEC_BYTES (#undef'd by templates at their end).
  */
 #ifndef GT_COMMON_TYPES
 #define GT_COMMON_TYPES

@@ -1,50 +1,46 @@
 /*
  * transpose.cu - out-of-place transpose of a row-major rows x cols matrix,
- * out[c][r] = in[r][c], for any rows and cols.
- *
- * The kernel is one C++ template, gt_transpose<T, TILE, ...>, written once:
- * gputune renders a variant by putting a #define for each parameter before
- * this file, and the entry point at its end instantiates the template with
- * them; an exported header carries this file once and instantiates the
- * template per variant for nvcc.  The parameters:
- *   GT_ELEM_BYTES  element size: 2, 4 or 8 (T is gt_uint<GT_ELEM_BYTES>::type)
- *   GT_TILE        edge of the square tile a block moves
- *   GT_BLOCK_ROWS  threads in y; each thread walks the tile in steps of it
- *   GT_PAD         padding of each shared-memory tile row, in elements
- *   GT_UNROLL      tiles per block, stacked down the input; their vector
- *                  loads are issued in batches of 64 bytes a thread, each
- *                  before its stores
- *   GT_MAPPING     0 cartesian, 1 diagonal, 2 colmajor: block order
- *   GT_VEC         elements per global access on aligned interior tiles
- *   GT_SHARED      1 stages tiles in shared memory, 0 is the naive kernel
- *   GT_SECTOR      1 writes each output row in windows aligned to 32-byte
- *                  sectors (a misaligned store costs the L2 a partial one)
- *   GT_WIDE        tiles per block side by side along the input rows (longer
- *                  row segments: fewer split sectors where rows are misaligned)
- *   GT_REALIGN     1 loads input rows that start off a VEC boundary as
- *                  aligned vectors shifted into place by shuffles (default 0)
- *   GT_PAIR        1 moves 2- and 4-byte elements in units of two, two input
- *                  rows at a time (gt_transpose_units; VEC counts elements,
- *                  PAD units); 2 ("quad"): 2-byte elements in units of four
- *                  over four rows; sizes not of whole units take the element
- *                  path (default 0)
- *   GT_ASYNC       1 (VEC 1, 4- and 8-byte elements) loads elements by
- *                  asynchronous copies (cp.async), no register between; for
- *                  2-byte elements 2 ("words") loads the rows vectors cannot,
- *                  3 ("rows") every row, as 4-byte words of two elements
- *                  (gt_tile_load_words, gt_tile_load_rows) (default 0)
- *   GT_ROWCLASS    1 moves blocks through the tensor copy engine (see
- *                  gt_rowclass_move) (default 0)
- *   GT_INJECT      test-only faults: 1 wrong result, 2 illegal address,
- *                  3 write past the end of the output (default 0)
- *   GT_KERNEL_NAME the entry point (default gputune_transpose)
- * A block is (TILE / VEC) x BLOCK_ROWS threads; the grid is one dimension,
- * one block per (TILE * UNROLL) x (TILE * WIDE) piece of the input.  Lines
- * between comments {PARAM (or {PARAM:VALUES) and PARAM} are a path only
- * those values take, which headers carry where a variant takes it.
+ * out[c][r] = in[r][c], for any rows and cols: one C++ template,
+ * gt_transpose<T, TILE, ...>, instantiated by a rendered variant's entry
+ * point (its #defines, GT_<PARAM>, before this file) and by an exported
+ * header per variant for nvcc.  The parameters are `gputune help
+ * transpose`'s; a block is (TILE / VEC) x BLOCK_ROWS threads and moves a
+ * (TILE * UNROLL) x (TILE * WIDE) piece of the input.  Lines between
+ * comments {PARAM (or {PARAM:VALUES) and PARAM} are a path only those
+ * values take, which headers carry where a variant takes it.
  */
 #ifndef GT_TRANSPOSE_TEMPLATE
 #define GT_TRANSPOSE_TEMPLATE
+
+/* The tile by 32-bit shared addresses in every build: nvcc keeps shared
+ * pointers in 32 bits and NVRTC in 64, and ptxas scheduled the two codes
+ * apart (an nvcc build ran 5.7% below the NVRTC build the tuner timed).
+ * With the buffer declared in PTX (gt_transpose), both emit the same code.
+ * On the host (tests/cuda-host.h) an address is a pointer. */
+#ifdef __CUDA_ARCH__
+typedef unsigned gt_sptr;
+__device__ __forceinline__ void gt_sts(gt_sptr a, unsigned short v) { asm volatile("st.shared.b16 [%0], %1;" ::"r"(a), "h"(v) : "memory"); }
+__device__ __forceinline__ void gt_sts(gt_sptr a, unsigned v) { asm volatile("st.shared.b32 [%0], %1;" ::"r"(a), "r"(v) : "memory"); }
+__device__ __forceinline__ void gt_sts(gt_sptr a, unsigned long long v) { asm volatile("st.shared.b64 [%0], %1;" ::"r"(a), "l"(v) : "memory"); }
+__device__ __forceinline__ void gt_lds(gt_sptr a, unsigned short &v) { asm volatile("ld.shared.b16 %0, [%1];" : "=h"(v) : "r"(a) : "memory"); }
+__device__ __forceinline__ void gt_lds(gt_sptr a, unsigned &v) { asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(a) : "memory"); }
+__device__ __forceinline__ void gt_lds(gt_sptr a, unsigned long long &v) { asm volatile("ld.shared.b64 %0, [%1];" : "=l"(v) : "r"(a) : "memory"); }
+/* The input by the read-only path (ld.global.nc), which the asm hides from the compilers. */
+template <typename T> __device__ __forceinline__ T gt_ldg(const T *p)
+{
+	union { T t; uint4 q; uint2 d; unsigned w; unsigned short h; } u;
+	if constexpr (sizeof(T) == 16) u.q = __ldg((const uint4 *)p);
+	else if constexpr (sizeof(T) == 8) u.d = __ldg((const uint2 *)p);
+	else if constexpr (sizeof(T) == 4) u.w = __ldg((const unsigned *)p);
+	else u.h = __ldg((const unsigned short *)p);
+	return u.t;
+}
+#else
+typedef unsigned char *gt_sptr;
+template <typename T> void gt_sts(gt_sptr a, T v) { *(T *)a = v; }
+template <typename T> void gt_lds(gt_sptr a, T &v) { v = *(T *)a; }
+template <typename T> T gt_ldg(const T *p) { return *p; }
+#endif
 
 /* Block b's tile coordinates, bx along the columns and by down the rows,
  * of an nx x ny grid of tiles.  Every mapping is a bijection. */
@@ -67,29 +63,26 @@ __device__ __forceinline__ void gt_map(unsigned b, unsigned nx, unsigned ny, uns
 	}
 }
 
-/* One element from global memory into the tile.  With ASYNC (4- and 8-byte
- * elements, compute capability 8.0 on) an asynchronous copy, which holds
- * no register while it is in flight, so a thread keeps more of them in
- * flight: on an H200 that took the f32 odd sizes' best about 3 to 4.5
- * points of the copy ceiling higher (2047x4093 tuned: 88.1% against
- * 85.1%).  gt_tile_wait() waits for this thread's copies; a barrier then
- * shows them to the block. */
-template <int ASYNC, typename T> __device__ __forceinline__ void gt_tile_load(T *dst, const T *src)
+/* One element from global memory into the tile; with ASYNC (4- and 8-byte
+ * elements, cc 8.0 on) by cp.async, which holds no register in flight (the
+ * f32 odd sizes' best 3 to 4.5 points higher on an H200).  gt_tile_wait()
+ * waits for this thread's copies; a barrier then shows them to the block. */
+template <int ASYNC, typename T> __device__ __forceinline__ void gt_tile_load(gt_sptr dst, const T *src)
 {
 /* {async */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 	if constexpr (ASYNC && sizeof(T) >= 4)
-		asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"((unsigned)__cvta_generic_to_shared(dst)),
+		asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(dst),
 			     "l"(__cvta_generic_to_global(src)), "n"(sizeof(T))
 			     : "memory");
 	else
 #elif defined(GT_HOST_ASYNC)
 	if constexpr (ASYNC && sizeof(T) >= 4)
-		gt_host_async_copy(dst, src); /* tests/cuda-host.h */
+		gt_host_async_copy((T *)dst, src); /* tests/cuda-host.h */
 	else
 #endif
 /* async} */
-		*dst = *src;
+		gt_sts(dst, gt_ldg(src));
 }
 template <int ASYNC> __device__ __forceinline__ void gt_tile_wait()
 {
@@ -118,18 +111,18 @@ template <int ASYNC> __device__ __forceinline__ void gt_tile_wait()
  * the last word of the matrix may hold its last element alone, which is
  * then copied by itself. */
 template <int ASYNC, typename T>
-__device__ __forceinline__ void gt_tile_load_word(T *dst, const T *in, size_t g, size_t total)
+__device__ __forceinline__ void gt_tile_load_word(gt_sptr dst, const T *in, size_t g, size_t total)
 {
 	typedef typename gt_uint<2 * sizeof(T)>::type W;
 	if (g + 1 < total)
-		gt_tile_load<ASYNC>((W *)dst, (const W *)(in + g));
+		gt_tile_load<ASYNC>(dst, (const W *)(in + g));
 	else
-		*dst = in[g];
+		gt_sts(dst, gt_ldg(in + g));
 }
 
 /* One row's words (above), over a row of THREADS threads (thread tx). */
 template <int ASYNC, int WIDTH, int THREADS, typename T>
-__device__ __forceinline__ void gt_tile_load_words(T *row, const T *in, size_t g0, unsigned n, size_t total,
+__device__ __forceinline__ void gt_tile_load_words(gt_sptr row, const T *in, size_t g0, unsigned n, size_t total,
 						   unsigned tx)
 {
 	constexpr int NW = WIDTH / 2 + 1;
@@ -138,7 +131,7 @@ __device__ __forceinline__ void gt_tile_load_words(T *row, const T *in, size_t g
 	for (int k = 0; k < (NW + THREADS - 1) / THREADS; k++) {
 		const unsigned w = tx + k * THREADS;
 		if (w < NW && 2 * w < n + s)
-			gt_tile_load_word<ASYNC>(row + 2 * w, in, g0 - s + 2 * w, total);
+			gt_tile_load_word<ASYNC>(row + 2 * w * (unsigned)sizeof(T), in, g0 - s + 2 * w, total);
 	}
 }
 
@@ -152,7 +145,7 @@ __device__ __forceinline__ void gt_tile_load_words(T *row, const T *in, size_t g
  * 8191 ran at 71% occupancy, limited by registers, and 52% of the DRAM's
  * throughput). */
 template <int ASYNC, int WIDTH, int NROWS, int NTHREADS, int PITCH, typename T>
-__device__ __forceinline__ void gt_tile_load_rows(T *base, const T *in, size_t r0, size_t rlimit, size_t cols,
+__device__ __forceinline__ void gt_tile_load_rows(gt_sptr base, const T *in, size_t r0, size_t rlimit, size_t cols,
 						  size_t col0, unsigned n, size_t total, unsigned tid)
 {
 	constexpr int NW = WIDTH / 2 + 1, ALL = NROWS * NW;
@@ -162,7 +155,7 @@ __device__ __forceinline__ void gt_tile_load_rows(T *base, const T *in, size_t r
 		const size_t r = r0 + t, g0 = r * cols + col0;
 		const unsigned s = (unsigned)(g0 & 1);
 		if ((ALL % NTHREADS == 0 || q < ALL) && r < rlimit && 2 * w < n + s)
-			gt_tile_load_word<ASYNC>(base + (size_t)t * PITCH + 2 * w, in, g0 - s + 2 * w, total);
+			gt_tile_load_word<ASYNC>(base + (t * PITCH + 2 * w) * (unsigned)sizeof(T), in, g0 - s + 2 * w, total);
 	}
 }
 /* async} */
@@ -236,7 +229,7 @@ template <typename T, int K, typename U> __device__ __forceinline__ void gt_unit
  * least K * TILE / K * UNROLL * (TILE / K + PAD) units. */
 template <typename T, int K, int TILE, int BLOCK_ROWS, int PAD, int UNROLL, int VEC>
 __device__ __forceinline__ void gt_transpose_units(const T *__restrict__ in_elems, T *__restrict__ out_elems,
-						   unsigned rows, unsigned cols, size_t row0, size_t col0, void *smem)
+						   unsigned rows, unsigned cols, size_t row0, size_t col0, gt_sptr ts)
 {
 	typedef typename gt_uint<K * sizeof(T)>::type U;
 	constexpr int WT = TILE / K;	 /* units along a tile row */
@@ -247,7 +240,8 @@ __device__ __forceinline__ void gt_transpose_units(const T *__restrict__ in_elem
 	typedef gt_vec<U, WV> upack;
 	const U *in = (const U *)in_elems;
 	U *out = (U *)out_elems;
-	U(*tile)[SR][WT + PAD] = reinterpret_cast<U(*)[SR][WT + PAD]>(smem);
+	constexpr unsigned ROW = (WT + PAD) * sizeof(U); /* a row's bytes; plane p, row r, unit c: */
+	auto tile = [=](unsigned p, unsigned r, unsigned c) { return ts + (p * SR + r) * ROW + c * (unsigned)sizeof(U); };
 	const unsigned wc = cols / K, wr = rows / K; /* units of an input row, an output row */
 	const unsigned C0 = (unsigned)(col0 / K), R0 = (unsigned)(row0 / K);
 	const unsigned tx = threadIdx.x, ty = threadIdx.y;
@@ -266,7 +260,7 @@ __device__ __forceinline__ void gt_transpose_units(const T *__restrict__ in_elem
 #pragma unroll
 				for (int r = 0; r < K; r++) {
 					const size_t R = R0 + ty + (b + s) * BLOCK_ROWS;
-					a[s][r] = *(const upack *)(in + (K * R + r) * wc + C0 + tx * WV);
+					a[s][r] = gt_ldg((const upack *)(in + (K * R + r) * wc + C0 + tx * WV));
 				}
 #pragma unroll
 			for (int s = 0; s < AHEAD; s++)
@@ -279,7 +273,7 @@ __device__ __forceinline__ void gt_transpose_units(const T *__restrict__ in_elem
 					gt_unit_transpose<T, K>(x, o);
 #pragma unroll
 					for (int p = 0; p < K; p++)
-						tile[p][ty + (b + s) * BLOCK_ROWS][tx * WV + k] = o[p];
+						gt_sts(tile(p, ty + (b + s) * BLOCK_ROWS, tx * WV + k), o[p]);
 				}
 		}
 	} else {
@@ -294,11 +288,11 @@ __device__ __forceinline__ void gt_transpose_units(const T *__restrict__ in_elem
 					U x[K], o[K];
 #pragma unroll
 					for (int r = 0; r < K; r++)
-						x[r] = in[(K * R + r) * wc + C0 + j];
+						x[r] = gt_ldg(in + (K * R + r) * wc + C0 + j);
 					gt_unit_transpose<T, K>(x, o);
 #pragma unroll
 					for (int p = 0; p < K; p++)
-						tile[p][ty + i][j] = o[p];
+						gt_sts(tile(p, ty + i, j), o[p]);
 				}
 			}
 	}
@@ -314,18 +308,16 @@ __device__ __forceinline__ void gt_transpose_units(const T *__restrict__ in_elem
 				const size_t C = C0 + ty + i;
 				const unsigned rw = q * TX + tx;
 				if (whole || (C < wc && R0 + rw < wr))
-					out[(K * C + p) * wr + R0 + rw] = tile[p][rw][ty + i];
+					gt_lds(tile(p, rw, ty + i), out[(K * C + p) * wr + R0 + rw]);
 			}
 }
 /* pair} */
 
 struct gt_maps; /* defined on the rowclass path below */
 /* {rowclass */
-/* Row classes (ROWCLASS, compute capability 9.0): the blocks move their
- * stripe through the tensor copy engine.  The maps (src/transpose-maps.h,
- * one per row class of 16 bytes of the input and of 32 bytes of the
- * output) come as a kernel argument; valid 0 where the host could build
- * none. */
+/* Row classes (cc 9.0): the tensor copy engine's maps (src/transpose-maps.h,
+ * one per row class of 16 bytes of the input and of 32 of the output), a
+ * kernel argument; valid 0 where the host could build none. */
 struct __align__(128) gt_tmap {
 	unsigned long long opaque[16];
 };
@@ -334,14 +326,12 @@ struct gt_maps {
 	int valid;
 };
 
-/* A block's shared memory on the engine's path: NI input boxes of (STRIPE +
- * NO) / NI class rows of WIDTH + NI elements (each box on 128 bytes), and
- * over them, once every thread holds its elements, NO output boxes of
- * WIDTH / NO rows of STRIPE elements: half the memory of the two side by
- * side, so that 128 x 128 blocks fit the 48 KiB of a static buffer (on an
- * H200 they read 90% of the copy ceiling at f16 8191 x 8191, where 64 x
- * 128 blocks read 88%).  The family's constraints
- * (src/family-transpose.c) repeat this size. */
+/* The engine path's shared memory: NI input boxes of (STRIPE + NO) / NI
+ * class rows of WIDTH + NI elements (each on 128 bytes), and over them, once
+ * every thread holds its elements, NO output boxes of WIDTH / NO rows of
+ * STRIPE elements, so 128 x 128 blocks fit 48 KiB (90% of the copy ceiling
+ * at f16 8191 x 8191 on an H200, 64 x 128 blocks 88%).  The family's
+ * constraints (src/family-transpose.c) repeat this size. */
 template <typename T, int STRIPE, int WIDTH> struct gt_rowclass_geometry {
 	static constexpr int ES = sizeof(T), NI = 16 / ES, NO = 32 / ES;
 	static constexpr int IN_ROWS = (STRIPE + NO) / NI, IN_ROW = (WIDTH + NI) * ES;
@@ -352,21 +342,13 @@ template <typename T, int STRIPE, int WIDTH> struct gt_rowclass_geometry {
 };
 
 /* Moves the block's stripe (input rows row0.., columns col0..) through the
- * engine: true then; false, with nothing done, before compute capability
- * 9.0, without maps, and for the block of the last input row and the last
- * columns, whose loads the engine (which clips to 16 bytes) could take up
- * to 14 bytes past the input.  Input row r's box row holds columns col0 -
- * off_k on (off_k its class's offset); output class k' holds output row c
- * (c = k' mod NO) from element row0 - off'_k' on, so a block stores for
- * each output row the window the sector windows (SECTOR) give it.  Past
- * the matrix the loads read zeros and the stores are clipped: the output
- * classes end on whole NO elements, and the rest of a row, its tail, is
- * the next row's class's head, elements [0, off') of a box of the first
- * stripe, which that block fills from global memory; the last row's tail
- * is the element path's block's.  f16 moves two input rows a thread, so
- * that every shared store is a 4-byte word. */
+ * engine and returns true; false, with nothing done, before cc 9.0, without
+ * maps, and for the block of the last rows and columns (the engine could
+ * load past the input).  Output class k' holds output row c (c = k' mod NO)
+ * from element row0 - off'_k' on: each output row's sector window.  The
+ * first stripe's blocks fill the classes' heads (the previous row's tail). */
 template <typename T, int STRIPE, int WIDTH, int THREADS, bool WRITTEN>
-__device__ __forceinline__ bool gt_rowclass_move(const gt_maps *maps, const T *__restrict__ in, unsigned char *smem,
+__device__ __forceinline__ bool gt_rowclass_move(const gt_maps *maps, const T *__restrict__ in, gt_sptr boxes,
 						 unsigned rows, unsigned cols, size_t row0, size_t col0)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -376,10 +358,9 @@ __device__ __forceinline__ bool gt_rowclass_move(const gt_maps *maps, const T *_
 		      "rowclass: whole warps, a stripe of whole warps' words and whole output classes");
 	if (!maps || !maps->valid || (row0 + STRIPE >= rows && col0 + WIDTH + NI > cols))
 		return false;
-	__shared__ __align__(8) unsigned long long bar;
 	const unsigned tid = threadIdx.y * blockDim.x + threadIdx.x, lane = tid & 31, warp = tid >> 5;
-	const unsigned boxes = (unsigned)__cvta_generic_to_shared(smem); /* the input's, then the output's */
-	const unsigned b = (unsigned)__cvta_generic_to_shared(&bar);
+	/* boxes: the input's, then the output's */
+	const unsigned b = boxes + G::BYTES; /* the engine's barrier, after the boxes */
 	if (tid == 0) {
 		asm volatile("mbarrier.init.shared.b64 [%0], 1;" ::"r"(b));
 		asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
@@ -454,8 +435,8 @@ __device__ __forceinline__ bool gt_rowclass_move(const gt_maps *maps, const T *_
 			const unsigned offq = (unsigned)((unsigned long long)kq * rows % NO);
 			const size_t c = col0 + cl;
 			if (y < offq && c >= 1 && c < cols)
-				*(T *)(smem + kq * G::OUT_BOX + cl / NO * G::OUT_ROW + y * ES) =
-					in[(rows - offq + y) * (size_t)cols + c - 1];
+				gt_sts(boxes + kq * G::OUT_BOX + cl / NO * G::OUT_ROW + y * ES,
+				       in[(rows - offq + y) * (size_t)cols + c - 1]);
 		}
 	}
 	asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
@@ -493,6 +474,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 	constexpr int WIDTH = TILE * WIDE;    /* input columns per block */
 	constexpr int HALO = SECTOR ? 32 / (int)sizeof(T) : 0; /* elements in a 32-byte sector */
 	constexpr size_t VEC_BYTES = sizeof(pack);
+	constexpr unsigned ROW_BYTES = (WIDTH + PAD) * sizeof(T); /* a tile row's */
 	/* The family's constraints keep REALIGN to vectors of whole words
 	 * and rows of threads within a warp. */
 	constexpr bool REALIGNS = REALIGN && VEC > 1 && VEC_BYTES % 4 == 0 && THREADS_X <= 32;
@@ -515,17 +497,23 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 					  : 0;
 	constexpr size_t ROWCLASS_BOXES =
 /* {rowclass */
-		ROWCLASS ? gt_rowclass_geometry<T, STRIPE, WIDTH>::BYTES :
+		ROWCLASS ? gt_rowclass_geometry<T, STRIPE, WIDTH>::BYTES + 8 :
 /* rowclass} */
 		0;
 	constexpr size_t SMEM0 = ELEM_TILE > PAIR_TILE ? ELEM_TILE : PAIR_TILE;
 	constexpr size_t SMEM = SMEM0 > ROWCLASS_BOXES ? SMEM0 : ROWCLASS_BOXES;
-	__shared__ __align__(ROWCLASS ? 128 : 16) gt_vec<unsigned, 4> smem[(SMEM + 15) / 16];
+#ifdef __CUDA_ARCH__ /* the block's buffer, declared where its address is taken: the same PTX from both compilers */
+	gt_sptr ts;
+	asm("{\n\t.shared .align %1 .b8 gt_smem[%2];\n\tmov.u32 %0, gt_smem;\n\t}" : "=r"(ts) : "n"(ROWCLASS ? 128 : 16), "n"((SMEM + 15) / 16 * 16));
+#else
+	__shared__ gt_vec<unsigned, 4> smem[(SMEM + 15) / 16];
+	const gt_sptr ts = (gt_sptr)smem;
+#endif
 	bool paired = false, engine = false;
 /* {rowclass */
 	if constexpr (ROWCLASS && SHARED && SECTOR && sizeof(T) <= 4)
 		engine = gt_rowclass_move<T, STRIPE, WIDTH, THREADS_X * BLOCK_ROWS, INJECT != 0>(
-			maps, in, reinterpret_cast<unsigned char *>(smem), rows, cols, row0, col0);
+			maps, in, ts, rows, cols, row0, col0);
 /* rowclass} */
 /* {pair */
 	if constexpr (PAIR && UNIT_ELEMS * sizeof(T) <= 8 && SHARED && VEC % UNIT_ELEMS == 0) {
@@ -535,7 +523,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 			 (size_t)out % UNIT == 0;
 		if (paired)
 			gt_transpose_units<T, UNIT_ELEMS, TILE, BLOCK_ROWS, PAD, UNROLL, VEC>(in, out, rows, cols, row0,
-											     col0, smem);
+											     col0, ts);
 	}
 /* pair} */
 
@@ -559,7 +547,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 		 * rows are a halo, loaded only with SECTOR: then each output row
 		 * is written in a window aligned to 32-byte sectors, which can
 		 * start up to HALO - 1 input rows before the stripe. */
-		T(*tile)[WIDTH + PAD] = reinterpret_cast<T(*)[WIDTH + PAD]>(smem);
+		auto tile = [=](unsigned t, unsigned j) { return ts + t * ROW_BYTES + j * (unsigned)sizeof(T); };
 		const bool vec_in = cols % VEC == 0 && (size_t)in % VEC_BYTES == 0;
 		/* With words, tile row t's elements start shift(t) places in
 		 * (the parity of its first element's index: col0 is even). */
@@ -584,13 +572,13 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 					const unsigned i = (b + s % AHEAD) / WIDE * BLOCK_ROWS, j = (b + s % AHEAD) % WIDE * TILE + tx * VEC;
 					const T *src = in + (row0 + ty + i) * cols + col0 + j;
 					if (VEC == 1 && s < AHEAD)
-						gt_tile_load<ASYNC>(&tile[HALO + ty + i][j], src);
+						gt_tile_load<ASYNC>(tile(HALO + ty + i, j), src);
 					else if (VEC > 1 && s < AHEAD)
-						p[s] = *(const pack *)src;
+						p[s] = gt_ldg((const pack *)src);
 					else if (VEC > 1)
 #pragma unroll
 						for (int k = 0; k < VEC; k++)
-							tile[HALO + ty + i][j + k] = p[s - AHEAD].e[k];
+							gt_sts(tile(HALO + ty + i, j + k), p[s - AHEAD].e[k]);
 				}
 			}
 		} else if (shifted) {
@@ -598,7 +586,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 /* {async:words,rows */
 			if constexpr (ROWS) {
 				gt_tile_load_rows<ASYNC, WIDTH, STRIPE, THREADS_X * BLOCK_ROWS, WIDTH + PAD>(
-					tile[HALO], in, row0, rows, cols, col0,
+					tile(HALO, 0), in, row0, rows, cols, col0,
 					(unsigned)(cols - col0 < WIDTH ? cols - col0 : WIDTH), (size_t)rows * cols,
 					ty * THREADS_X + tx);
 			} else if constexpr (WORDS) {
@@ -609,7 +597,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 					const size_t r = row0 + ty + i;
 					if (r < rows)
 						gt_tile_load_words<ASYNC, WIDTH, THREADS_X>(
-							tile[HALO + ty + i], in, r * cols + col0, n, total, tx);
+							tile(HALO + ty + i, 0), in, r * cols + col0, n, total, tx);
 				}
 			}
 /* async} */
@@ -630,12 +618,12 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 					pack v[WIDE + 1];
 #pragma unroll
 					for (int w = 0; w < WIDE; w++)
-						v[w] = *(const pack *)(in + g0 - m + (w * THREADS_X + tx) * VEC);
+						v[w] = gt_ldg((const pack *)(in + g0 - m + (w * THREADS_X + tx) * VEC));
 					v[WIDE] = v[0];
 					if (tx == THREADS_X - 1 && m > 0)
 #pragma unroll
 						for (int k = 0; k < VEC; k++)
-							v[WIDE].e[k] = past + k < total ? in[past + k] : T(0);
+							v[WIDE].e[k] = past + k < total ? gt_ldg(in + past + k) : T(0);
 #pragma unroll
 					for (int w = 0; w < WIDE; w++) {
 						pack next = gt_shfl(v[w], (int)tx + 1, THREADS_X);
@@ -651,7 +639,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 									p.e[k] = k + s < VEC ? v[w].e[(k + s) % VEC] : next.e[(k + s) % VEC];
 #pragma unroll
 						for (int k = 0; k < VEC; k++)
-							tile[HALO + ty + i][w * TILE + tx * VEC + k] = p.e[k];
+							gt_sts(tile(HALO + ty + i, w * TILE + tx * VEC + k), p.e[k]);
 					}
 				}
 /* realign} */
@@ -668,7 +656,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 					const unsigned j = tx + k * THREADS_X;
 					const size_t c = col0 + j;
 					if (r < rows && c < cols)
-						gt_tile_load<ASYNC>(&tile[HALO + ty + i][j], in + r * cols + c);
+						gt_tile_load<ASYNC>(tile(HALO + ty + i, j), in + r * cols + c);
 				}
 		}
 		if constexpr (SECTOR) {
@@ -683,7 +671,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 /* {async:words,rows */
 				if constexpr (ROWS) {
 					gt_tile_load_rows<ASYNC, WIDTH, HALO, THREADS_X * BLOCK_ROWS, WIDTH + PAD>(
-						tile[0], in, row0 - HALO, rows, cols, col0,
+						tile(0, 0), in, row0 - HALO, rows, cols, col0,
 						(unsigned)(cols - col0 < WIDTH ? cols - col0 : WIDTH), (size_t)rows * cols,
 						ty * THREADS_X + tx);
 				} else if constexpr (WORDS) {
@@ -692,7 +680,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 					for (int i = 0; i < HALO; i += BLOCK_ROWS)
 						if (ty + i < HALO)
 							gt_tile_load_words<ASYNC, WIDTH, THREADS_X>(
-								tile[ty + i], in, (row0 - HALO + ty + i) * cols + col0,
+								tile(ty + i, 0), in, (row0 - HALO + ty + i) * cols + col0,
 								n, (size_t)rows * cols, tx);
 				}
 /* async} */
@@ -705,7 +693,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 						const unsigned j = tx + k * THREADS_X;
 						const size_t c = col0 + j;
 						if (ty + i < HALO && c < cols)
-							gt_tile_load<ASYNC>(&tile[ty + i][j], in + r * cols + c);
+							gt_tile_load<ASYNC>(tile(ty + i, j), in + r * cols + c);
 					}
 			}
 		}
@@ -742,13 +730,13 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 						pack q;
 #pragma unroll
 						for (int k = 0; k < VEC; k++)
-							q.e[k] = tile[t + k][ty + i + shift(t + k)];
+							gt_lds(tile(t + k, ty + i + shift(t + k)), q.e[k]);
 						*(pack *)(out + base + e) = q;
 					} else {
 #pragma unroll
 						for (int k = 0; k < VEC; k++)
 							if (e + k < hi)
-								(out + base)[e + k] = tile[t + k][ty + i + shift(t + k)];
+								gt_lds(tile(t + k, ty + i + shift(t + k)), (out + base)[e + k]);
 					}
 				}
 			}
@@ -760,7 +748,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 					pack p;
 #pragma unroll
 					for (int k = 0; k < VEC; k++)
-						p.e[k] = tile[u * TILE + tx * VEC + k][ty + i + shift(u * TILE + tx * VEC + k)];
+						gt_lds(tile(u * TILE + tx * VEC + k, ty + i + shift(u * TILE + tx * VEC + k)), p.e[k]);
 					const size_t c = col0 + ty + i;
 					*(pack *)(out + c * rows + row0 + u * TILE + tx * VEC) = p;
 				}
@@ -775,7 +763,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 					for (int k = 0; k < VEC; k++) {
 						const unsigned j = u * TILE + tx + k * THREADS_X;
 						if (row0 + j < rows && c < cols)
-							o[j] = tile[j][ty + i + shift(j)];
+							gt_lds(tile(j, ty + i + shift(j)), o[j]);
 					}
 				}
 		}
