@@ -1,0 +1,85 @@
+#!/bin/sh
+# nvcc builds an exported header's transpose kernels to the very code
+# gputune measured (no GPU needed): a header is exported from a hand-made
+# database of variants that take each of the template's paths and of
+# each type's default, the element path (export
+# compiles them with NVRTC into the compile cache, as the tuner does), and
+# built by nvcc; every kernel it instantiates as the tuner's (the unbounded
+# build) must be, byte for byte, the code of one of those CUBINs.  nvcc
+# addresses shared memory with 32-bit pointers and NVRTC with 64-bit ones,
+# and the template is written so that this does not show in the code.
+# Skipped without nvcc or readelf.
+. "$(dirname "$0")/setup"
+. "$top_srcdir/tests/results-doc"
+
+gpu_nvcc
+if [ ! -x "$NVCC" ] || ! command -v readelf >/dev/null 2>&1; then
+	echo "skipped: needs nvcc ($NVCC) and readelf"
+	exit 77
+fi
+
+uuid=GPU-onecode
+{
+	doc_head "NVIDIA H100 80GB HBM3" $uuid 9 0
+	printf ' "results": [\n'
+	sep='' i=0
+	while read -r dtype tile rest; do
+		printf '%s  ' "$sep"
+		result_record $uuid "$dtype" $((1000 + i)) 2000 3000 "$tile" run-1 "$rest"
+		sep=',
+'
+		i=$((i + 1))
+	done <<'LIST'
+f16 64 block_rows=4,pad=2,unroll=1,mapping=colmajor,vec=4,shared=on,sector=off,wide=1
+f16 32 block_rows=8,pad=1,unroll=4,mapping=cartesian,vec=1,shared=on,sector=on,wide=2,rowclass=on
+f32 32 block_rows=16,pad=1,unroll=4,mapping=cartesian,vec=1,shared=on,sector=on,wide=1,async=on
+f16 64 block_rows=16,pad=2,unroll=2,mapping=cartesian,vec=4,shared=on,sector=off,wide=1,async=words
+f16 32 block_rows=8,pad=2,unroll=2,mapping=cartesian,vec=1,shared=on,sector=on,wide=1,async=rows
+f16 64 block_rows=16,pad=1,unroll=2,mapping=cartesian,vec=2,shared=on,sector=off,wide=1,pair=on
+f32 64 block_rows=8,pad=1,unroll=1,mapping=cartesian,vec=4,shared=on,sector=off,wide=1,realign=on
+f64 32 block_rows=16,pad=1,unroll=1,mapping=cartesian,vec=1,shared=on,sector=off,wide=1
+f32 32 block_rows=8,pad=0,unroll=1,mapping=cartesian,vec=1,shared=off,sector=off,wide=1
+f16 32 block_rows=8,pad=1,unroll=1,mapping=cartesian,vec=1,shared=on,sector=off,wide=1
+f32 32 block_rows=8,pad=1,unroll=1,mapping=cartesian,vec=1,shared=on,sector=off,wide=1
+f64 32 block_rows=8,pad=1,unroll=1,mapping=cartesian,vec=1,shared=on,sector=off,wide=1
+LIST
+	printf '\n]}\n'
+} > "$T/onecode.json"
+run_gt 0 db merge "$T/onecode.json"
+run_gt 0 export --kernel transpose --no-shipped -o "$T/gputune_transpose.h"
+check "export compiled every variant (no warning)" test ! -s "$T/err"
+
+printf '#include "gputune_transpose.h"\n' > "$T/h.cu"
+check "nvcc builds the header" "$NVCC" -arch=sm_90 -cubin -std=c++17 -I"$T" "$T/h.cu" -o "$T/h.cubin"
+
+# The code of section $2 of ELF file $1, as readelf dumps it.
+code() {
+	readelf -x "$2" "$1" 2>/dev/null | grep '^  0x'
+}
+# NVRTC's: the transpose kernel of each CUBIN in the compile cache.
+n=0
+for f in $(find "$GPUTUNE_CACHE_DIR" -name '*.cubin'); do
+	if code "$f" .text.gputune_transpose > "$T/nvrtc.$n" && [ -s "$T/nvrtc.$n" ]; then
+		n=$((n + 1))
+	fi
+done
+check "the cache holds NVRTC's builds of the variants ($n)" test "$n" -ge 12
+# nvcc's: the header's unbounded kernels (first template argument 0).
+readelf -W -S "$T/h.cubin" 2>/dev/null |
+	sed -n 's/.* \(\.text\._Z[0-9]*gputune_transpose_kernel[a-z_]*ILi0E[^ ]*\) .*/\1/p' > "$T/sections"
+check "the header instantiates the variants unbounded ($(wc -l < "$T/sections"))" \
+	test "$(wc -l < "$T/sections")" -ge 12
+while read -r sec; do
+	code "$T/h.cubin" "$sec" > "$T/nvcc"
+	same=
+	k=0
+	while [ $k -lt $n ]; do
+		if cmp -s "$T/nvcc" "$T/nvrtc.$k"; then
+			same=$k
+			break
+		fi
+		k=$((k + 1))
+	done
+	check "nvcc's $sec is NVRTC's code" test -s "$T/nvcc" -a -n "$same"
+done < "$T/sections"
+done_testing
