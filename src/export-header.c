@@ -922,11 +922,13 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	/* A variant built with and without the bound of variant_occupancy:
 	 * the unbounded build, declared as the tuner's kernel, runs unless it
 	 * fits fewer blocks per SM, or the bound makes it keep values in local
-	 * memory.  Of the 144 variants of the run of record's header, nvcc gave
-	 * the unbounded build more registers than NVRTC at 6 (f16 2897 x 2897:
-	 * 0.77 of its figure unbounded, 1.00 bounded); a bound where none is
-	 * needed costs (f16 async=words variants ran 4% slower, two of them
-	 * with a stack frame the bound made). */
+	 * memory.  nvcc and NVRTC of one toolkit now build the transpose's
+	 * unbounded kernels to the same code (tests/t1018); before the template
+	 * addressed its tile in 32 bits in both, nvcc gave 6 of a header's 144
+	 * variants more registers (f16 2897 x 2897: 0.77 of its figure
+	 * unbounded, 1.00 bounded).  The bound still guards a compiler of
+	 * another version; where none is needed it costs (f16 async=words
+	 * variants ran 4% slower, two of them with a stack frame it made). */
 	fprintf(f, "/* Variant v's build: the unbounded one unless it fits fewer blocks per SM than the bounded one. */\n"
 		   "template <typename K> static inline K gputune_%s_build(int v, K bounded, K unbounded, dim3 b, unsigned smem)\n{\n"
 		   "\tstatic signed char pick[GPUTUNE_%s_NUM_VARIANTS]; /* 1 bounded, 2 unbounded */\n"
