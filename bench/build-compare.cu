@@ -84,8 +84,10 @@ int main(int argc, char **argv)
 	}
 	flushed_timing T;
 	timing_init(T);
-	if (cuInit(0))
+	if (cuInit(0)) {
+		std::fprintf(stderr, "build-compare: the CUDA driver would not start (cuInit)\n");
 		return 2;
+	}
 	const unsigned threads = tile / vec * block_rows;
 	std::vector<build> builds;
 	for (int i = 10; i < argc; i++)

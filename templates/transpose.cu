@@ -359,8 +359,7 @@ __device__ __forceinline__ bool gt_rowclass_move(const gt_maps *maps, const T *_
 	if (!maps || !maps->valid || (row0 + STRIPE >= rows && col0 + WIDTH + NI > cols))
 		return false;
 	const unsigned tid = threadIdx.y * blockDim.x + threadIdx.x, lane = tid & 31, warp = tid >> 5;
-	/* boxes: the input's, then the output's */
-	const unsigned b = boxes + G::BYTES; /* the engine's barrier, after the boxes */
+	const unsigned b = boxes + G::BYTES; /* the engine's barrier, after the boxes (the input's, then the output's) */
 	if (tid == 0) {
 		asm volatile("mbarrier.init.shared.b64 [%0], 1;" ::"r"(b));
 		asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
@@ -401,9 +400,7 @@ __device__ __forceinline__ bool gt_rowclass_move(const gt_maps *maps, const T *_
 					const unsigned bo = boxes + kq * G::OUT_BOX + jg * JN * G::OUT_ROW + m * 4;
 #pragma unroll
 					for (int j = 0; j < JN; j++)
-						asm volatile("st.shared.u32 [%0], %1;" ::"r"(bo + j * G::OUT_ROW),
-							     "r"(keep[t][h][j])
-							     : "memory");
+						gt_sts(bo + j * G::OUT_ROW, keep[t][h][j]);
 					continue;
 				}
 				const int ra = (ES == 2 ? 2 * m : m) - offq + NO; /* input row - row0 + NO */
@@ -416,12 +413,11 @@ __device__ __forceinline__ bool gt_rowclass_move(const gt_maps *maps, const T *_
 				for (int j = 0; j < JN; j++) {
 					if constexpr (ES == 2) {
 						unsigned short x, y;
-						asm volatile("ld.shared.u16 %0, [%1];" : "=h"(x) : "r"(ba + NO * 2 * j) : "memory");
-						asm volatile("ld.shared.u16 %0, [%1];" : "=h"(y) : "r"(bb + NO * 2 * j) : "memory");
+						gt_lds(ba + NO * 2 * j, x);
+						gt_lds(bb + NO * 2 * j, y);
 						keep[t][h][j] = (unsigned)x | ((unsigned)y << 16);
 					} else {
-						asm volatile("ld.shared.u32 %0, [%1];" : "=r"(keep[t][h][j]) : "r"(ba + NO * 4 * j)
-							     : "memory");
+						gt_lds(ba + NO * 4 * j, keep[t][h][j]);
 					}
 				}
 			}
