@@ -91,7 +91,7 @@ _Static_assert(NPARAMS <= MAX_PARAMS, "more parameters than MAX_PARAMS");
 
 static const char *const mapping_names[] = { "cartesian", "diagonal", "colmajor", NULL };
 static const char *const off_on[] = { "off", "on", NULL };
-static const char *const pair_names[] = { "off", "on", "quad", NULL };
+static const char *const pair_names[] = { "off", "on", "quad", "vector", NULL };
 static const char *const async_names[] = { "off", "on", "words", "rows", NULL };
 static const char *const inject_names[] = { "none", "wrong", "fault", "overrun", NULL };
 
@@ -116,8 +116,8 @@ static const struct param_def params[NPARAMS] = {
 		     NULL, { 1, 2, 4 }, 3, { 1, 2 }, 2, 1, 0 },
 	[P_REALIGN] = { "realign", "GT_REALIGN", "load input rows that start off a vector boundary (cols not a multiple of vec) as aligned vectors shifted into place",
 			off_on, { 0, 1 }, 2, { 0 }, 1, 0, 0, 1 },
-	[P_PAIR] = { "pair", "GT_PAIR", "move 2- and 4-byte elements in units of two, two input rows at a time (when rows and cols are even; else element by element); quad: 2-byte elements in units of four, four rows at a time (rows and cols multiples of 4)",
-		     pair_names, { 0, 1, 2 }, 3, { 0, 1 }, 2, 0, 0, 1 },
+	[P_PAIR] = { "pair", "GT_PAIR", "move 2- and 4-byte elements in units of two, two input rows at a time (when rows and cols are even; else element by element); quad: 2-byte elements in units of four, four rows at a time (rows and cols multiples of 4); vector: 2-byte elements in units of two as 16-byte vectors on both sides, a warp's instruction covering up to tile x wide x 2 bytes of an input row and tile x unroll x 2 of an output row (vec=8; rows and cols multiples of 8)",
+		     pair_names, { 0, 1, 2, 3 }, 4, { 0, 1, 3 }, 3, 0, 0, 1 },
 	[P_ASYNC] = { "async", "GT_ASYNC", "load the tile (vec=1) with asynchronous element copies straight into shared memory, no register between (4- and 8-byte elements); words (2-byte elements, vec>1): rows not loaded as vectors as aligned asynchronous 4-byte copies of two elements, each row shifted by its start's parity (pad even, at least 2); rows (2-byte elements, any vec): every row so, whole tiles too, the words spread over all the block's threads; the same kernels with plain loads before compute capability 8.0",
 		      async_names, { 0, 1, 2, 3 }, 4, { 0, 1, 2 }, 3, 0, 0, 1 },
 	[P_ROWCLASS] = { "rowclass", "GT_ROWCLASS", "move the blocks through the tensor copy engine, by row classes of 16 bytes of the input and 32 of the output (2- and 4-byte elements, sector=on, vec=1, compute capability 9.0); the block of the last rows and columns takes the element path",
@@ -190,6 +190,29 @@ static const char *reject_rowclass(const int *v, const struct dtype *dt, const s
 	 * block of tile x block_rows threads (at most 1024, tile a multiple of
 	 * block_rows) always splits a class's rows evenly over its warps (the
 	 * template asserts it). */
+	return NULL;
+}
+
+/* The pair=vector constraints: 16-byte lanes of 2-byte elements, and the
+ * swizzle's whole bank groups (templates/transpose.cu,
+ * gt_transpose_vectors); the settings that shape only the element path
+ * that odd sizes take, one each. */
+static const char *reject_pair_vector(const int *v, const struct dtype *dt, char *buf, size_t n)
+{
+	if (dt->size != 2) {
+		snprintf(buf, n, "pair=vector needs 2-byte elements (the element is %zu bytes)", dt->size);
+		return buf;
+	}
+	if (!v[P_SHARED] || v[P_VEC] != 8)
+		return "pair=vector needs shared=on and vec=8 (16 bytes a lane)";
+	if (v[P_SECTOR] || v[P_REALIGN] || v[P_ASYNC] || v[P_PAD] != 1)
+		return "pair=vector needs sector=off, realign=off, async=off and pad=1";
+	const int width = v[P_TILE] * v[P_WIDE], stripe = v[P_TILE] * v[P_UNROLL];
+	if (width % 32 || stripe % 64) {
+		snprintf(buf, n, "pair=vector needs tile x wide a multiple of 32 (%d) and tile x unroll of 64 (%d)",
+			 width, stripe);
+		return buf;
+	}
 	return NULL;
 }
 
@@ -308,7 +331,11 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 			return all_rows ? "async=rows needs realign=off (it loads every row as words)"
 					: "async=words needs realign=off (it loads the rows realign would)";
 	}
-	if (v[P_PAIR]) {
+	if (v[P_PAIR] == 3) {
+		const char *why = reject_pair_vector(v, dt, buf, n);
+		if (why)
+			return why;
+	} else if (v[P_PAIR]) {
 		/* A unit of two 8-byte elements would be 16 bytes, the
 		 * widest access, with no room for vectors; f64 needs it least. */
 		if (dt->size > 4) {
@@ -359,7 +386,9 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 		size_t smem = (halo + stripe) * (width + (size_t)v[P_PAD]) * dt->size;
 		/* The template's buffer holds either tile: the larger counts. */
 		size_t k = (size_t)pair_unit(v);
-		size_t pair = v[P_PAIR] ? k * (tile / k * (size_t)v[P_UNROLL]) * (tile / k + (size_t)v[P_PAD]) * k * dt->size : 0;
+		size_t pair = v[P_PAIR] == 3 ? stripe * width * dt->size
+			      : v[P_PAIR] ? k * (tile / k * (size_t)v[P_UNROLL]) * (tile / k + (size_t)v[P_PAD]) * k * dt->size
+					  : 0;
 		if (pair > smem)
 			smem = pair;
 		/* The boxes share the buffer, on 128 bytes, beside the

@@ -25,6 +25,9 @@ __device__ __forceinline__ void gt_sts(gt_sptr a, unsigned long long v) { asm vo
 __device__ __forceinline__ void gt_lds(gt_sptr a, unsigned short &v) { asm volatile("ld.shared.b16 %0, [%1];" : "=h"(v) : "r"(a) : "memory"); }
 __device__ __forceinline__ void gt_lds(gt_sptr a, unsigned &v) { asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(a) : "memory"); }
 __device__ __forceinline__ void gt_lds(gt_sptr a, unsigned long long &v) { asm volatile("ld.shared.b64 %0, [%1];" : "=l"(v) : "r"(a) : "memory"); }
+typedef gt_vec<unsigned, 4> gt_u4;
+__device__ __forceinline__ void gt_sts(gt_sptr a, gt_u4 v) { asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(a), "r"(v.e[0]), "r"(v.e[1]), "r"(v.e[2]), "r"(v.e[3]) : "memory"); }
+__device__ __forceinline__ void gt_lds(gt_sptr a, gt_u4 &v) { asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(v.e[0]), "=r"(v.e[1]), "=r"(v.e[2]), "=r"(v.e[3]) : "r"(a) : "memory"); }
 /* The input by the read-only path (ld.global.nc), which the asm hides from the compilers. */
 template <typename T> __device__ __forceinline__ T gt_ldg(const T *p)
 {
@@ -37,6 +40,7 @@ template <typename T> __device__ __forceinline__ T gt_ldg(const T *p)
 }
 #else
 typedef unsigned char *gt_sptr;
+typedef gt_vec<unsigned, 4> gt_u4;
 template <typename T> void gt_sts(gt_sptr a, T v) { *(T *)a = v; }
 template <typename T> void gt_lds(gt_sptr a, T &v) { v = *(T *)a; }
 template <typename T> T gt_ldg(const T *p) { return *p; }
@@ -175,7 +179,7 @@ template <typename P> __device__ __forceinline__ P gt_shfl(P v, int lane, int wi
 }
 /* realign} */
 
-/* {pair */
+/* {pair:on,quad */
 /* Of units a and b of two elements T each, the unit of their low elements
  * (a's first) and that of their high ones.  For 2-byte elements one byte
  * permute each (made with shifts and masks, the f16 winners read 2 to 3
@@ -310,6 +314,77 @@ __device__ __forceinline__ void gt_transpose_units(const T *__restrict__ in_elem
 				if (whole || (C < wc && R0 + rw < wr))
 					gt_lds(tile(p, rw, ty + i), out[(K * C + p) * wr + R0 + rw]);
 			}
+}
+/* pair} */
+
+/* {pair:vector */
+/* The tile of 2-byte elements moved as 16-byte vectors on both sides, for
+ * rows and cols multiples of 8 and buffers on 16 bytes: a lane loads 8
+ * elements of each of two neighbouring input rows, so that a warp's
+ * instruction covers up to 512 bytes of one row (TW 256), and makes the
+ * words of two (row r low) of its 8 columns; a lane then reads four row
+ * pairs' words of four columns and stores 16 bytes to each of four output
+ * rows, an instruction covering up to 512 bytes of one output row (TH
+ * 256).  Rows that start off 128-byte lines cost an instruction that
+ * covers 128 bytes of each of four rows twice the lines, one that covers
+ * 512 bytes of one row a quarter more (docs/benchmarks.md, "Rows off
+ * 128-byte lines"; on an H100 f16 1328 x 6648 went from 85.9% of the copy
+ * ceiling to 92.9% with 128 x 128 blocks).  Shared memory holds TH / 2 row
+ * pairs of TW words, in 16-byte chunks swizzled by the row pair (chunk ^
+ * (pair / 4) % 8), so that neither phase meets a bank twice in a quarter
+ * warp (TW a multiple of 32, TH of 64).  Blocks at the edges move the whole
+ * chunks inside the matrix. */
+template <int TH, int TW, int NT, typename T>
+__device__ __forceinline__ void gt_transpose_vectors(const T *__restrict__ in, T *__restrict__ out, unsigned rows,
+						     unsigned cols, size_t row0, size_t col0, unsigned t, gt_sptr ts)
+{
+	constexpr int CPR = TW / 8, NQ = TH / 2 * CPR, LQ = (NQ + NT - 1) / NT; /* loads: two rows' chunks */
+	constexpr int GPR = TH / 8, NO = TW / 4 * GPR, LO = (NO + NT - 1) / NT; /* stores: four rows' chunks */
+	static_assert(sizeof(T) == 2 && TW % 32 == 0 && TH % 64 == 0, "2-byte elements, TW % 32, TH % 64");
+	auto chunk = [=](unsigned p, unsigned c) { return ts + p * (TW * 4u) + (c ^ (p >> 2 & 7)) * 16u; };
+	gt_u4 a[LQ], b[LQ];
+#pragma unroll
+	for (int k = 0; k < LQ; k++) {
+		const unsigned q = t + k * NT, j = q % CPR, p = q / CPR;
+		const size_t r = row0 + 2 * p, c = col0 + 8 * j;
+		if ((NQ % NT == 0 || q < NQ) && r < rows && c < cols) {
+			a[k] = gt_ldg((const gt_u4 *)(in + r * cols + c));
+			b[k] = gt_ldg((const gt_u4 *)(in + (r + 1) * cols + c));
+		}
+	}
+#pragma unroll
+	for (int k = 0; k < LQ; k++) {
+		const unsigned q = t + k * NT, j = q % CPR, p = q / CPR;
+		if (NQ % NT && q >= NQ)
+			break;
+		gt_u4 w[2];
+#pragma unroll
+		for (int e = 0; e < 8; e++)
+			w[e / 4].e[e % 4] = __byte_perm(a[k].e[e / 2], b[k].e[e / 2], e % 2 ? 0x7632 : 0x5410);
+		/* Lanes 4 to 7 of each eight store their second chunk first:
+		 * the eight then meet eight bank groups. */
+		const unsigned swap = j >> 2 & 1;
+		gt_sts(chunk(p, 2 * j + swap), w[swap]);
+		gt_sts(chunk(p, 2 * j + 1 - swap), w[1 - swap]);
+	}
+	__syncthreads();
+#pragma unroll
+	for (int k = 0; k < LO; k++) {
+		const unsigned q = t + k * NT, m = q % GPR, g = q / GPR;
+		const size_t r = row0 + 8 * m;
+		if ((NO % NT && q >= NO) || r >= rows)
+			continue;
+		gt_u4 v[4];
+#pragma unroll
+		for (int i = 0; i < 4; i++)
+			gt_lds(chunk(4 * m + i, g), v[i]);
+#pragma unroll
+		for (int e = 0; e < 4; e++) {
+			const size_t c = col0 + 4 * g + e;
+			if (c < cols)
+				*(gt_u4 *)(out + c * rows + r) = gt_u4{ { v[0].e[e], v[1].e[e], v[2].e[e], v[3].e[e] } };
+		}
+	}
 }
 /* pair} */
 
@@ -488,7 +563,8 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 	 * elements, 2 of four. */
 	constexpr int UNIT_ELEMS = PAIR == 2 ? 4 : 2;
 	constexpr size_t ELEM_TILE = SHARED ? (size_t)(HALO + STRIPE) * (WIDTH + PAD) * sizeof(T) : 16;
-	constexpr size_t PAIR_TILE = PAIR ? (size_t)UNIT_ELEMS * (TILE / UNIT_ELEMS * UNROLL) *
+	constexpr size_t PAIR_TILE = PAIR == 3 ? (size_t)STRIPE * WIDTH * sizeof(T)
+				   : PAIR ? (size_t)UNIT_ELEMS * (TILE / UNIT_ELEMS * UNROLL) *
 						    (TILE / UNIT_ELEMS + PAD) * UNIT_ELEMS * sizeof(T)
 					  : 0;
 	constexpr size_t ROWCLASS_BOXES =
@@ -511,8 +587,8 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 		engine = gt_rowclass_move<T, STRIPE, WIDTH, THREADS_X * BLOCK_ROWS, INJECT != 0>(
 			maps, in, ts, rows, cols, row0, col0);
 /* rowclass} */
-/* {pair */
-	if constexpr (PAIR && UNIT_ELEMS * sizeof(T) <= 8 && SHARED && VEC % UNIT_ELEMS == 0) {
+/* {pair:on,quad */
+	if constexpr ((PAIR == 1 || PAIR == 2) && UNIT_ELEMS * sizeof(T) <= 8 && SHARED && VEC % UNIT_ELEMS == 0) {
 		static_assert(WIDE == 1, "the unit tile is one tile across (pair needs wide=1)");
 		constexpr size_t UNIT = UNIT_ELEMS * sizeof(T);
 		paired = rows % UNIT_ELEMS == 0 && cols % UNIT_ELEMS == 0 && (size_t)in % UNIT == 0 &&
@@ -520,6 +596,14 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 		if (paired)
 			gt_transpose_units<T, UNIT_ELEMS, TILE, BLOCK_ROWS, PAD, UNROLL, VEC>(in, out, rows, cols, row0,
 											     col0, ts);
+	}
+/* pair} */
+/* {pair:vector */
+	if constexpr (PAIR == 3 && sizeof(T) == 2 && SHARED && VEC == 8) {
+		paired = rows % 8 == 0 && cols % 8 == 0 && (size_t)in % 16 == 0 && (size_t)out % 16 == 0;
+		if (paired)
+			gt_transpose_vectors<STRIPE, WIDTH, THREADS_X * BLOCK_ROWS>(in, out, rows, cols, row0, col0,
+										   ty * THREADS_X + tx, ts);
 	}
 /* pair} */
 

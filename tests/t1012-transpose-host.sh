@@ -1,7 +1,7 @@
 #!/bin/sh
 # The transpose template is right at edge sizes without a GPU: a seeded
 # sample of variants of each element type (the default space, realign=on,
-# pair=on and quad, async=on, words and rows, rowclass=on's element path,
+# pair=on, quad and vector, async=on, words and rows, rowclass=on's element path,
 # and every value of every parameter),
 # instantiated on the host by tests/transpose-host.cc over
 # tests/cuda-host.h, which runs a block's threads as coroutines between its
@@ -23,6 +23,8 @@ f16 5 --param realign=on
 f32 5 --param pair=on
 f16 5 --param pair=on
 f16 5 --param pair=quad
+f16 8 --param pair=vector
+f16 3 --param pair=vector --param tile=all --param block_rows=all --param unroll=all --param mapping=all --param wide=all
 f32 5 --param sector=on --param realign=on
 f16 5 --param sector=on --param realign=on
 f32 5 --param async=on
@@ -48,9 +50,9 @@ host_runner transpose 60 4 ELEM_BYTES TILE BLOCK_ROWS PAD UNROLL MAPPING VEC SHA
 
 # Sizes: single elements, a row, a column, tiles and halves of tiles with
 # the odd and even remainders each path meets (pair needs rows and cols
-# even, quad multiples of 4; sector windows need rows off a sector;
+# even, quad multiples of 4, vector multiples of 8; sector windows need rows off a sector;
 # realign needs cols off a vector; whole tiles need several stripes), and
 # misaligned buffers.
 host_run 0 1x1 2x2 1x67 67x1 64x66 66x64+1 130x258 258x130 257x129 129x257 520x136 136x520+2 301x521 264x264+1 \
-	132x260 68x64+2
+	132x260 68x64+2 200x328 328x72
 done_testing
