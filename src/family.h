@@ -142,6 +142,11 @@ struct family {
 	 * the reason, written into buf (size n) or a static string. */
 	const char *(*reject)(const int *v, const struct dtype *dt,
 			      const struct device_limits *lim, char *buf, size_t n);
+	/* NULL when point v of the default space stays in it; otherwise why it
+	 * is left out: a value some paths search by default and the rest only
+	 * when asked for (asked[i]: parameter i was given with --param).  NULL
+	 * where every default combines with every other. */
+	const char *(*default_only)(const int *v, const int *asked);
 	/* Whether point v's kernel takes the tensor maps of
 	 * src/transpose-maps.h after the family's arguments, for blocks of
 	 * *stripe input rows by *width columns (the transpose's rowclass=on);

@@ -100,6 +100,7 @@ int space_init(struct space *s, const struct family *f, const struct dtype *dt,
 		if (parse_setting(f, a->cmd, args_nth(a, "param", j), &k, vals, &n) < 0)
 			return -1;
 		s->nvalues[k] = n;
+		s->asked[k] = 1;
 		memcpy(s->values[k], vals, sizeof(int) * (size_t)n);
 	}
 	return 0;
@@ -136,6 +137,8 @@ void space_enumerate(struct space *s, const struct device_limits *lim)
 			v[i] = s->values[i][idx[i]];
 		char buf[160];
 		const char *why = f->reject(v, s->dt, lim, buf, sizeof(buf));
+		if (!why && f->default_only)
+			why = f->default_only(v, s->asked);
 		s->total++;
 		if (why) {
 			count_reject(s, why);

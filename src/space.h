@@ -20,6 +20,7 @@ struct space {
 	const struct dtype *dt;
 	int nvalues[MAX_PARAMS];
 	int values[MAX_PARAMS][MAX_VALUES];
+	int asked[MAX_PARAMS]; /* given with --param */
 	/* Filled by space_enumerate. */
 	int (*points)[MAX_PARAMS];
 	size_t npoints;

@@ -28,6 +28,27 @@ __device__ __forceinline__ void gt_lds(gt_sptr a, unsigned long long &v) { asm v
 typedef gt_vec<unsigned, 4> gt_u4;
 __device__ __forceinline__ void gt_sts(gt_sptr a, gt_u4 v) { asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(a), "r"(v.e[0]), "r"(v.e[1]), "r"(v.e[2]), "r"(v.e[3]) : "memory"); }
 __device__ __forceinline__ void gt_lds(gt_sptr a, gt_u4 &v) { asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(v.e[0]), "=r"(v.e[1]), "=r"(v.e[2]), "=r"(v.e[3]) : "r"(a) : "memory"); }
+/* A vector of 4, 8 or 16 bytes to global memory in one store: stored as
+ * C++, its elements come from asm outputs and both compilers split it into
+ * element stores (an f32 vec=4 tile's output in 4-byte stores, f16 vec=8's
+ * in 2- and 4-byte ones). */
+template <typename T, int V> __device__ __forceinline__ void gt_stg(void *p, const gt_vec<T, V> &v)
+{
+	typedef gt_vec<T, V> P;
+	union { P t; unsigned w[sizeof(P) / 4 ? sizeof(P) / 4 : 1]; } u;
+	u.t = v;
+	const size_t g = __cvta_generic_to_global(p);
+	if constexpr (V == 1)
+		*(P *)p = v;
+	else if constexpr (sizeof(P) == 16)
+		asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(g), "r"(u.w[0]), "r"(u.w[1]), "r"(u.w[2]), "r"(u.w[3]) : "memory");
+	else if constexpr (sizeof(P) == 8)
+		asm volatile("st.global.v2.b32 [%0], {%1, %2};" ::"l"(g), "r"(u.w[0]), "r"(u.w[1]) : "memory");
+	else if constexpr (sizeof(P) == 4)
+		asm volatile("st.global.b32 [%0], %1;" ::"l"(g), "r"(u.w[0]) : "memory");
+	else
+		*(P *)p = v;
+}
 /* The input by the read-only path (ld.global.nc), which the asm hides from the compilers. */
 template <typename T> __device__ __forceinline__ T gt_ldg(const T *p)
 {
@@ -44,6 +65,7 @@ typedef gt_vec<unsigned, 4> gt_u4;
 template <typename T> void gt_sts(gt_sptr a, T v) { *(T *)a = v; }
 template <typename T> void gt_lds(gt_sptr a, T &v) { v = *(T *)a; }
 template <typename T> T gt_ldg(const T *p) { return *p; }
+template <typename P> void gt_stg(void *p, const P &v) { *(P *)p = v; }
 #endif
 
 /* Block b's tile coordinates, bx along the columns and by down the rows,
@@ -363,9 +385,9 @@ __device__ __forceinline__ void gt_transpose_vectors(const T *__restrict__ in, T
 			w[e / 4].e[e % 4] = __byte_perm(a[k].e[e / 2], b[k].e[e / 2], e % 2 ? 0x7632 : 0x5410);
 		/* Lanes 4 to 7 of each eight store their second chunk first:
 		 * the eight then meet eight bank groups. */
-		const unsigned swap = j >> 2 & 1;
-		gt_sts(chunk(p, 2 * j + swap), w[swap]);
-		gt_sts(chunk(p, 2 * j + 1 - swap), w[1 - swap]);
+		const bool swap = j >> 2 & 1; /* selects: w indexed by it would live in local memory */
+		gt_sts(chunk(p, 2 * j + swap), swap ? w[1] : w[0]);
+		gt_sts(chunk(p, 2 * j + !swap), swap ? w[0] : w[1]);
 	}
 	__syncthreads();
 #pragma unroll
@@ -382,7 +404,7 @@ __device__ __forceinline__ void gt_transpose_vectors(const T *__restrict__ in, T
 		for (int e = 0; e < 4; e++) {
 			const size_t c = col0 + 4 * g + e;
 			if (c < cols)
-				*(gt_u4 *)(out + c * rows + r) = gt_u4{ { v[0].e[e], v[1].e[e], v[2].e[e], v[3].e[e] } };
+				gt_stg(out + c * rows + r, gt_u4{ { v[0].e[e], v[1].e[e], v[2].e[e], v[3].e[e] } });
 		}
 	}
 }
@@ -811,7 +833,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 #pragma unroll
 						for (int k = 0; k < VEC; k++)
 							gt_lds(tile(t + k, ty + i + shift(t + k)), q.e[k]);
-						*(pack *)(out + base + e) = q;
+						gt_stg(out + base + e, q);
 					} else {
 #pragma unroll
 						for (int k = 0; k < VEC; k++)
@@ -830,7 +852,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 					for (int k = 0; k < VEC; k++)
 						gt_lds(tile(u * TILE + tx * VEC + k, ty + i + shift(u * TILE + tx * VEC + k)), p.e[k]);
 					const size_t c = col0 + ty + i;
-					*(pack *)(out + c * rows + row0 + u * TILE + tx * VEC) = p;
+					gt_stg(out + c * rows + row0 + u * TILE + tx * VEC, p);
 				}
 		} else {
 #pragma unroll
