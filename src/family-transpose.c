@@ -78,6 +78,17 @@
  * without it), 6291 x 6401 89.7 (76.8), 1314 x 6653 78.4 (67.2), f32
  * 1315 x 6653 90.5 (86.1) and 7777 x 1111 90.6 (88.1); it adds 54 f16, 56
  * f32 and i32 variants (docs/benchmarks.md, "Row classes in the space").
+ * pair=vector (2-byte elements, vec=8, rows and cols multiples of 8) makes
+ * pairs' words of two 16-byte loads of neighbouring rows, keeps them in
+ * shared memory swizzled in 16-byte chunks, and stores 16 bytes a lane, so
+ * that a warp's instruction covers up to 512 bytes of one row on both
+ * sides, where the element path's and the pairs' cover 128 bytes of four
+ * rows or less (rows off 128-byte lines cost such instructions twice the
+ * lines).  Tuned on an H200 beside the default space it won at every f16
+ * size with rows on 16 bytes tried but 4096 x 4096 and 8192 x 8192, where
+ * it was within a point (1328 x 6648: 98.5% of the copy ceiling against
+ * 90.0%; 6648 x 1328 91.0 against 82.1; 2904 x 2904 87.7 against 82.5); it
+ * adds 78 f16 variants, with tile=128 and block_rows=32 (default_only).
  */
 #include "family.h"
 #include "util.h"
