@@ -85,6 +85,29 @@ accept --param pair=on --param vec=8 --param tile=64 --param unroll=2 --param bl
 run_gt 0 source transpose --param pair=on --param vec=4 --dtype f16
 grep_in "$T/out" "vec=4,shared=on,sector=off,wide=1,pair=on"
 grep_in "$T/out" "#define GT_PAIR 1"
+# pair=vector: f16 pairs as 16-byte vectors on both sides.
+reject "pair=vector needs 2-byte elements (the element is 4 bytes)" --param pair=vector --param vec=4
+reject "pair=vector needs shared=on and vec=8 (16 bytes a lane)" --param pair=vector --param vec=4 --dtype f16
+reject "pair=vector needs sector=off, realign=off, async=off and pad=1" --param pair=vector --param vec=8 --param sector=on --dtype f16
+reject "pair=vector needs tile x wide a multiple of 32 (32) and tile x unroll of 64 (32)" --param pair=vector --param vec=8 --dtype f16
+accept --param pair=vector --param vec=8 --param unroll=2 --dtype f16
+accept --param pair=vector --param vec=8 --param tile=128 --param block_rows=32 --dtype f16
+reject "shared memory per block exceeds the device limit (66048 > 49152 bytes)" --param pair=vector --param vec=8 --param tile=128 --param unroll=2 --param block_rows=16 --dtype f16
+run_gt 0 source transpose --param pair=vector --param vec=8 --param tile=64 --dtype f16
+grep_in "$T/out" "#define GT_PAIR 3"
+grep_in "$T/out" "vec=8,shared=on,sector=off,wide=1,pair=vector"
+# tile=128 and block_rows=32 are in the default space with pair=vector
+# only, and with every path when asked for.
+run_gt 0 transpose --list --arch sm_90 --dtype f16
+check "the default space's tile=128 variants are all pair=vector" \
+	test "$(grep -c 'tile=128' "$T/out")" -gt 0 -a "$(grep 'tile=128' "$T/out" | grep -vc 'pair=vector')" -eq 0
+check "the default space's block_rows=32 variants are all pair=vector" \
+	test "$(grep -c 'block_rows=32' "$T/out")" -gt 0 -a "$(grep 'block_rows=32' "$T/out" | grep -vc 'pair=vector')" -eq 0
+run_gt 0 transpose --list --arch sm_90 --dtype f16 --param tile=128
+check "--param tile=128 takes every path's tile=128 variants" \
+	test "$(grep -vc 'pair=vector' "$T/out")" -gt 0
+run_gt 0 transpose --list --arch sm_90 --dtype f32
+check "f32's default space has no tile=128 variant" test "$(grep -c 'tile=128' "$T/out")" -eq 0
 # async: element copies of at least 4 bytes, for vec=1 tiles.
 reject "async needs elements of at least 4 bytes (the element is 2 bytes)" --param async=on --dtype f16
 reject "async needs vec=1 (it copies element by element)" --param async=on --param vec=2
