@@ -42,6 +42,9 @@ f32 32 block_rows=8,pad=0,unroll=1,mapping=cartesian,vec=1,shared=off,sector=off
 f16 32 block_rows=8,pad=1,unroll=1,mapping=cartesian,vec=1,shared=on,sector=off,wide=1
 f32 32 block_rows=8,pad=1,unroll=1,mapping=cartesian,vec=1,shared=on,sector=off,wide=1
 f64 32 block_rows=8,pad=1,unroll=1,mapping=cartesian,vec=1,shared=on,sector=off,wide=1
+f16 128 block_rows=16,pad=1,unroll=1,mapping=colmajor,vec=8,shared=on,sector=off,wide=1,pair=vector
+f16 64 block_rows=16,pad=1,unroll=2,mapping=cartesian,vec=8,shared=on,sector=off,wide=2,pair=vector
+f16 64 block_rows=8,pad=1,unroll=2,mapping=colmajor,vec=8,shared=on,sector=on,wide=1
 LIST
 	printf '\n]}\n'
 } > "$T/onecode.json"
@@ -63,12 +66,12 @@ for f in $(find "$GPUTUNE_CACHE_DIR" -name '*.cubin'); do
 		n=$((n + 1))
 	fi
 done
-check "the cache holds NVRTC's builds of the variants ($n)" test "$n" -ge 12
+check "the cache holds NVRTC's builds of the variants ($n)" test "$n" -ge 15
 # nvcc's: the header's unbounded kernels (first template argument 0).
 readelf -W -S "$T/h.cubin" 2>/dev/null |
 	sed -n 's/.* \(\.text\._Z[0-9]*gputune_transpose_kernel[a-z_]*ILi0E[^ ]*\) .*/\1/p' > "$T/sections"
 check "the header instantiates the variants unbounded ($(wc -l < "$T/sections"))" \
-	test "$(wc -l < "$T/sections")" -ge 12
+	test "$(wc -l < "$T/sections")" -ge 15
 while read -r sec; do
 	code "$T/h.cubin" "$sec" > "$T/nvcc"
 	same=
