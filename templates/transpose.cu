@@ -12,11 +12,10 @@
 #ifndef GT_TRANSPOSE_TEMPLATE
 #define GT_TRANSPOSE_TEMPLATE
 
-/* The tile by 32-bit shared addresses in every build: nvcc keeps shared
- * pointers in 32 bits and NVRTC in 64, and ptxas scheduled the two codes
- * apart (an nvcc build ran 5.7% below the NVRTC build the tuner timed).
- * With the buffer declared in PTX (gt_transpose), both emit the same code.
- * On the host (tests/cuda-host.h) an address is a pointer. */
+/* The tile by 32-bit shared addresses in every build: nvcc keeps shared pointers
+ * in 32 bits and NVRTC in 64, and ptxas scheduled the two codes apart (an nvcc
+ * build ran 5.7% below NVRTC's).  With the buffer declared in PTX (gt_transpose)
+ * both emit the same code; on the host (tests/cuda-host.h) an address is a pointer. */
 #ifdef __CUDA_ARCH__
 typedef unsigned gt_sptr;
 __device__ __forceinline__ void gt_sts(gt_sptr a, unsigned short v) { asm volatile("st.shared.b16 [%0], %1;" ::"r"(a), "h"(v) : "memory"); }
@@ -25,29 +24,20 @@ __device__ __forceinline__ void gt_sts(gt_sptr a, unsigned long long v) { asm vo
 __device__ __forceinline__ void gt_lds(gt_sptr a, unsigned short &v) { asm volatile("ld.shared.b16 %0, [%1];" : "=h"(v) : "r"(a) : "memory"); }
 __device__ __forceinline__ void gt_lds(gt_sptr a, unsigned &v) { asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(a) : "memory"); }
 __device__ __forceinline__ void gt_lds(gt_sptr a, unsigned long long &v) { asm volatile("ld.shared.b64 %0, [%1];" : "=l"(v) : "r"(a) : "memory"); }
+/* {pair:vector */
 typedef gt_vec<unsigned, 4> gt_u4;
 __device__ __forceinline__ void gt_sts(gt_sptr a, gt_u4 v) { asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(a), "r"(v.e[0]), "r"(v.e[1]), "r"(v.e[2]), "r"(v.e[3]) : "memory"); }
 __device__ __forceinline__ void gt_lds(gt_sptr a, gt_u4 &v) { asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(v.e[0]), "=r"(v.e[1]), "=r"(v.e[2]), "=r"(v.e[3]) : "r"(a) : "memory"); }
-/* A vector of 4, 8 or 16 bytes to global memory in one store: stored as
- * C++, its elements come from asm outputs and both compilers split it into
- * element stores (an f32 vec=4 tile's output in 4-byte stores, f16 vec=8's
- * in 2- and 4-byte ones). */
+/* pair} */
+/* A vector in one store: stored as C++, its elements (asm outputs) go out one by one. */
 template <typename T, int V> __device__ __forceinline__ void gt_stg(void *p, const gt_vec<T, V> &v)
 {
-	typedef gt_vec<T, V> P;
-	union { P t; unsigned w[sizeof(P) / 4 ? sizeof(P) / 4 : 1]; } u;
-	u.t = v;
-	const size_t g = __cvta_generic_to_global(p);
-	if constexpr (V == 1)
-		*(P *)p = v;
-	else if constexpr (sizeof(P) == 16)
-		asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(g), "r"(u.w[0]), "r"(u.w[1]), "r"(u.w[2]), "r"(u.w[3]) : "memory");
-	else if constexpr (sizeof(P) == 8)
-		asm volatile("st.global.v2.b32 [%0], {%1, %2};" ::"l"(g), "r"(u.w[0]), "r"(u.w[1]) : "memory");
-	else if constexpr (sizeof(P) == 4)
-		asm volatile("st.global.b32 [%0], %1;" ::"l"(g), "r"(u.w[0]) : "memory");
-	else
-		*(P *)p = v;
+	union { gt_vec<T, V> t; unsigned w[4]; } u = { v };
+	const size_t g = __cvta_generic_to_global(p), n = V > 1 ? sizeof(v) : 0;
+	if constexpr (n == 16) asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(g), "r"(u.w[0]), "r"(u.w[1]), "r"(u.w[2]), "r"(u.w[3]) : "memory");
+	else if constexpr (n == 8) asm volatile("st.global.v2.b32 [%0], {%1, %2};" ::"l"(g), "r"(u.w[0]), "r"(u.w[1]) : "memory");
+	else if constexpr (n == 4) asm volatile("st.global.b32 [%0], %1;" ::"l"(g), "r"(u.w[0]) : "memory");
+	else *(gt_vec<T, V> *)p = v;
 }
 /* The input by the read-only path (ld.global.nc), which the asm hides from the compilers. */
 template <typename T> __device__ __forceinline__ T gt_ldg(const T *p)
@@ -61,7 +51,9 @@ template <typename T> __device__ __forceinline__ T gt_ldg(const T *p)
 }
 #else
 typedef unsigned char *gt_sptr;
+/* {pair:vector */
 typedef gt_vec<unsigned, 4> gt_u4;
+/* pair} */
 template <typename T> void gt_sts(gt_sptr a, T v) { *(T *)a = v; }
 template <typename T> void gt_lds(gt_sptr a, T &v) { v = *(T *)a; }
 template <typename T> T gt_ldg(const T *p) { return *p; }
@@ -77,9 +69,8 @@ __device__ __forceinline__ void gt_map(unsigned b, unsigned nx, unsigned ny, uns
 		bx = b % nx;
 		by = b / nx;
 	} else if constexpr (MAPPING == 1) {
-		/* Diagonal: neighbouring blocks start in different rows and
-		 * columns of tiles, spreading their traffic over the memory
-		 * partitions. */
+		/* Diagonal: neighbouring blocks start in different rows and columns
+		 * of tiles, spreading their traffic over the memory partitions. */
 		unsigned q = b / ny, r = b % ny;
 		by = r;
 		bx = (q + r) % nx;
@@ -89,10 +80,9 @@ __device__ __forceinline__ void gt_map(unsigned b, unsigned nx, unsigned ny, uns
 	}
 }
 
-/* One element from global memory into the tile; with ASYNC (4- and 8-byte
- * elements, cc 8.0 on) by cp.async, which holds no register in flight (the
- * f32 odd sizes' best 3 to 4.5 points higher on an H200).  gt_tile_wait()
- * waits for this thread's copies; a barrier then shows them to the block. */
+/* One element from global memory into the tile; with ASYNC (4- and 8-byte elements,
+ * cc 8.0 on) by cp.async, no register in flight (the f32 odd sizes' best 3 to 4.5
+ * points higher on an H200).  gt_tile_wait() waits for this thread's copies. */
 template <int ASYNC, typename T> __device__ __forceinline__ void gt_tile_load(gt_sptr dst, const T *src)
 {
 /* {async */
@@ -568,8 +558,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 	constexpr int HALO = SECTOR ? 32 / (int)sizeof(T) : 0; /* elements in a 32-byte sector */
 	constexpr size_t VEC_BYTES = sizeof(pack);
 	constexpr unsigned ROW_BYTES = (WIDTH + PAD) * sizeof(T); /* a tile row's */
-	/* The family's constraints keep REALIGN to vectors of whole words
-	 * and rows of threads within a warp. */
+	/* The family's constraints keep REALIGN to vectors of whole words and rows of threads within a warp. */
 	constexpr bool REALIGNS = REALIGN && VEC > 1 && VEC_BYTES % 4 == 0 && THREADS_X <= 32;
 
 	const unsigned nx = (cols + WIDTH - 1) / WIDTH;
@@ -579,16 +568,13 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 	const size_t col0 = (size_t)bx * WIDTH, row0 = (size_t)by * STRIPE;
 	const unsigned tx = threadIdx.x, ty = threadIdx.y;
 	const bool whole = row0 + STRIPE <= rows && col0 + WIDTH <= cols;
-	/* One shared buffer serves the tile of elements and, with PAIR, the
-	 * tile of units: a block takes one path or the other, and the
-	 * occupancy is that of the larger.  PAIR 1 makes units of two
-	 * elements, 2 of four. */
+	/* One buffer serves the tile of elements and, with PAIR, that of units
+	 * (1: of two elements, 2: of four, 3: pair=vector's words): a block
+	 * takes one path, and the occupancy is that of the larger. */
 	constexpr int UNIT_ELEMS = PAIR == 2 ? 4 : 2;
 	constexpr size_t ELEM_TILE = SHARED ? (size_t)(HALO + STRIPE) * (WIDTH + PAD) * sizeof(T) : 16;
-	constexpr size_t PAIR_TILE = PAIR == 3 ? (size_t)STRIPE * WIDTH * sizeof(T)
-				   : PAIR ? (size_t)UNIT_ELEMS * (TILE / UNIT_ELEMS * UNROLL) *
-						    (TILE / UNIT_ELEMS + PAD) * UNIT_ELEMS * sizeof(T)
-					  : 0;
+	constexpr size_t PAIR_TILE = PAIR == 3 ? (size_t)STRIPE * WIDTH * sizeof(T) : PAIR ? (size_t)UNIT_ELEMS *
+		(TILE / UNIT_ELEMS * UNROLL) * (TILE / UNIT_ELEMS + PAD) * UNIT_ELEMS * sizeof(T) : 0;
 	constexpr size_t ROWCLASS_BOXES =
 /* {rowclass */
 		ROWCLASS ? gt_rowclass_geometry<T, STRIPE, WIDTH>::BYTES + 8 :
@@ -645,10 +631,9 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 						out[c * rows + r] = in[r * cols + c];
 				}
 	} else {
-		/* Tile row t holds input row row0 - HALO + t.  The first HALO
-		 * rows are a halo, loaded only with SECTOR: then each output row
-		 * is written in a window aligned to 32-byte sectors, which can
-		 * start up to HALO - 1 input rows before the stripe. */
+		/* Tile row t holds input row row0 - HALO + t.  The first HALO rows are a
+		 * halo, loaded only with SECTOR: then each output row is written in a window
+		 * aligned to 32-byte sectors, which can start HALO - 1 rows before the stripe. */
 		auto tile = [=](unsigned t, unsigned j) { return ts + t * ROW_BYTES + j * (unsigned)sizeof(T); };
 		const bool vec_in = cols % VEC == 0 && (size_t)in % VEC_BYTES == 0;
 		/* With words, tile row t's elements start shift(t) places in
@@ -748,8 +733,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 			}
 		} else {
 			/* Element by element, neighbouring threads on neighbouring
-			 * columns, so each load instruction of a warp stays
-			 * coalesced. */
+			 * columns, so each load instruction of a warp stays coalesced. */
 #pragma unroll
 			for (int i = 0; i < STRIPE; i += BLOCK_ROWS)
 #pragma unroll
@@ -810,12 +794,11 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 				const size_t c = col0 + ty + i;
 				if (c >= cols)
 					continue;
-				/* This block's window of output row c: from the sector
-				 * boundary at or before the stripe to the one at or
-				 * before the next stripe, clipped to the row.  The
-				 * windows of the blocks of a column of tiles partition
-				 * the row, so every element is written once, and whole
-				 * sectors by one block. */
+				/* This block's window of output row c: from the sector boundary
+				 * at or before the stripe to the one at or before the next
+				 * stripe, clipped to the row.  The windows of the blocks of a
+				 * column of tiles partition the row, so every element is
+				 * written once, and whole sectors by one block. */
 				/* Offsets from element (c, row0), in 32 bits (NVRTC keeps
 				 * them 64-bit otherwise); at most STRIPE + HALO - 1 long. */
 				const size_t base = c * rows + row0;
