@@ -123,14 +123,9 @@ int main(int argc, char **argv)
 	if (wrong)
 		return 1;
 
-	const size_t n16 = bytes / 16;
 	const auto gbps = [&](double ms) { return 2.0 * (double)bytes / ms / 1e6; };
 	for (unsigned r = 0; r < rounds; r++) {
-		const double copy = time_ms(T, [&] {
-			copy16<<<(unsigned)((n16 + 1023) / 1024), 256>>>((const uint4 *)in, (uint4 *)out, n16,
-									   (const unsigned char *)in + n16 * 16,
-									   (unsigned char *)out + n16 * 16, bytes - n16 * 16);
-		});
+		const double copy = time_ms(T, [&] { launch_copy(in, out, bytes); });
 		std::printf("round %u: copy %.0f GB/s", r, gbps(copy));
 		for (size_t i = 0; i < builds.size(); i++)
 			std::printf("  [%zu] %.0f", i, gbps(time_ms(T, [&] { launch(builds[i]); })));

@@ -418,12 +418,7 @@ int main(int argc, char **argv)
 		auto gbps = [&](double ms) { return moved / (ms * 1e-3) / 1e9; };
 		double t_memcpy =
 			time_ms(B, [&] { CHECK(cudaMemcpyAsync(d_out, d_in, bytes, cudaMemcpyDeviceToDevice, 0)); });
-		size_t n16 = bytes / 16;
-		unsigned blocks = (unsigned)std::max<size_t>(1, (n16 + 1023) / 1024);
-		double t_copy = time_ms(B, [&] { copy16<<<blocks, 256>>>((const uint4 *)d_in, (uint4 *)d_out, n16,
-								 (const unsigned char *)d_in + n16 * 16,
-								 (unsigned char *)d_out + n16 * 16, bytes - n16 * 16);
-		});
+		double t_copy = time_ms(B, [&] { launch_copy(d_in, d_out, bytes); });
 		double ceiling = std::max(gbps(t_memcpy), gbps(t_copy));
 		std::vector<double> t(NV);
 		std::string right;

@@ -69,13 +69,10 @@ template <int L, int R, int LPR> void launch_pieces(const char *in, char *out, i
 	pieces<L, R, LPR><<<nchunks * nrb, 256>>>(in, out, rows, pitch, nchunks);
 }
 
-/* The reference: the benchmarks' copy kernel over the same bytes (the
- * pitch is a multiple of 16, so no tail). */
+/* The reference: the benchmarks' copy kernel over the same bytes. */
 static void launch_contiguous(const char *in, char *out, int rows, int pitch)
 {
-	const size_t n16 = (size_t)rows * pitch / 16, per_block = 256 * 4;
-	copy16<<<(unsigned)((n16 + per_block - 1) / per_block), 256>>>((const uint4 *)in, (uint4 *)out, n16, nullptr,
-								       nullptr, 0);
+	launch_copy(in, out, (size_t)rows * pitch);
 }
 
 /* The protocol's median (timing.cuh); then the output is checked (every

@@ -119,6 +119,15 @@ __global__ void copy16(const uint4 *in, uint4 *out, size_t n16, const unsigned c
 			tout[t] = tin[t];
 }
 
+/* The copy kernel over `bytes` bytes from in to out, 4 vectors a thread. */
+static void launch_copy(const void *in, void *out, size_t bytes)
+{
+	const size_t n16 = bytes / 16;
+	copy16<<<(unsigned)std::max<size_t>(1, (n16 + 1023) / 1024), 256>>>((const uint4 *)in, (uint4 *)out, n16,
+									    (const unsigned char *)in + n16 * 16,
+									    (unsigned char *)out + n16 * 16, bytes - n16 * 16);
+}
+
 /* Device 0's properties, the flush buffer and the events; then a second
  * of back-to-back work, so that the first sizes are timed on a GPU as warm
  * as the one gputune measured on (it confirms a winner after timing every

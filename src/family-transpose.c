@@ -103,6 +103,7 @@ _Static_assert(NPARAMS <= MAX_PARAMS, "more parameters than MAX_PARAMS");
 static const char *const mapping_names[] = { "cartesian", "diagonal", "colmajor", NULL };
 static const char *const off_on[] = { "off", "on", NULL };
 static const char *const pair_names[] = { "off", "on", "quad", "vector", NULL };
+enum { PAIR_QUAD = 2, PAIR_VECTOR = 3 }; /* their values: indices into pair_names */
 static const char *const async_names[] = { "off", "on", "words", "rows", NULL };
 static const char *const inject_names[] = { "none", "wrong", "fault", "overrun", NULL };
 
@@ -140,7 +141,7 @@ static const struct param_def params[NPARAMS] = {
 /* Elements a unit of the pair path: pair=on two, pair=quad four. */
 static int pair_unit(const int *v)
 {
-	return v[P_PAIR] == 2 ? 4 : 2;
+	return v[P_PAIR] == PAIR_QUAD ? 4 : 2;
 }
 
 /* A rowclass block's stripe of input rows and width of columns, the
@@ -342,7 +343,7 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 			return all_rows ? "async=rows needs realign=off (it loads every row as words)"
 					: "async=words needs realign=off (it loads the rows realign would)";
 	}
-	if (v[P_PAIR] == 3) {
+	if (v[P_PAIR] == PAIR_VECTOR) {
 		const char *why = reject_pair_vector(v, dt, buf, n);
 		if (why)
 			return why;
@@ -359,11 +360,11 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 			return "pair needs an even vec (two elements a unit)";
 		/* Four 2-byte elements make an 8-byte unit, as two 4-byte ones
 		 * do: four 4-byte ones would leave no room for vectors. */
-		if (v[P_PAIR] == 2 && dt->size != 2) {
+		if (v[P_PAIR] == PAIR_QUAD && dt->size != 2) {
 			snprintf(buf, n, "pair=quad needs 2-byte elements (the element is %zu bytes)", dt->size);
 			return buf;
 		}
-		if (v[P_PAIR] == 2 && vec % 4)
+		if (v[P_PAIR] == PAIR_QUAD && vec % 4)
 			return "pair=quad needs vec a multiple of 4 (four elements a unit)";
 		/* The unit tile's rows are written whole by one block and read
 		 * down its columns: sector windows, side-by-side tiles and the
@@ -397,7 +398,7 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 		size_t smem = (halo + stripe) * (width + (size_t)v[P_PAD]) * dt->size;
 		/* The template's buffer holds either tile: the larger counts. */
 		size_t k = (size_t)pair_unit(v);
-		size_t pair = v[P_PAIR] == 3 ? stripe * width * dt->size
+		size_t pair = v[P_PAIR] == PAIR_VECTOR ? stripe * width * dt->size
 			      : v[P_PAIR] ? k * (tile / k * (size_t)v[P_UNROLL]) * (tile / k + (size_t)v[P_PAD]) * k * dt->size
 					  : 0;
 		if (pair > smem)
@@ -425,7 +426,7 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
  * again as many f16 variants. */
 static const char *default_only(const int *v, const int *asked)
 {
-	if (v[P_PAIR] == 3)
+	if (v[P_PAIR] == PAIR_VECTOR)
 		return NULL;
 	if (v[P_TILE] == 128 && !asked[P_TILE])
 		return "tile=128 is in the default space only with pair=vector";

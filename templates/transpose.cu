@@ -16,6 +16,9 @@
  * in 32 bits and NVRTC in 64, and ptxas scheduled the two codes apart (an nvcc
  * build ran 5.7% below NVRTC's).  With the buffer declared in PTX (gt_transpose)
  * both emit the same code; on the host (tests/cuda-host.h) an address is a pointer. */
+/* {pair:vector */
+typedef gt_vec<unsigned, 4> gt_u4;
+/* pair} */
 #ifdef __CUDA_ARCH__
 typedef unsigned gt_sptr;
 __device__ __forceinline__ void gt_sts(gt_sptr a, unsigned short v) { asm volatile("st.shared.b16 [%0], %1;" ::"r"(a), "h"(v) : "memory"); }
@@ -25,7 +28,6 @@ __device__ __forceinline__ void gt_lds(gt_sptr a, unsigned short &v) { asm volat
 __device__ __forceinline__ void gt_lds(gt_sptr a, unsigned &v) { asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(a) : "memory"); }
 __device__ __forceinline__ void gt_lds(gt_sptr a, unsigned long long &v) { asm volatile("ld.shared.b64 %0, [%1];" : "=l"(v) : "r"(a) : "memory"); }
 /* {pair:vector */
-typedef gt_vec<unsigned, 4> gt_u4;
 __device__ __forceinline__ void gt_sts(gt_sptr a, gt_u4 v) { asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(a), "r"(v.e[0]), "r"(v.e[1]), "r"(v.e[2]), "r"(v.e[3]) : "memory"); }
 __device__ __forceinline__ void gt_lds(gt_sptr a, gt_u4 &v) { asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(v.e[0]), "=r"(v.e[1]), "=r"(v.e[2]), "=r"(v.e[3]) : "r"(a) : "memory"); }
 /* pair} */
@@ -51,9 +53,6 @@ template <typename T> __device__ __forceinline__ T gt_ldg(const T *p)
 }
 #else
 typedef unsigned char *gt_sptr;
-/* {pair:vector */
-typedef gt_vec<unsigned, 4> gt_u4;
-/* pair} */
 template <typename T> void gt_sts(gt_sptr a, T v) { *(T *)a = v; }
 template <typename T> void gt_lds(gt_sptr a, T &v) { v = *(T *)a; }
 template <typename T> T gt_ldg(const T *p) { return *p; }
@@ -191,7 +190,7 @@ template <typename P> __device__ __forceinline__ P gt_shfl(P v, int lane, int wi
 }
 /* realign} */
 
-/* {pair:on,quad */
+/* {pair */
 /* Of units a and b of two elements T each, the unit of their low elements
  * (a's first) and that of their high ones.  For 2-byte elements one byte
  * permute each (made with shifts and masks, the f16 winners read 2 to 3
@@ -211,6 +210,9 @@ template <typename T, typename U> __device__ __forceinline__ U gt_pair_high(U a,
 	else
 		return (a >> 32) | (b & 0xffffffff00000000ull);
 }
+/* pair} */
+
+/* {pair:on,quad */
 
 /* The K units a[0..K-1], each K elements of one of K neighbouring input
  * rows, as the K units of the output rows: o[p] holds element p of each
@@ -372,7 +374,8 @@ __device__ __forceinline__ void gt_transpose_vectors(const T *__restrict__ in, T
 		gt_u4 w[2];
 #pragma unroll
 		for (int e = 0; e < 8; e++)
-			w[e / 4].e[e % 4] = __byte_perm(a[k].e[e / 2], b[k].e[e / 2], e % 2 ? 0x7632 : 0x5410);
+			w[e / 4].e[e % 4] = e % 2 ? gt_pair_high<T>(a[k].e[e / 2], b[k].e[e / 2])
+					      : gt_pair_low<T>(a[k].e[e / 2], b[k].e[e / 2]);
 		/* Lanes 4 to 7 of each eight store their second chunk first:
 		 * the eight then meet eight bank groups. */
 		const bool swap = j >> 2 & 1; /* selects: w indexed by it would live in local memory */
