@@ -332,38 +332,41 @@ __device__ __forceinline__ void gt_transpose_units(const T *__restrict__ in_elem
 /* pair} */
 
 /* {pair:vector */
-/* The tile of 2-byte elements moved as 16-byte vectors on both sides, for
- * rows and cols multiples of 8 and buffers on 16 bytes: a lane loads 8
- * elements of each of two neighbouring input rows, so that a warp's
- * instruction covers up to 512 bytes of one row (TW 256), and makes the
- * words of two (row r low) of its 8 columns; a lane then reads four row
- * pairs' words of four columns and stores 16 bytes to each of four output
- * rows, an instruction covering up to 512 bytes of one output row (TH
- * 256).  Rows that start off 128-byte lines cost an instruction that
- * covers 128 bytes of each of four rows twice the lines, one that covers
- * 512 bytes of one row a quarter more (docs/benchmarks.md, "Rows off
- * 128-byte lines"; on an H100 f16 1328 x 6648 went from 85.9% of the copy
- * ceiling to 92.9% with 128 x 128 blocks).  Shared memory holds TH / 2 row
- * pairs of TW words, in 16-byte chunks swizzled by the row pair (chunk ^
- * (pair / 4) % 8), so that neither phase meets a bank twice in a quarter
- * warp (TW a multiple of 32, TH of 64).  Blocks at the edges move the whole
- * chunks inside the matrix. */
-template <int TH, int TW, int NT, typename T>
+/* The tile of 2-byte elements moved as vectors of V = 8 (16 bytes) or 4
+ * on both sides, for rows and cols multiples of V and buffers on 2V
+ * bytes: a lane loads V elements of each of two neighbouring input rows,
+ * so that a warp's instruction covers up to 64V bytes of one row, and
+ * makes the words of two (row r low) of its V columns; a lane then reads
+ * V / 2 row pairs' words of four columns and stores 2V bytes to each of
+ * four output rows, an instruction covering up to 64V bytes of one output
+ * row.  Rows that start off 128-byte lines cost an instruction that covers
+ * 128 bytes of each of four rows twice the lines, one that covers 512
+ * bytes of one row a quarter more (docs/benchmarks.md, "Rows off 128-byte
+ * lines"; on an H100 f16 1328 x 6648 went from 85.9% of the copy ceiling
+ * to 92.9% with 128 x 128 blocks).  Shared memory holds TH / 2 row pairs of
+ * TW words, in 16-byte chunks swizzled by the row pair (chunk ^ (pair /
+ * (V / 2)) % 8), so that neither phase meets a bank twice in a quarter
+ * warp (TW a multiple of 32, TH of 8V).  Blocks at the edges move the
+ * whole chunks inside the matrix. */
+template <int TH, int TW, int NT, int V, typename T>
 __device__ __forceinline__ void gt_transpose_vectors(const T *__restrict__ in, T *__restrict__ out, unsigned rows,
 						     unsigned cols, size_t row0, size_t col0, unsigned t, gt_sptr ts)
 {
-	constexpr int CPR = TW / 8, NQ = TH / 2 * CPR, LQ = (NQ + NT - 1) / NT; /* loads: two rows' chunks */
-	constexpr int GPR = TH / 8, NO = TW / 4 * GPR, LO = (NO + NT - 1) / NT; /* stores: four rows' chunks */
-	static_assert(sizeof(T) == 2 && TW % 32 == 0 && TH % 64 == 0, "2-byte elements, TW % 32, TH % 64");
-	auto chunk = [=](unsigned p, unsigned c) { return ts + p * (TW * 4u) + (c ^ (p >> 2 & 7)) * 16u; };
-	gt_u4 a[LQ], b[LQ];
+	typedef gt_vec<unsigned, V / 2> lane_vec; /* V elements, or V / 2 words */
+	constexpr int CPR = TW / V, NQ = TH / 2 * CPR, LQ = (NQ + NT - 1) / NT; /* loads: two rows' chunks */
+	constexpr int GPR = TH / V, NO = TW / 4 * GPR, LO = (NO + NT - 1) / NT; /* stores: four rows' chunks */
+	constexpr unsigned SHIFT = V == 8 ? 2 : 1;
+	static_assert(sizeof(T) == 2 && (V == 4 || V == 8) && TW % 32 == 0 && TH % (8 * V) == 0,
+		      "2-byte elements, V 4 or 8, TW % 32, TH % 8V");
+	auto chunk = [=](unsigned p, unsigned c) { return ts + p * (TW * 4u) + (c ^ (p >> SHIFT & 7)) * 16u; };
+	lane_vec a[LQ], b[LQ];
 #pragma unroll
 	for (int k = 0; k < LQ; k++) {
 		const unsigned q = t + k * NT, j = q % CPR, p = q / CPR;
-		const size_t r = row0 + 2 * p, c = col0 + 8 * j;
+		const size_t r = row0 + 2 * p, c = col0 + V * j;
 		if ((NQ % NT == 0 || q < NQ) && r < rows && c < cols) {
-			a[k] = gt_ldg((const gt_u4 *)(in + r * cols + c));
-			b[k] = gt_ldg((const gt_u4 *)(in + (r + 1) * cols + c));
+			a[k] = gt_ldg((const lane_vec *)(in + r * cols + c));
+			b[k] = gt_ldg((const lane_vec *)(in + (r + 1) * cols + c));
 		}
 	}
 #pragma unroll
@@ -371,33 +374,41 @@ __device__ __forceinline__ void gt_transpose_vectors(const T *__restrict__ in, T
 		const unsigned q = t + k * NT, j = q % CPR, p = q / CPR;
 		if (NQ % NT && q >= NQ)
 			break;
-		gt_u4 w[2];
+		gt_u4 w[V / 4];
 #pragma unroll
-		for (int e = 0; e < 8; e++)
+		for (int e = 0; e < V; e++)
 			w[e / 4].e[e % 4] = e % 2 ? gt_pair_high<T>(a[k].e[e / 2], b[k].e[e / 2])
 					      : gt_pair_low<T>(a[k].e[e / 2], b[k].e[e / 2]);
-		/* Lanes 4 to 7 of each eight store their second chunk first:
-		 * the eight then meet eight bank groups. */
-		const bool swap = j >> 2 & 1; /* selects: w indexed by it would live in local memory */
-		gt_sts(chunk(p, 2 * j + swap), swap ? w[1] : w[0]);
-		gt_sts(chunk(p, 2 * j + !swap), swap ? w[0] : w[1]);
+		if constexpr (V == 8) {
+			/* Lanes 4 to 7 of each eight store their second chunk
+			 * first: the eight then meet eight bank groups. */
+			const bool swap = j >> 2 & 1; /* selects: w indexed by it would live in local memory */
+			gt_sts(chunk(p, 2 * j + swap), swap ? w[1] : w[0]);
+			gt_sts(chunk(p, 2 * j + !swap), swap ? w[0] : w[1]);
+		} else {
+			gt_sts(chunk(p, j), w[0]);
+		}
 	}
 	__syncthreads();
 #pragma unroll
 	for (int k = 0; k < LO; k++) {
 		const unsigned q = t + k * NT, m = q % GPR, g = q / GPR;
-		const size_t r = row0 + 8 * m;
+		const size_t r = row0 + V * m;
 		if ((NO % NT && q >= NO) || r >= rows)
 			continue;
-		gt_u4 v[4];
+		gt_u4 v[V / 2];
 #pragma unroll
-		for (int i = 0; i < 4; i++)
-			gt_lds(chunk(4 * m + i, g), v[i]);
+		for (int i = 0; i < V / 2; i++)
+			gt_lds(chunk(V / 2 * m + i, g), v[i]);
 #pragma unroll
 		for (int e = 0; e < 4; e++) {
 			const size_t c = col0 + 4 * g + e;
+			lane_vec o;
+#pragma unroll
+			for (int i = 0; i < V / 2; i++)
+				o.e[i] = v[i].e[e];
 			if (c < cols)
-				gt_stg(out + c * rows + r, gt_u4{ { v[0].e[e], v[1].e[e], v[2].e[e], v[3].e[e] } });
+				gt_stg(out + c * rows + r, o);
 		}
 	}
 }
@@ -610,11 +621,11 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 	}
 /* pair} */
 /* {pair:vector */
-	if constexpr (PAIR == 3 && sizeof(T) == 2 && SHARED && VEC == 8) {
-		paired = rows % 8 == 0 && cols % 8 == 0 && (size_t)in % 16 == 0 && (size_t)out % 16 == 0;
+	if constexpr (PAIR == 3 && sizeof(T) == 2 && SHARED && (VEC == 8 || VEC == 4)) {
+		paired = rows % VEC == 0 && cols % VEC == 0 && (size_t)in % (2 * VEC) == 0 && (size_t)out % (2 * VEC) == 0;
 		if (paired)
-			gt_transpose_vectors<STRIPE, WIDTH, THREADS_X * BLOCK_ROWS>(in, out, rows, cols, row0, col0,
-										   ty * THREADS_X + tx, ts);
+			gt_transpose_vectors<STRIPE, WIDTH, THREADS_X * BLOCK_ROWS, VEC>(in, out, rows, cols, row0, col0,
+											ty * THREADS_X + tx, ts);
 	}
 /* pair} */
 
