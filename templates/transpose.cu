@@ -332,8 +332,8 @@ __device__ __forceinline__ void gt_transpose_units(const T *__restrict__ in_elem
 /* pair} */
 
 /* {pair:vector */
-/* The tile of 2-byte elements moved as vectors of V = 8 (16 bytes) or 4
- * on both sides, for rows and cols multiples of V and buffers on 2V
+/* The tile of 2-byte elements moved as vectors of V = 8 (16 bytes), 4 or
+ * 2 on both sides, for rows and cols multiples of V and buffers on 2V
  * bytes: a lane loads V elements of each of two neighbouring input rows,
  * so that a warp's instruction covers up to 64V bytes of one row, and
  * makes the words of two (row r low) of its V columns; a lane then reads
@@ -355,9 +355,9 @@ __device__ __forceinline__ void gt_transpose_vectors(const T *__restrict__ in, T
 	typedef gt_vec<unsigned, V / 2> lane_vec; /* V elements, or V / 2 words */
 	constexpr int CPR = TW / V, NQ = TH / 2 * CPR, LQ = (NQ + NT - 1) / NT; /* loads: two rows' chunks */
 	constexpr int GPR = TH / V, NO = TW / 4 * GPR, LO = (NO + NT - 1) / NT; /* stores: four rows' chunks */
-	constexpr unsigned SHIFT = V == 8 ? 2 : 1;
-	static_assert(sizeof(T) == 2 && (V == 4 || V == 8) && TW % 32 == 0 && TH % (8 * V) == 0,
-		      "2-byte elements, V 4 or 8, TW % 32, TH % 8V");
+	constexpr unsigned SHIFT = V == 8 ? 2 : V == 4 ? 1 : 0;
+	static_assert(sizeof(T) == 2 && (V == 2 || V == 4 || V == 8) && TW % 32 == 0 && TH % (8 * V) == 0,
+		      "2-byte elements, V 2, 4 or 8, TW % 32, TH % 8V");
 	auto chunk = [=](unsigned p, unsigned c) { return ts + p * (TW * 4u) + (c ^ (p >> SHIFT & 7)) * 16u; };
 	lane_vec a[LQ], b[LQ];
 #pragma unroll
@@ -374,7 +374,7 @@ __device__ __forceinline__ void gt_transpose_vectors(const T *__restrict__ in, T
 		const unsigned q = t + k * NT, j = q % CPR, p = q / CPR;
 		if (NQ % NT && q >= NQ)
 			break;
-		gt_u4 w[V / 4];
+		gt_u4 w[V > 2 ? V / 4 : 1];
 #pragma unroll
 		for (int e = 0; e < V; e++)
 			w[e / 4].e[e % 4] = e % 2 ? gt_pair_high<T>(a[k].e[e / 2], b[k].e[e / 2])
@@ -385,8 +385,10 @@ __device__ __forceinline__ void gt_transpose_vectors(const T *__restrict__ in, T
 			const bool swap = j >> 2 & 1; /* selects: w indexed by it would live in local memory */
 			gt_sts(chunk(p, 2 * j + swap), swap ? w[1] : w[0]);
 			gt_sts(chunk(p, 2 * j + !swap), swap ? w[0] : w[1]);
-		} else {
+		} else if constexpr (V == 4) {
 			gt_sts(chunk(p, j), w[0]);
+		} else { /* two words, half a chunk */
+			gt_sts(chunk(p, j / 2) + j % 2 * 8u, w[0].e[0] | (unsigned long long)w[0].e[1] << 32);
 		}
 	}
 	__syncthreads();
@@ -621,7 +623,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 	}
 /* pair} */
 /* {pair:vector */
-	if constexpr (PAIR == 3 && sizeof(T) == 2 && SHARED && (VEC == 8 || VEC == 4)) {
+	if constexpr (PAIR == 3 && sizeof(T) == 2 && SHARED && VEC > 1) {
 		paired = rows % VEC == 0 && cols % VEC == 0 && (size_t)in % (2 * VEC) == 0 && (size_t)out % (2 * VEC) == 0;
 		if (paired)
 			gt_transpose_vectors<STRIPE, WIDTH, THREADS_X * BLOCK_ROWS, VEC>(in, out, rows, cols, row0, col0,

@@ -85,14 +85,15 @@ accept --param pair=on --param vec=8 --param tile=64 --param unroll=2 --param bl
 run_gt 0 source transpose --param pair=on --param vec=4 --dtype f16
 grep_in "$T/out" "vec=4,shared=on,sector=off,wide=1,pair=on"
 grep_in "$T/out" "#define GT_PAIR 1"
-# pair=vector: f16 pairs as 16- or 8-byte vectors on both sides.
+# pair=vector: f16 pairs as 16-, 8- or 4-byte vectors on both sides.
 reject "pair=vector needs 2-byte elements (the element is 4 bytes)" --param pair=vector --param vec=4
-reject "pair=vector needs shared=on and vec=8 or 4 (16 or 8 bytes a lane)" --param pair=vector --param vec=2 --dtype f16
+reject "pair=vector needs shared=on and vec=8, 4 or 2 (16, 8 or 4 bytes a lane)" --param pair=vector --param vec=1 --dtype f16
 reject "pair=vector needs sector=off, realign=off, async=off and pad=1" --param pair=vector --param vec=8 --param sector=on --dtype f16
 reject "pair=vector needs tile x wide a multiple of 32 (32) and tile x unroll of 8 x vec, 64 (32)" --param pair=vector --param vec=8 --dtype f16
 reject "pair=vector needs tile x wide a multiple of 32 (32) and tile x unroll of 8 x vec, 32 (16)" --param pair=vector --param vec=4 --param tile=16 --param wide=2 --param block_rows=8 --dtype f16
 accept --param pair=vector --param vec=8 --param unroll=2 --dtype f16
 accept --param pair=vector --param vec=4 --dtype f16
+accept --param pair=vector --param vec=2 --param tile=64 --dtype f16
 accept --param pair=vector --param vec=8 --param tile=128 --param block_rows=32 --dtype f16
 reject "shared memory per block exceeds the device limit (66048 > 49152 bytes)" --param pair=vector --param vec=8 --param tile=128 --param unroll=2 --param block_rows=16 --dtype f16
 run_gt 0 source transpose --param pair=vector --param vec=8 --param tile=64 --dtype f16

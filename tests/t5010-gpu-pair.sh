@@ -5,7 +5,7 @@
 # loads), and odd rows or cols (the element-wise path); a variant with a
 # fault injected is still caught; and an exported header's kernels, pair
 # kernels among them, built by nvcc, are right at sizes nobody tuned.  So
-# are the variants of pair=quad and pair=vector (f16, vec 8 and 4), those of async=on
+# are the variants of pair=quad and pair=vector (f16, vec 8, 4 and 2), those of async=on
 # (f32, f64), those of async=words and async=rows (f16) and those of
 # rowclass=on (f16, f32).
 . "$(dirname "$0")/setup"
@@ -44,12 +44,12 @@ for dtype in f16 f32; do
 done
 # Units of four (f16), not in the default space.
 tune_checked "$T/quad.db" f16 pair=quad --param vec=4,8 --param sector=off --param realign=off --param pair=quad
-# 16- and 8-byte vectors on both sides (f16), at sizes whose rows and cols
-# are multiples of 8, or of 4 only, with partial blocks too, beside the
-# others (element path).
+# 16-, 8- and 4-byte vectors on both sides (f16), at sizes whose rows and
+# cols are multiples of 8, of 4 or of 2 only, with partial blocks too,
+# beside the others (element path).
 all_sizes=$sizes
-sizes="$sizes,136x520,520x136,1000x304,2048x1032,132x516,1004x300,2044x1036"
-tune_checked "$T/vector.db" f16 pair=vector --param vec=4,8 --param sector=off --param realign=off --param pair=vector
+sizes="$sizes,136x520,520x136,1000x304,2048x1032,132x516,1004x300,2044x1036,2046x1034"
+tune_checked "$T/vector.db" f16 pair=vector --param vec=2,4,8 --param sector=off --param realign=off --param pair=vector
 sizes=$all_sizes
 # Tiles loaded by asynchronous element copies (f32, f64), with and without
 # the sector windows.
