@@ -89,9 +89,13 @@
  * it was within a point (1328 x 6648: 98.5% of the copy ceiling against
  * 90.0%; 6648 x 1328 91.0 against 82.1; 2904 x 2904 87.7 against 82.5); it
  * adds 78 f16 variants, with tile=128 and block_rows=32 (default_only).
- * With vec=4 or 2 the same moves 8- or 4-byte vectors (rows and cols multiples of vec,
- * instructions of up to 256 or 128 bytes of a row), for the sizes that
- * miss 16 bytes: 100 and 98 f16 variants more.
+ * With vec=4 or 2 the same moves 8- or 4-byte vectors (rows and cols
+ * multiples of vec, instructions of up to 256 or 128 bytes of a row), for
+ * the sizes that miss 16 bytes.  Tuned on H200s beside the default space,
+ * vec=4 won at each of eight sizes on 8 bytes, by 0.6 to 8.3 points (1320 x
+ * 6652: 91.3% against 83.0), and vec=2 at three of eight even sizes, by
+ * 0.9 to 3.4 (1316 x 6654: 84.2% against 80.8); they add 100 and 98 f16
+ * variants.
  */
 #include "family.h"
 #include "util.h"
@@ -131,7 +135,7 @@ static const struct param_def params[NPARAMS] = {
 		     NULL, { 1, 2, 4 }, 3, { 1, 2 }, 2, 1, 0 },
 	[P_REALIGN] = { "realign", "GT_REALIGN", "load input rows that start off a vector boundary (cols not a multiple of vec) as aligned vectors shifted into place",
 			off_on, { 0, 1 }, 2, { 0 }, 1, 0, 0, 1 },
-	[P_PAIR] = { "pair", "GT_PAIR", "move 2- and 4-byte elements in units of two, two input rows at a time (when rows and cols are even; else element by element); quad: 2-byte elements in units of four, four rows at a time (rows and cols multiples of 4); vector: 2-byte elements in units of two as vectors of vec elements on both sides, a warp's instruction covering up to tile x wide x 2 bytes of an input row and tile x unroll x 2 of an output row (vec=8, 4 or 2; rows and cols multiples of vec)",
+	[P_PAIR] = { "pair", "GT_PAIR", "move 2- and 4-byte elements in units of two, two input rows at a time (when rows and cols are even; else element by element); quad: 2-byte elements in units of four, four rows at a time (rows and cols multiples of 4); vector: 2-byte elements in units of two as vectors of vec elements on both sides, a warp's instruction covering up to tile x wide x 2 bytes of an input row and tile x unroll x 2 of an output row, at most 64 x vec (vec=8, 4 or 2; rows and cols multiples of vec)",
 		     pair_names, { 0, 1, 2, 3 }, 4, { 0, 1, 3 }, 3, 0, 0, 1 },
 	[P_ASYNC] = { "async", "GT_ASYNC", "load the tile (vec=1) with asynchronous element copies straight into shared memory, no register between (4- and 8-byte elements); words (2-byte elements, vec>1): rows not loaded as vectors as aligned asynchronous 4-byte copies of two elements, each row shifted by its start's parity (pad even, at least 2); rows (2-byte elements, any vec): every row so, whole tiles too, the words spread over all the block's threads; the same kernels with plain loads before compute capability 8.0",
 		      async_names, { 0, 1, 2, 3 }, 4, { 0, 1, 2 }, 3, 0, 0, 1 },
