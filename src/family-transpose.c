@@ -212,7 +212,7 @@ static const char *reject_rowclass(const int *v, const struct dtype *dt, const s
 	return NULL;
 }
 
-/* The pair=vector constraints: 16- or 8-byte lanes of 2-byte elements,
+/* The pair=vector constraints: 16-, 8- or 4-byte lanes of 2-byte elements,
  * and the swizzle's whole bank groups (templates/transpose.cu,
  * gt_transpose_vectors); the settings that shape only the element path
  * that the other sizes take, one each. */
