@@ -67,7 +67,7 @@ int results_read(sqlite3 *db, const struct result_filter *flt, int shipped, int 
 		sqlite3_bind_int(st, 4, which == RESULTS_LATEST);
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		s->r = xrealloc(s->r, (s->n + 1) * sizeof(*s->r));
+		s->r = xgrow(s->r, s->n, sizeof(*s->r));
 		struct result *r = &s->r[s->n++];
 		memset(r, 0, sizeof(*r));
 		r->uuid = col_text(st, 0);
@@ -185,7 +185,7 @@ static int match_devices(sqlite3 *db, const char *text, struct result_set *names
 		const char *name = (const char *)sqlite3_column_text(st, 2);
 		if (!results_device_matches(text, id, uuid, name))
 			continue;
-		names->r = xrealloc(names->r, (names->n + 1) * sizeof(*names->r));
+		names->r = xgrow(names->r, names->n, sizeof(*names->r));
 		struct result *r = &names->r[names->n++];
 		memset(r, 0, sizeof(*r));
 		r->uuid = xstrdup(uuid);
@@ -282,7 +282,7 @@ int results_load(const char *db_path, const struct result_filter *flt, struct re
 			       u->cols != r->cols || u->depth != r->depth;
 		}
 		if (keep) {
-			out->r = xrealloc(out->r, (out->n + 1) * sizeof(*out->r));
+			out->r = xgrow(out->r, out->n, sizeof(*out->r));
 			out->r[out->n++] = *r;
 		} else {
 			free_one(r);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,15 @@ void *xrealloc(void *p, size_t n)
 	if (!p)
 		die("out of memory (%zu bytes)", n);
 	return p;
+}
+
+void *xgrow(void *p, size_t n, size_t size)
+{
+	if (n & (n - 1))
+		return p; /* n is not a power of two: room up to the next */
+	if (n > SIZE_MAX / 2 / (size ? size : 1))
+		die("out of memory (%zu x 2 x %zu bytes)", n, size);
+	return xrealloc(p, (n ? 2 * n : 1) * size);
 }
 
 char *xstrdup(const char *s)

@@ -40,6 +40,12 @@ GT_NORETURN void die(const char *fmt, ...) GT_PRINTF(1, 2);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
+/* p, an array of n elements of size bytes that only this has grown (NULL
+ * when n is 0), with room for element n: its capacity doubles each time n
+ * reaches a power of two, so appending one at a time copies each element
+ * a few times, not n times (under AddressSanitizer, whose realloc always
+ * moves, 10,000 results one at a time took a minute). */
+void *xgrow(void *p, size_t n, size_t size);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) GT_PRINTF(1, 2);
 
