@@ -95,7 +95,14 @@
  * vec=4 won at each of eight sizes on 8 bytes, by 0.6 to 8.3 points (1320 x
  * 6652: 91.3% against 83.0), and vec=2 at three of eight even sizes, by
  * 0.9 to 3.4 (1316 x 6654: 84.2% against 80.8); they add 100 and 98 f16
- * variants.
+ * variants.  With realign=on the loads are 16 bytes for any cols (each
+ * row's piece shifted into place by shuffles, selects and byte permutes),
+ * the stores vec wide, for rows a multiple of vec: tuned on an H200 beside
+ * the default space, it won where cols is odd (4880 x 1911: 89.3% against
+ * 84.9; 6648 x 1315: 81.9 against 79.7), tied at 7384 x 6654 and lost
+ * where the plain vectors apply (8192 x 8192: 90.6 against 97.7), where it
+ * is not chosen; it adds 276 f16 variants, and realign=on comes by default
+ * only with pair=vector (default_only).
  */
 #include "family.h"
 #include "util.h"
@@ -133,8 +140,8 @@ static const struct param_def params[NPARAMS] = {
 		       off_on, { 0, 1 }, 2, { 0, 1 }, 2, 0, 0 },
 	[P_WIDE] = { "wide", "GT_WIDE", "tiles per block side by side along the input rows",
 		     NULL, { 1, 2, 4 }, 3, { 1, 2 }, 2, 1, 0 },
-	[P_REALIGN] = { "realign", "GT_REALIGN", "load input rows that start off a vector boundary (cols not a multiple of vec) as aligned vectors shifted into place",
-			off_on, { 0, 1 }, 2, { 0 }, 1, 0, 0, 1 },
+	[P_REALIGN] = { "realign", "GT_REALIGN", "load input rows that start off a vector boundary (cols not a multiple of vec) as aligned vectors shifted into place; with pair=vector (by default only there), 16-byte vectors for any cols, whatever vec the output takes",
+			off_on, { 0, 1 }, 2, { 0, 1 }, 2, 0, 0, 1 },
 	[P_PAIR] = { "pair", "GT_PAIR", "move 2- and 4-byte elements in units of two, two input rows at a time (when rows and cols are even; else element by element); quad: 2-byte elements in units of four, four rows at a time (rows and cols multiples of 4); vector: 2-byte elements in units of two as vectors of vec elements on both sides, a warp's instruction covering up to tile x wide x 2 bytes of an input row and tile x unroll x 2 of an output row, at most 64 x vec (vec=8, 4 or 2; rows and cols multiples of vec)",
 		     pair_names, { 0, 1, 2, 3 }, 4, { 0, 1, 3 }, 3, 0, 0, 1 },
 	[P_ASYNC] = { "async", "GT_ASYNC", "load the tile (vec=1) with asynchronous element copies straight into shared memory, no register between (4- and 8-byte elements); words (2-byte elements, vec>1): rows not loaded as vectors as aligned asynchronous 4-byte copies of two elements, each row shifted by its start's parity (pad even, at least 2); rows (2-byte elements, any vec): every row so, whole tiles too, the words spread over all the block's threads; the same kernels with plain loads before compute capability 8.0",
@@ -224,8 +231,8 @@ static const char *reject_pair_vector(const int *v, const struct dtype *dt, char
 	}
 	if (!v[P_SHARED] || v[P_VEC] < 2)
 		return "pair=vector needs shared=on and vec=8, 4 or 2 (16, 8 or 4 bytes a lane)";
-	if (v[P_SECTOR] || v[P_REALIGN] || v[P_ASYNC] || v[P_PAD] != 1)
-		return "pair=vector needs sector=off, realign=off, async=off and pad=1";
+	if (v[P_SECTOR] || v[P_ASYNC] || v[P_PAD] != 1)
+		return "pair=vector needs sector=off, async=off and pad=1";
 	const int width = v[P_TILE] * v[P_WIDE], stripe = v[P_TILE] * v[P_UNROLL];
 	if (width % 32 || stripe % (8 * v[P_VEC])) {
 		snprintf(buf, n, "pair=vector needs tile x wide a multiple of 32 (%d) and tile x unroll of 8 x vec, %d (%d)",
@@ -276,7 +283,7 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 			 (size_t)tile * (size_t)v[P_UNROLL] * dt->size);
 		return buf;
 	}
-	if (v[P_REALIGN]) {
+	if (v[P_REALIGN] && v[P_PAIR] != PAIR_VECTOR) {
 		if (!v[P_SHARED])
 			return "realign needs the shared-memory tile (shared=off)";
 		if (vec == 1)
@@ -430,11 +437,14 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
  * pair=vector, whose 128 x 128 blocks of 256 threads won at most f16 sizes
  * tuned on an H200 (5992 x 5400: 92.4% of the copy ceiling against 89.7%
  * with the default tiles), where with the other paths they would add half
- * again as many f16 variants. */
+ * again as many f16 variants; so is realign=on, whose element path adds a
+ * fifth to the variants for gains of a few points (see the top). */
 static const char *default_only(const int *v, const int *asked)
 {
 	if (v[P_PAIR] == PAIR_VECTOR)
 		return NULL;
+	if (v[P_REALIGN] && !asked[P_REALIGN])
+		return "realign=on is in the default space only with pair=vector";
 	if (v[P_TILE] == 128 && !asked[P_TILE])
 		return "tile=128 is in the default space only with pair=vector";
 	if (v[P_BLOCK_ROWS] == 32 && !asked[P_BLOCK_ROWS])

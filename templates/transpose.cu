@@ -332,6 +332,107 @@ __device__ __forceinline__ void gt_transpose_units(const T *__restrict__ in_elem
 /* pair} */
 
 /* {pair:vector */
+/* {realign */
+/* Halves m to m + 7 of the 16 in o then n (2-byte elements, two a word):
+ * whole words by two rounds of selects (m / 2, bit by bit), then half a
+ * word by a byte permute (m % 2). */
+__device__ __forceinline__ gt_u4 gt_shift_halves(gt_u4 o, gt_u4 n, unsigned m)
+{
+	const unsigned w[8] = { o.e[0], o.e[1], o.e[2], o.e[3], n.e[0], n.e[1], n.e[2], n.e[3] };
+	unsigned t[6], u[5];
+#pragma unroll
+	for (int i = 0; i < 6; i++)
+		t[i] = m & 4 ? w[i + 2] : w[i];
+#pragma unroll
+	for (int i = 0; i < 5; i++)
+		u[i] = m & 2 ? t[i + 1] : t[i];
+	const unsigned sel = m & 1 ? 0x5432 : 0x3210;
+	gt_u4 r;
+#pragma unroll
+	for (int k = 0; k < 4; k++)
+		r.e[k] = __byte_perm(u[k], u[k + 1], sel);
+	return r;
+}
+
+/* The 16 bytes at in[g] (g a multiple of 8 elements): none where they
+ * start past the row end `end` (no lane keeps them), and where the
+ * matrix's end (total elements) cuts them, its elements one by one. */
+template <typename T>
+__device__ __forceinline__ gt_u4 gt_chunk_load(const T *__restrict__ in, size_t g, size_t end, size_t total)
+{
+	gt_u4 v = { { 0, 0, 0, 0 } };
+	if (g < end && g + 8 <= total)
+		v = gt_ldg((const gt_u4 *)(in + g));
+	else if (g < end)
+#pragma unroll
+		for (int k = 0; k < 8; k++)
+			if (g + k < total)
+				v.e[k / 2] |= (unsigned)gt_ldg((const unsigned short *)(in + g + k)) << 16 * (k % 2);
+	return v;
+}
+
+/* pair=vector's loads with realign=on, for any cols (the input on 16
+ * bytes): a lane moves 8 columns of two neighbouring input rows (row pair
+ * p, columns col0 + 8 j on), TW / 8 lanes a pair, so a warp's instruction
+ * covers up to 512 bytes of one row whatever the output's vectors.  Row
+ * r's piece starts m elements past a 16-byte boundary: the lane loads the
+ * aligned 16 bytes at its place, takes its neighbour's (a shuffle; the
+ * piece's last lane loads those past it) and keeps the halves from m on,
+ * then makes the words of two and hands them to store(p, j, w0, w1).
+ * Where rows and cols are multiples of 8 the plain vectors are the same
+ * accesses without the shifts; where cols is odd there are no others. */
+template <int TH, int TW, int NT, typename T, typename S>
+__device__ __forceinline__ void gt_vectors_load_realigned(const T *__restrict__ in, unsigned rows, unsigned cols,
+							 size_t row0, size_t col0, unsigned t, S store)
+{
+	constexpr int CPR = TW / 8, NQ = TH / 2 * CPR, LQ = (NQ + NT - 1) / NT;
+	static_assert(32 % CPR == 0, "a row pair's lanes within a warp");
+	const size_t total = (size_t)rows * cols;
+	gt_u4 a[LQ], b[LQ], an[LQ], bn[LQ];
+#pragma unroll
+	for (int k = 0; k < LQ; k++) {
+		const unsigned q = t + k * NT, j = q % CPR, p = q / CPR;
+		const size_t r = row0 + 2 * p, ga = r * cols + col0, gb = ga + cols;
+		const size_t ca = ga - ga % 8 + 8 * j, cb = gb - gb % 8 + 8 * j;
+		if ((NQ % NT == 0 || q < NQ) && r < rows) {
+			a[k] = gt_chunk_load(in, ca, gb - col0, total);
+			b[k] = gt_chunk_load(in, cb, gb - col0 + cols, total);
+			if (j == CPR - 1) {
+				an[k] = gt_chunk_load(in, ca + 8, gb - col0, total);
+				bn[k] = gt_chunk_load(in, cb + 8, gb - col0 + cols, total);
+			}
+		}
+	}
+#pragma unroll
+	for (int k = 0; k < LQ; k++) {
+		const unsigned q = t + k * NT, j = q % CPR, p = q / CPR;
+		const size_t r = row0 + 2 * p, ga = r * cols + col0, gb = ga + cols;
+		/* Every lane shuffles, whether or not it keeps what it gets. */
+		const gt_u4 xa = gt_shfl(a[k], (int)j + 1, CPR), xb = gt_shfl(b[k], (int)j + 1, CPR);
+		if ((NQ % NT && q >= NQ) || r >= rows || col0 + 8 * j >= cols)
+			continue;
+		/* Word by word: a select of whole vectors takes their address,
+		 * and so local memory. */
+		const bool last = j == CPR - 1;
+		gt_u4 na, nb;
+#pragma unroll
+		for (int i = 0; i < 4; i++) {
+			na.e[i] = last ? an[k].e[i] : xa.e[i];
+			nb.e[i] = last ? bn[k].e[i] : xb.e[i];
+		}
+		const gt_u4 ra = gt_shift_halves(a[k], na, (unsigned)(ga % 8));
+		const gt_u4 rb = gt_shift_halves(b[k], nb, (unsigned)(gb % 8));
+		gt_u4 w[2];
+#pragma unroll
+		for (int e = 0; e < 8; e++)
+			w[e / 4].e[e % 4] = e % 2 ? gt_pair_high<T>(ra.e[e / 2], rb.e[e / 2])
+					      : gt_pair_low<T>(ra.e[e / 2], rb.e[e / 2]);
+		store(p, j, w[0], w[1]);
+	}
+}
+/* realign} */
+/* pair} */
+/* {pair:vector */
 /* The tile of 2-byte elements moved as vectors of V = 8 (16 bytes), 4 or
  * 2 on both sides, for rows and cols multiples of V and buffers on 2V
  * bytes: a lane loads V elements of each of two neighbouring input rows,
@@ -348,7 +449,7 @@ __device__ __forceinline__ void gt_transpose_units(const T *__restrict__ in_elem
  * (V / 2)) % 8), so that neither phase meets a bank twice in a quarter
  * warp (TW a multiple of 32, TH of 8V).  Blocks at the edges move the
  * whole chunks inside the matrix. */
-template <int TH, int TW, int NT, int V, typename T>
+template <int TH, int TW, int NT, int V, int RE, typename T>
 __device__ __forceinline__ void gt_transpose_vectors(const T *__restrict__ in, T *__restrict__ out, unsigned rows,
 						     unsigned cols, size_t row0, size_t col0, unsigned t, gt_sptr ts)
 {
@@ -359,6 +460,20 @@ __device__ __forceinline__ void gt_transpose_vectors(const T *__restrict__ in, T
 	static_assert(sizeof(T) == 2 && (V == 2 || V == 4 || V == 8) && TW % 32 == 0 && TH % (8 * V) == 0,
 		      "2-byte elements, V 2, 4 or 8, TW % 32, TH % 8V");
 	auto chunk = [=](unsigned p, unsigned c) { return ts + p * (TW * 4u) + (c ^ (p >> SHIFT & 7)) * 16u; };
+	/* Two 16-byte chunks of words (row pair p, chunk 2j on): lanes 4 to 7
+	 * of each eight store their second chunk first, so the eight meet
+	 * eight bank groups. */
+	auto store_pair = [=](unsigned p, unsigned j, const gt_u4 &w0, const gt_u4 &w1) {
+		const bool swap = j >> 2 & 1; /* selects: w indexed by it would live in local memory */
+		gt_sts(chunk(p, 2 * j + swap), swap ? w1 : w0);
+		gt_sts(chunk(p, 2 * j + !swap), swap ? w0 : w1);
+	};
+/* {realign */
+	if constexpr (RE) {
+		gt_vectors_load_realigned<TH, TW, NT>(in, rows, cols, row0, col0, t, store_pair);
+	} else
+/* realign} */
+	{
 	lane_vec a[LQ], b[LQ];
 #pragma unroll
 	for (int k = 0; k < LQ; k++) {
@@ -379,17 +494,13 @@ __device__ __forceinline__ void gt_transpose_vectors(const T *__restrict__ in, T
 		for (int e = 0; e < V; e++)
 			w[e / 4].e[e % 4] = e % 2 ? gt_pair_high<T>(a[k].e[e / 2], b[k].e[e / 2])
 					      : gt_pair_low<T>(a[k].e[e / 2], b[k].e[e / 2]);
-		if constexpr (V == 8) {
-			/* Lanes 4 to 7 of each eight store their second chunk
-			 * first: the eight then meet eight bank groups. */
-			const bool swap = j >> 2 & 1; /* selects: w indexed by it would live in local memory */
-			gt_sts(chunk(p, 2 * j + swap), swap ? w[1] : w[0]);
-			gt_sts(chunk(p, 2 * j + !swap), swap ? w[0] : w[1]);
-		} else if constexpr (V == 4) {
+		if constexpr (V == 8)
+			store_pair(p, j, w[0], w[1]);
+		else if constexpr (V == 4)
 			gt_sts(chunk(p, j), w[0]);
-		} else { /* two words, half a chunk */
+		else /* two words, half a chunk */
 			gt_sts(chunk(p, j / 2) + j % 2 * 8u, w[0].e[0] | (unsigned long long)w[0].e[1] << 32);
-		}
+	}
 	}
 	__syncthreads();
 #pragma unroll
@@ -575,7 +686,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 	constexpr size_t VEC_BYTES = sizeof(pack);
 	constexpr unsigned ROW_BYTES = (WIDTH + PAD) * sizeof(T); /* a tile row's */
 	/* The family's constraints keep REALIGN to vectors of whole words and rows of threads within a warp. */
-	constexpr bool REALIGNS = REALIGN && VEC > 1 && VEC_BYTES % 4 == 0 && THREADS_X <= 32;
+	constexpr bool REALIGNS = REALIGN && PAIR != 3 && VEC > 1 && VEC_BYTES % 4 == 0 && THREADS_X <= 32;
 
 	const unsigned nx = (cols + WIDTH - 1) / WIDTH;
 	const unsigned ny = (rows + STRIPE - 1) / STRIPE;
@@ -624,10 +735,12 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 /* pair} */
 /* {pair:vector */
 	if constexpr (PAIR == 3 && sizeof(T) == 2 && SHARED && VEC > 1) {
-		paired = rows % VEC == 0 && cols % VEC == 0 && (size_t)in % (2 * VEC) == 0 && (size_t)out % (2 * VEC) == 0;
+		/* With REALIGN the loads take any cols (gt_vectors_load_realigned). */
+		paired = rows % VEC == 0 && (REALIGN ? (size_t)in % 16 == 0 : cols % VEC == 0 && (size_t)in % (2 * VEC) == 0) &&
+			 (size_t)out % (2 * VEC) == 0;
 		if (paired)
-			gt_transpose_vectors<STRIPE, WIDTH, THREADS_X * BLOCK_ROWS, VEC>(in, out, rows, cols, row0, col0,
-											ty * THREADS_X + tx, ts);
+			gt_transpose_vectors<STRIPE, WIDTH, THREADS_X * BLOCK_ROWS, VEC, REALIGN>(
+				in, out, rows, cols, row0, col0, ty * THREADS_X + tx, ts);
 	}
 /* pair} */
 

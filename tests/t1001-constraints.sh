@@ -88,13 +88,25 @@ grep_in "$T/out" "#define GT_PAIR 1"
 # pair=vector: f16 pairs as 16-, 8- or 4-byte vectors on both sides.
 reject "pair=vector needs 2-byte elements (the element is 4 bytes)" --param pair=vector --param vec=4
 reject "pair=vector needs shared=on and vec=8, 4 or 2 (16, 8 or 4 bytes a lane)" --param pair=vector --param vec=1 --dtype f16
-reject "pair=vector needs sector=off, realign=off, async=off and pad=1" --param pair=vector --param vec=8 --param sector=on --dtype f16
+reject "pair=vector needs sector=off, async=off and pad=1" --param pair=vector --param vec=8 --param sector=on --dtype f16
 reject "pair=vector needs tile x wide a multiple of 32 (32) and tile x unroll of 8 x vec, 64 (32)" --param pair=vector --param vec=8 --dtype f16
 reject "pair=vector needs tile x wide a multiple of 32 (32) and tile x unroll of 8 x vec, 32 (16)" --param pair=vector --param vec=4 --param tile=16 --param wide=2 --param block_rows=8 --dtype f16
 accept --param pair=vector --param vec=8 --param unroll=2 --dtype f16
 accept --param pair=vector --param vec=4 --dtype f16
 accept --param pair=vector --param vec=2 --param tile=64 --dtype f16
 accept --param pair=vector --param vec=8 --param tile=128 --param block_rows=32 --dtype f16
+# realign=on with pair=vector realigns the vectors' loads, not the element
+# path's: the element path's realign limits (a tile row's threads within a
+# warp, 8 row steps) do not apply.
+accept --param pair=vector --param realign=on --param vec=2 --param tile=128 --param block_rows=16 --dtype f16
+accept --param pair=vector --param realign=on --param vec=8 --param tile=64 --param unroll=4 --param block_rows=8 --dtype f16
+# By default realign=on comes only with pair=vector.
+run_gt 0 transpose --list --dtype f16
+check "the default f16 space has realign=on with pair=vector" \
+	test "$(grep -c 'realign=on,pair=vector' "$T/out")" -gt 100
+check "and realign=on nowhere else" test "$(grep 'realign=on' "$T/out" | grep -vc 'pair=vector')" = 0
+run_gt 0 transpose --list --dtype f32
+check "the default f32 space has no realign=on" test "$(grep -c 'realign=on' "$T/out")" = 0
 reject "shared memory per block exceeds the device limit (66048 > 49152 bytes)" --param pair=vector --param vec=8 --param tile=128 --param unroll=2 --param block_rows=16 --dtype f16
 run_gt 0 source transpose --param pair=vector --param vec=8 --param tile=64 --dtype f16
 grep_in "$T/out" "#define GT_PAIR 3"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The transpose template is right at edge sizes without a GPU: a seeded
 # sample of variants of each element type (the default space, realign=on,
-# pair=on, quad and vector, async=on, words and rows, rowclass=on's element path,
+# pair=on, quad and vector (with realign=on too), async=on, words and rows, rowclass=on's element path,
 # and every value of every parameter),
 # instantiated on the host by tests/transpose-host.cc over
 # tests/cuda-host.h, which runs a block's threads as coroutines between its
@@ -26,6 +26,7 @@ f16 5 --param pair=quad
 f16 4 --param pair=vector --param vec=8
 f16 3 --param pair=vector --param vec=4
 f16 3 --param pair=vector --param vec=2
+f16 4 --param pair=vector --param realign=on
 f16 3 --param pair=vector --param tile=all --param block_rows=all --param unroll=all --param mapping=all --param wide=all
 f32 5 --param sector=on --param realign=on
 f16 5 --param sector=on --param realign=on
@@ -54,8 +55,9 @@ host_runner transpose 60 4 ELEM_BYTES TILE BLOCK_ROWS PAD UNROLL MAPPING VEC SHA
 # the odd and even remainders each path meets (pair needs rows and cols
 # even, quad multiples of 4, vector multiples of vec: 130x258 takes vec=2, 132x260 vec=2 and 4,
 # 520x136 and 200x328 every vec; sector windows need rows off a sector;
-# realign needs cols off a vector; whole tiles need several stripes), and
-# misaligned buffers.
+# realign needs cols off a vector, and with pair=vector rows a multiple of
+# vec: 264x131, 520x263, 130x97 and 132x99; whole tiles need several
+# stripes), and misaligned buffers.
 host_run 0 1x1 2x2 1x67 67x1 64x66 66x64+1 130x258 258x130 257x129 129x257 520x136 136x520+2 301x521 264x264+1 \
-	132x260 68x64+2 200x328 328x72
+	132x260 68x64+2 200x328 328x72 264x131 520x263 130x97 132x99
 done_testing

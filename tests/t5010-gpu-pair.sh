@@ -5,7 +5,8 @@
 # loads), and odd rows or cols (the element-wise path); a variant with a
 # fault injected is still caught; and an exported header's kernels, pair
 # kernels among them, built by nvcc, are right at sizes nobody tuned.  So
-# are the variants of pair=quad and pair=vector (f16, vec 8, 4 and 2), those of async=on
+# are the variants of pair=quad and pair=vector (f16, vec 8, 4 and 2, with
+# and without realign=on), those of async=on
 # (f32, f64), those of async=words and async=rows (f16) and those of
 # rowclass=on (f16, f32).
 . "$(dirname "$0")/setup"
@@ -50,6 +51,12 @@ tune_checked "$T/quad.db" f16 pair=quad --param vec=4,8 --param sector=off --par
 all_sizes=$sizes
 sizes="$sizes,136x520,520x136,1000x304,2048x1032,132x516,1004x300,2044x1036,2046x1034"
 tune_checked "$T/vector.db" f16 pair=vector --param vec=2,4,8 --param sector=off --param realign=off --param pair=vector
+# The same with realign=on: 16-byte loads for any cols (odd, 2 mod 4,
+# multiples of 8), the rows each shifted into place, the output's vectors
+# as before; the last chunk of the matrix cut by its end.
+sizes="$sizes,264x131,520x263,1000x303,2048x1033,4096x1031,1002x301,132x99,130x97"
+tune_checked "$T/realign.db" f16 realign=on,pair=vector --param vec=2,4,8 --param sector=off --param realign=on \
+	--param pair=vector
 sizes=$all_sizes
 # Tiles loaded by asynchronous element copies (f32, f64), with and without
 # the sector windows.
