@@ -332,6 +332,18 @@ __device__ __forceinline__ void gt_transpose_units(const T *__restrict__ in_elem
 /* pair} */
 
 /* {pair:vector */
+/* The pairs' words of V columns of two neighbouring rows, a (row r) and b
+ * (row r + 1), V / 2 words each: word e of w (w[e / 4].e[e % 4]) holds
+ * column e of a, low, and of b, high. */
+template <typename T, int V, typename A>
+__device__ __forceinline__ void gt_pair_words(const A &a, const A &b, gt_u4 *w)
+{
+#pragma unroll
+	for (int e = 0; e < V; e++)
+		w[e / 4].e[e % 4] = e % 2 ? gt_pair_high<T>(a.e[e / 2], b.e[e / 2]) : gt_pair_low<T>(a.e[e / 2], b.e[e / 2]);
+}
+/* pair} */
+/* {pair:vector */
 /* {realign */
 /* Halves m to m + 7 of the 16 in o then n (2-byte elements, two a word):
  * whole words by two rounds of selects (m / 2, bit by bit), then half a
@@ -367,7 +379,7 @@ __device__ __forceinline__ gt_u4 gt_chunk_load(const T *__restrict__ in, size_t 
 #pragma unroll
 		for (int k = 0; k < 8; k++)
 			if (g + k < total)
-				v.e[k / 2] |= (unsigned)gt_ldg((const unsigned short *)(in + g + k)) << 16 * (k % 2);
+				v.e[k / 2] |= (unsigned)gt_ldg(in + g + k) << 16 * (k % 2);
 	return v;
 }
 
@@ -423,10 +435,7 @@ __device__ __forceinline__ void gt_vectors_load_realigned(const T *__restrict__ 
 		const gt_u4 ra = gt_shift_halves(a[k], na, (unsigned)(ga % 8));
 		const gt_u4 rb = gt_shift_halves(b[k], nb, (unsigned)(gb % 8));
 		gt_u4 w[2];
-#pragma unroll
-		for (int e = 0; e < 8; e++)
-			w[e / 4].e[e % 4] = e % 2 ? gt_pair_high<T>(ra.e[e / 2], rb.e[e / 2])
-					      : gt_pair_low<T>(ra.e[e / 2], rb.e[e / 2]);
+		gt_pair_words<T, 8>(ra, rb, w);
 		store(p, j, w[0], w[1]);
 	}
 }
@@ -474,33 +483,30 @@ __device__ __forceinline__ void gt_transpose_vectors(const T *__restrict__ in, T
 	} else
 /* realign} */
 	{
-	lane_vec a[LQ], b[LQ];
+		lane_vec a[LQ], b[LQ];
 #pragma unroll
-	for (int k = 0; k < LQ; k++) {
-		const unsigned q = t + k * NT, j = q % CPR, p = q / CPR;
-		const size_t r = row0 + 2 * p, c = col0 + V * j;
-		if ((NQ % NT == 0 || q < NQ) && r < rows && c < cols) {
-			a[k] = gt_ldg((const lane_vec *)(in + r * cols + c));
-			b[k] = gt_ldg((const lane_vec *)(in + (r + 1) * cols + c));
+		for (int k = 0; k < LQ; k++) {
+			const unsigned q = t + k * NT, j = q % CPR, p = q / CPR;
+			const size_t r = row0 + 2 * p, c = col0 + V * j;
+			if ((NQ % NT == 0 || q < NQ) && r < rows && c < cols) {
+				a[k] = gt_ldg((const lane_vec *)(in + r * cols + c));
+				b[k] = gt_ldg((const lane_vec *)(in + (r + 1) * cols + c));
+			}
 		}
-	}
 #pragma unroll
-	for (int k = 0; k < LQ; k++) {
-		const unsigned q = t + k * NT, j = q % CPR, p = q / CPR;
-		if (NQ % NT && q >= NQ)
-			break;
-		gt_u4 w[V > 2 ? V / 4 : 1];
-#pragma unroll
-		for (int e = 0; e < V; e++)
-			w[e / 4].e[e % 4] = e % 2 ? gt_pair_high<T>(a[k].e[e / 2], b[k].e[e / 2])
-					      : gt_pair_low<T>(a[k].e[e / 2], b[k].e[e / 2]);
-		if constexpr (V == 8)
-			store_pair(p, j, w[0], w[1]);
-		else if constexpr (V == 4)
-			gt_sts(chunk(p, j), w[0]);
-		else /* two words, half a chunk */
-			gt_sts(chunk(p, j / 2) + j % 2 * 8u, w[0].e[0] | (unsigned long long)w[0].e[1] << 32);
-	}
+		for (int k = 0; k < LQ; k++) {
+			const unsigned q = t + k * NT, j = q % CPR, p = q / CPR;
+			if (NQ % NT && q >= NQ)
+				break;
+			gt_u4 w[V > 2 ? V / 4 : 1];
+			gt_pair_words<T, V>(a[k], b[k], w);
+			if constexpr (V == 8)
+				store_pair(p, j, w[0], w[1]);
+			else if constexpr (V == 4)
+				gt_sts(chunk(p, j), w[0]);
+			else /* two words, half a chunk */
+				gt_sts(chunk(p, j / 2) + j % 2 * 8u, w[0].e[0] | (unsigned long long)w[0].e[1] << 32);
+		}
 	}
 	__syncthreads();
 #pragma unroll
