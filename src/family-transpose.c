@@ -95,8 +95,10 @@
  * vec=4 won at each of eight sizes on 8 bytes, by 0.6 to 8.3 points (1320 x
  * 6652: 91.3% against 83.0), and vec=2 at three of eight even sizes, by
  * 0.9 to 3.4 (1316 x 6654: 84.2% against 80.8); they add 100 and 98 f16
- * variants.  With realign=on the loads are 16 bytes for any cols (each
- * row's piece shifted into place by shuffles, selects and byte permutes),
+ * variants.  With realign=on the loads take any cols (each row's piece
+ * loaded as 8-byte pieces from the boundary before it and shifted into
+ * place by selects and byte permutes; first 16-byte vectors and shuffles,
+ * which held more registers and read 1 to 2 points less of the ceiling),
  * the stores vec wide, for rows a multiple of vec: tuned on an H200 beside
  * the default space, it won where cols is odd (4880 x 1911: 89.3% against
  * 84.9; 6648 x 1315: 81.9 against 79.7), tied at 7384 x 6654 and lost
@@ -140,9 +142,9 @@ static const struct param_def params[NPARAMS] = {
 		       off_on, { 0, 1 }, 2, { 0, 1 }, 2, 0, 0 },
 	[P_WIDE] = { "wide", "GT_WIDE", "tiles per block side by side along the input rows",
 		     NULL, { 1, 2, 4 }, 3, { 1, 2 }, 2, 1, 0 },
-	[P_REALIGN] = { "realign", "GT_REALIGN", "load input rows that start off a vector boundary (cols not a multiple of vec) as aligned vectors shifted into place; with pair=vector (by default only there), 16-byte vectors for any cols, whatever vec the output takes",
+	[P_REALIGN] = { "realign", "GT_REALIGN", "load input rows that start off a vector boundary (cols not a multiple of vec) as aligned vectors shifted into place; with pair=vector (by default only there), any cols, loaded in 8-byte pieces, whatever vec the output takes",
 			off_on, { 0, 1 }, 2, { 0, 1 }, 2, 0, 0, 1 },
-	[P_PAIR] = { "pair", "GT_PAIR", "move 2- and 4-byte elements in units of two, two input rows at a time (when rows and cols are even; else element by element); quad: 2-byte elements in units of four, four rows at a time (rows and cols multiples of 4); vector: 2-byte elements in units of two as vectors of vec elements on both sides, a warp's instruction covering up to tile x wide x 2 bytes of an input row and tile x unroll x 2 of an output row, at most 64 x vec (vec=8, 4 or 2; rows and cols multiples of vec, or with realign=on rows alone: the loads 16 bytes, up to 512 of a row)",
+	[P_PAIR] = { "pair", "GT_PAIR", "move 2- and 4-byte elements in units of two, two input rows at a time (when rows and cols are even; else element by element); quad: 2-byte elements in units of four, four rows at a time (rows and cols multiples of 4); vector: 2-byte elements in units of two as vectors of vec elements on both sides, a warp's instruction covering up to tile x wide x 2 bytes of an input row and tile x unroll x 2 of an output row, at most 64 x vec (vec=8, 4 or 2; rows and cols multiples of vec, or with realign=on rows alone, the loads in 8-byte pieces)",
 		     pair_names, { 0, 1, 2, 3 }, 4, { 0, 1, 3 }, 3, 0, 0, 1 },
 	[P_ASYNC] = { "async", "GT_ASYNC", "load the tile (vec=1) with asynchronous element copies straight into shared memory, no register between (4- and 8-byte elements); words (2-byte elements, vec>1): rows not loaded as vectors as aligned asynchronous 4-byte copies of two elements, each row shifted by its start's parity (pad even, at least 2); rows (2-byte elements, any vec): every row so, whole tiles too, the words spread over all the block's threads; the same kernels with plain loads before compute capability 8.0",
 		      async_names, { 0, 1, 2, 3 }, 4, { 0, 1, 2 }, 3, 0, 0, 1 },

@@ -345,95 +345,83 @@ __device__ __forceinline__ void gt_pair_words(const A &a, const A &b, gt_u4 *w)
 /* pair} */
 /* {pair:vector */
 /* {realign */
-/* Halves m to m + 7 of the 16 in o then n (2-byte elements, two a word):
- * whole words by two rounds of selects (m / 2, bit by bit), then half a
- * word by a byte permute (m % 2). */
-__device__ __forceinline__ gt_u4 gt_shift_halves(gt_u4 o, gt_u4 n, unsigned m)
+/* Halves h to h + 7 of the 12 in p[0..2] (2-byte elements, four an
+ * 8-byte piece): whole words by a round of selects (h / 2), then half a
+ * word by a byte permute (h % 2). */
+__device__ __forceinline__ gt_u4 gt_shift_halves(const unsigned long long *p, unsigned h)
 {
-	const unsigned w[8] = { o.e[0], o.e[1], o.e[2], o.e[3], n.e[0], n.e[1], n.e[2], n.e[3] };
-	unsigned t[6], u[5];
-#pragma unroll
-	for (int i = 0; i < 6; i++)
-		t[i] = m & 4 ? w[i + 2] : w[i];
+	const unsigned w[6] = { (unsigned)p[0], (unsigned)(p[0] >> 32), (unsigned)p[1],
+				(unsigned)(p[1] >> 32), (unsigned)p[2], (unsigned)(p[2] >> 32) };
+	unsigned t[5];
 #pragma unroll
 	for (int i = 0; i < 5; i++)
-		u[i] = m & 2 ? t[i + 1] : t[i];
-	const unsigned sel = m & 1 ? 0x5432 : 0x3210;
+		t[i] = h & 2 ? w[i + 1] : w[i];
+	const unsigned sel = h & 1 ? 0x5432 : 0x3210;
 	gt_u4 r;
 #pragma unroll
 	for (int k = 0; k < 4; k++)
-		r.e[k] = __byte_perm(u[k], u[k + 1], sel);
+		r.e[k] = __byte_perm(t[k], t[k + 1], sel);
 	return r;
 }
 
-/* The 16 bytes at in[g] (g a multiple of 8 elements): none where they
- * start past the row end `end` (no lane keeps them), and where the
- * matrix's end (total elements) cuts them, its elements one by one. */
+/* The 8 bytes at in[g] (g a multiple of 4 elements): none where they start
+ * past the row end `end` (no lane keeps them), and where the matrix's end
+ * (total elements) cuts them, its elements one by one. */
 template <typename T>
-__device__ __forceinline__ gt_u4 gt_chunk_load(const T *__restrict__ in, size_t g, size_t end, size_t total)
+__device__ __forceinline__ unsigned long long gt_piece_load(const T *__restrict__ in, size_t g, size_t end,
+							    size_t total)
 {
-	gt_u4 v = { { 0, 0, 0, 0 } };
-	if (g < end && g + 8 <= total)
-		v = gt_ldg((const gt_u4 *)(in + g));
+	unsigned long long v = 0;
+	if (g < end && g + 4 <= total)
+		v = gt_ldg((const unsigned long long *)(in + g));
 	else if (g < end)
 #pragma unroll
-		for (int k = 0; k < 8; k++)
+		for (int k = 0; k < 4; k++)
 			if (g + k < total)
-				v.e[k / 2] |= (unsigned)gt_ldg(in + g + k) << 16 * (k % 2);
+				v |= (unsigned long long)gt_ldg(in + g + k) << 16 * k;
 	return v;
 }
 
-/* pair=vector's loads with realign=on, for any cols (the input on 16
+/* pair=vector's loads with realign=on, for any cols (the input on 8
  * bytes): a lane moves 8 columns of two neighbouring input rows (row pair
- * p, columns col0 + 8 j on), TW / 8 lanes a pair, so a warp's instruction
- * covers up to 512 bytes of one row whatever the output's vectors.  Row
- * r's piece starts m elements past a 16-byte boundary: the lane loads the
- * aligned 16 bytes at its place, takes its neighbour's (a shuffle; the
- * piece's last lane loads those past it) and keeps the halves from m on,
- * then makes the words of two and hands them to store(p, j, w0, w1).
- * Where rows and cols are multiples of 8 the plain vectors are the same
- * accesses without the shifts; where cols is odd there are no others. */
+ * p, columns col0 + 8 j on), TW / 8 lanes a pair.  Row r's piece starts h
+ * elements past an 8-byte boundary: the lane loads the three 8-byte
+ * pieces from the boundary before its place and keeps the halves from h
+ * on, then makes the words of two and hands them to store(p, j, w0, w1).
+ * Three pieces a row hold 12 registers a row pair where 16-byte loads
+ * shifted by up to 7 elements held 16 (their own and the next lane's, by
+ * shuffles, the piece's last lane loading its own): on an H200 the
+ * best of these variants read 1 to 2 points more of the copy ceiling
+ * (docs/benchmarks.md, "Realigned loads in 8-byte pieces").  Where rows
+ * and cols are multiples of 8 the plain vectors are the same rows without
+ * the shifts; where cols is odd there are no others. */
 template <int TH, int TW, int NT, typename T, typename S>
 __device__ __forceinline__ void gt_vectors_load_realigned(const T *__restrict__ in, unsigned rows, unsigned cols,
 							 size_t row0, size_t col0, unsigned t, S store)
 {
 	constexpr int CPR = TW / 8, NQ = TH / 2 * CPR, LQ = (NQ + NT - 1) / NT;
-	static_assert(32 % CPR == 0, "a row pair's lanes within a warp");
 	const size_t total = (size_t)rows * cols;
-	gt_u4 a[LQ], b[LQ], an[LQ], bn[LQ];
+	unsigned long long a[LQ][3], b[LQ][3];
 #pragma unroll
 	for (int k = 0; k < LQ; k++) {
 		const unsigned q = t + k * NT, j = q % CPR, p = q / CPR;
 		const size_t r = row0 + 2 * p, ga = r * cols + col0, gb = ga + cols;
-		const size_t ca = ga - ga % 8 + 8 * j, cb = gb - gb % 8 + 8 * j;
-		if ((NQ % NT == 0 || q < NQ) && r < rows) {
-			a[k] = gt_chunk_load(in, ca, gb - col0, total);
-			b[k] = gt_chunk_load(in, cb, gb - col0 + cols, total);
-			if (j == CPR - 1) {
-				an[k] = gt_chunk_load(in, ca + 8, gb - col0, total);
-				bn[k] = gt_chunk_load(in, cb + 8, gb - col0 + cols, total);
+		const size_t ca = ga - ga % 4 + 8 * j, cb = gb - gb % 4 + 8 * j;
+		if ((NQ % NT == 0 || q < NQ) && r < rows)
+#pragma unroll
+			for (int i = 0; i < 3; i++) {
+				a[k][i] = gt_piece_load(in, ca + 4 * i, gb - col0, total);
+				b[k][i] = gt_piece_load(in, cb + 4 * i, gb - col0 + cols, total);
 			}
-		}
 	}
 #pragma unroll
 	for (int k = 0; k < LQ; k++) {
 		const unsigned q = t + k * NT, j = q % CPR, p = q / CPR;
 		const size_t r = row0 + 2 * p, ga = r * cols + col0, gb = ga + cols;
-		/* Every lane shuffles, whether or not it keeps what it gets. */
-		const gt_u4 xa = gt_shfl(a[k], (int)j + 1, CPR), xb = gt_shfl(b[k], (int)j + 1, CPR);
 		if ((NQ % NT && q >= NQ) || r >= rows || col0 + 8 * j >= cols)
 			continue;
-		/* Word by word: a select of whole vectors takes their address,
-		 * and so local memory. */
-		const bool last = j == CPR - 1;
-		gt_u4 na, nb;
-#pragma unroll
-		for (int i = 0; i < 4; i++) {
-			na.e[i] = last ? an[k].e[i] : xa.e[i];
-			nb.e[i] = last ? bn[k].e[i] : xb.e[i];
-		}
-		const gt_u4 ra = gt_shift_halves(a[k], na, (unsigned)(ga % 8));
-		const gt_u4 rb = gt_shift_halves(b[k], nb, (unsigned)(gb % 8));
+		const gt_u4 ra = gt_shift_halves(a[k], (unsigned)(ga % 4));
+		const gt_u4 rb = gt_shift_halves(b[k], (unsigned)(gb % 4));
 		gt_u4 w[2];
 		gt_pair_words<T, 8>(ra, rb, w);
 		store(p, j, w[0], w[1]);
@@ -742,7 +730,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 /* {pair:vector */
 	if constexpr (PAIR == 3 && sizeof(T) == 2 && SHARED && VEC > 1) {
 		/* With REALIGN the loads take any cols (gt_vectors_load_realigned). */
-		paired = rows % VEC == 0 && (REALIGN ? (size_t)in % 16 == 0 : cols % VEC == 0 && (size_t)in % (2 * VEC) == 0) &&
+		paired = rows % VEC == 0 && (REALIGN ? (size_t)in % 8 == 0 : cols % VEC == 0 && (size_t)in % (2 * VEC) == 0) &&
 			 (size_t)out % (2 * VEC) == 0;
 		if (paired)
 			gt_transpose_vectors<STRIPE, WIDTH, THREADS_X * BLOCK_ROWS, VEC, REALIGN>(

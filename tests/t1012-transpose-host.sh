@@ -56,8 +56,9 @@ host_runner transpose 60 4 ELEM_BYTES TILE BLOCK_ROWS PAD UNROLL MAPPING VEC SHA
 # even, quad multiples of 4, vector multiples of vec: 130x258 takes vec=2, 132x260 vec=2 and 4,
 # 520x136 and 200x328 every vec; sector windows need rows off a sector;
 # realign needs cols off a vector, and with pair=vector rows a multiple of
-# vec: 264x131, 520x263, 130x97 and 132x99; whole tiles need several
-# stripes), and misaligned buffers.
+# vec: 264x131, 520x263, 130x97 and 132x99, and 520x263+4 with the input
+# on 8 bytes, not 16; whole tiles need several stripes), and misaligned
+# buffers.
 host_run 0 1x1 2x2 1x67 67x1 64x66 66x64+1 130x258 258x130 257x129 129x257 520x136 136x520+2 301x521 264x264+1 \
-	132x260 68x64+2 200x328 328x72 264x131 520x263 130x97 132x99
+	132x260 68x64+2 200x328 328x72 264x131 520x263 130x97 132x99 520x263+4
 done_testing

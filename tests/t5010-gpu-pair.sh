@@ -51,7 +51,7 @@ tune_checked "$T/quad.db" f16 pair=quad --param vec=4,8 --param sector=off --par
 all_sizes=$sizes
 sizes="$sizes,136x520,520x136,1000x304,2048x1032,132x516,1004x300,2044x1036,2046x1034"
 tune_checked "$T/vector.db" f16 pair=vector --param vec=2,4,8 --param sector=off --param realign=off --param pair=vector
-# The same with realign=on: 16-byte loads for any cols (odd, 2 mod 4,
+# The same with realign=on: loads in 8-byte pieces for any cols (odd, 2 mod 4,
 # multiples of 8), the rows each shifted into place, the output's vectors
 # as before; the last chunk of the matrix cut by its end.
 sizes="$sizes,264x131,520x263,1000x303,2048x1033,4096x1031,1002x301,132x99,130x97"
