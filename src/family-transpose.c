@@ -100,9 +100,10 @@
  * place by selects and byte permutes; first 16-byte vectors and shuffles,
  * which held more registers and read 1 to 2 points less of the ceiling),
  * the stores vec wide, for rows a multiple of vec: tuned on an H200 beside
- * the default space, it won where cols is odd (4880 x 1911: 89.3% against
- * 84.9; 6648 x 1315: 81.9 against 79.7), tied at 7384 x 6654 and lost
- * where the plain vectors apply (8192 x 8192: 90.6 against 97.7), where it
+ * the default space (the first form), it won where cols is odd (4880 x
+ * 1911: 89.3% against 84.9; 6648 x 1315: 81.9 against 79.7), tied at 7384
+ * x 6654 and lost where the plain vectors apply (8192 x 8192: 90.6 against
+ * 97.7; the 8-byte pieces 92.0), where it
  * is not chosen; it adds 276 f16 variants, and realign=on comes by default
  * only with pair=vector (default_only).
  */

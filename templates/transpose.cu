@@ -342,8 +342,7 @@ __device__ __forceinline__ void gt_pair_words(const A &a, const A &b, gt_u4 *w)
 	for (int e = 0; e < V; e++)
 		w[e / 4].e[e % 4] = e % 2 ? gt_pair_high<T>(a.e[e / 2], b.e[e / 2]) : gt_pair_low<T>(a.e[e / 2], b.e[e / 2]);
 }
-/* pair} */
-/* {pair:vector */
+
 /* {realign */
 /* Halves h to h + 7 of the 12 in p[0..2] (2-byte elements, four an
  * 8-byte piece): whole words by a round of selects (h / 2), then half a
@@ -428,8 +427,7 @@ __device__ __forceinline__ void gt_vectors_load_realigned(const T *__restrict__ 
 	}
 }
 /* realign} */
-/* pair} */
-/* {pair:vector */
+
 /* The tile of 2-byte elements moved as vectors of V = 8 (16 bytes), 4 or
  * 2 on both sides, for rows and cols multiples of V and buffers on 2V
  * bytes: a lane loads V elements of each of two neighbouring input rows,
@@ -679,7 +677,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 	constexpr int HALO = SECTOR ? 32 / (int)sizeof(T) : 0; /* elements in a 32-byte sector */
 	constexpr size_t VEC_BYTES = sizeof(pack);
 	constexpr unsigned ROW_BYTES = (WIDTH + PAD) * sizeof(T); /* a tile row's */
-	/* The family's constraints keep REALIGN to vectors of whole words and rows of threads within a warp. */
+	/* The family keeps REALIGN to whole words, a row's threads in a warp; pair=vector's is its own. */
 	constexpr bool REALIGNS = REALIGN && PAIR != 3 && VEC > 1 && VEC_BYTES % 4 == 0 && THREADS_X <= 32;
 
 	const unsigned nx = (cols + WIDTH - 1) / WIDTH;

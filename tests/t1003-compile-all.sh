@@ -5,8 +5,9 @@
 # and a quarter of it for sm_80, whose paths differ only where a variant
 # needs Hopper (a new seed each day, printed, so the whole space is covered
 # over time and a failure can be repeated with GPUTUNE_SAMPLE_SEED); `make
-# check-full` (GPUTUNE_CHECK_FULL=1) compiles every variant for both.  A line may narrow the
-# space with --param, for values outside the default space.
+# check-full` (GPUTUNE_CHECK_FULL=1) compiles every variant for both.  A
+# line may narrow the space with --param, for values outside the default
+# space.
 . "$(dirname "$0")/setup"
 
 echo "# sample seed $sample_seed"
