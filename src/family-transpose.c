@@ -105,7 +105,18 @@
  * x 6654 and lost where the plain vectors apply (8192 x 8192: 90.6 against
  * 97.7; the 8-byte pieces 92.0), where it
  * is not chosen; it adds 276 f16 variants, and realign=on comes by default
- * only with pair=vector (default_only).
+ * only with pair=vector (default_only).  realign=out (pair=vector, vec=8)
+ * takes the other side: output rows of any length, kept by columns in
+ * shared memory and stored as the whole 16 bytes each covers, with the
+ * ends element by element (gt_transpose_vectors_out), the loads 16 bytes
+ * where cols is a multiple of 8.  Tuned on H200s beside the default space
+ * it won at the f16 sizes with such cols and rows off 8 (1315 x 6648:
+ * 83.4% of the copy ceiling against 79.5; 1314 x 6640: 84.6 against
+ * 81.0) and lost at 7382 x 6648 (84.1 against 86.0); at 1328 x 6648,
+ * rows on 16 bytes, it reads 93.6 where the plain vectors read 97.9.  It
+ * adds 78 f16 variants.  realign=both adds realign=on's loads for any
+ * cols; it lost at every size tried, by 6 to 14 points, and is searched
+ * only when asked for (docs/benchmarks.md, "Output rows of any length").
  */
 #include "family.h"
 #include "util.h"
@@ -121,6 +132,7 @@ static const char *const mapping_names[] = { "cartesian", "diagonal", "colmajor"
 static const char *const off_on[] = { "off", "on", NULL };
 static const char *const pair_names[] = { "off", "on", "quad", "vector", NULL };
 enum { PAIR_QUAD = 2, PAIR_VECTOR = 3 }; /* their values: indices into pair_names */
+static const char *const realign_names[] = { "off", "on", "out", "both", NULL };
 static const char *const async_names[] = { "off", "on", "words", "rows", NULL };
 static const char *const inject_names[] = { "none", "wrong", "fault", "overrun", NULL };
 
@@ -143,9 +155,9 @@ static const struct param_def params[NPARAMS] = {
 		       off_on, { 0, 1 }, 2, { 0, 1 }, 2, 0, 0 },
 	[P_WIDE] = { "wide", "GT_WIDE", "tiles per block side by side along the input rows",
 		     NULL, { 1, 2, 4 }, 3, { 1, 2 }, 2, 1, 0 },
-	[P_REALIGN] = { "realign", "GT_REALIGN", "load input rows that start off a vector boundary (cols not a multiple of vec) as aligned vectors shifted into place; with pair=vector (by default only there), any cols, loaded in 8-byte pieces, whatever vec the output takes",
-			off_on, { 0, 1 }, 2, { 0, 1 }, 2, 0, 0, 1 },
-	[P_PAIR] = { "pair", "GT_PAIR", "move 2- and 4-byte elements in units of two, two input rows at a time (when rows and cols are even; else element by element); quad: 2-byte elements in units of four, four rows at a time (rows and cols multiples of 4); vector: 2-byte elements in units of two as vectors of vec elements on both sides, a warp's instruction covering up to tile x wide x 2 bytes of an input row and tile x unroll x 2 of an output row, at most 64 x vec (vec=8, 4 or 2; rows and cols multiples of vec, or with realign=on rows alone, the loads in 8-byte pieces)",
+	[P_REALIGN] = { "realign", "GT_REALIGN", "load input rows that start off a vector boundary (cols not a multiple of vec) as aligned vectors shifted into place; with pair=vector (by default only there), any cols, loaded in 8-byte pieces, whatever vec the output takes; out (pair=vector, vec=8): output rows of any length (rows), each stored as the whole 16 bytes it covers, its ends element by element, the loads 16 bytes (cols a multiple of 8); both: out with on's loads, any rows and cols",
+			realign_names, { 0, 1, 2, 3 }, 4, { 0, 1, 2 }, 3, 0, 0, 1 },
+	[P_PAIR] = { "pair", "GT_PAIR", "move 2- and 4-byte elements in units of two, two input rows at a time (when rows and cols are even; else element by element); quad: 2-byte elements in units of four, four rows at a time (rows and cols multiples of 4); vector: 2-byte elements in units of two as vectors of vec elements on both sides, a warp's instruction covering up to tile x wide x 2 bytes of an input row and tile x unroll x 2 of an output row, at most 64 x vec (vec=8, 4 or 2; rows and cols multiples of vec, or with realign=on rows alone, the loads in 8-byte pieces; with realign=out, vec=8, cols alone, and with both any sizes)",
 		     pair_names, { 0, 1, 2, 3 }, 4, { 0, 1, 3 }, 3, 0, 0, 1 },
 	[P_ASYNC] = { "async", "GT_ASYNC", "load the tile (vec=1) with asynchronous element copies straight into shared memory, no register between (4- and 8-byte elements); words (2-byte elements, vec>1): rows not loaded as vectors as aligned asynchronous 4-byte copies of two elements, each row shifted by its start's parity (pad even, at least 2); rows (2-byte elements, any vec): every row so, whole tiles too, the words spread over all the block's threads; the same kernels with plain loads before compute capability 8.0",
 		      async_names, { 0, 1, 2, 3 }, 4, { 0, 1, 2 }, 3, 0, 0, 1 },
@@ -286,6 +298,8 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 			 (size_t)tile * (size_t)v[P_UNROLL] * dt->size);
 		return buf;
 	}
+	if (v[P_REALIGN] >= 2 && (v[P_PAIR] != PAIR_VECTOR || vec != 8))
+		return "realign=out and both need pair=vector and vec=8 (16 bytes a lane)";
 	if (v[P_REALIGN] && v[P_PAIR] != PAIR_VECTOR) {
 		if (!v[P_SHARED])
 			return "realign needs the shared-memory tile (shared=off)";
@@ -415,7 +429,10 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 		size_t smem = (halo + stripe) * (width + (size_t)v[P_PAD]) * dt->size;
 		/* The template's buffer holds either tile: the larger counts. */
 		size_t k = (size_t)pair_unit(v);
-		size_t pair = v[P_PAIR] == PAIR_VECTOR ? stripe * width * dt->size
+		/* realign=out and both keep four more words a column, and move
+		 * the columns on by up to 28. */
+		size_t pair = v[P_PAIR] == PAIR_VECTOR ? (stripe + (v[P_REALIGN] >= 2 ? 8 : 0)) * width * dt->size +
+								 (v[P_REALIGN] >= 2 ? 112 : 0)
 			      : v[P_PAIR] ? k * (tile / k * (size_t)v[P_UNROLL]) * (tile / k + (size_t)v[P_PAD]) * k * dt->size
 					  : 0;
 		if (pair > smem)

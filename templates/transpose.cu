@@ -517,6 +517,120 @@ __device__ __forceinline__ void gt_transpose_vectors(const T *__restrict__ in, T
 		}
 	}
 }
+
+/* {realign:out,both */
+/* pair=vector with output rows of any length (realign=out: the plain
+ * 16-byte loads, cols a multiple of 8; both: the loads in 8-byte pieces,
+ * any cols), the output on 16 bytes.  Shared memory holds the tile by
+ * columns, each column's TH / 2 words of two rows on 16 bytes.  Output
+ * row col0 + c's piece (rows - row0 elements, at most TH) starts hl
+ * elements before a 16-byte boundary: a lane stores each whole 16 bytes
+ * after it from five words of the column (two chunks read, selects, and
+ * a byte permute where the window starts on a row of odd index); the hl
+ * elements before and the few after the last whole 16 bytes go one by
+ * one, eight lanes a column, and share their 16 bytes with the
+ * neighbouring blocks' pieces.  On an H200 (docs/benchmarks.md, "Output
+ * rows of any length") it read 83.4% of the copy ceiling at f16 1315 x
+ * 6648, where the rest of the space reads 79.5; at 1328 x 6648, rows on
+ * 16 bytes and no ends, 93.6% where the plain vectors read 97.9: the
+ * columns' layout costs about 4 points there, the ends about 10 more. */
+template <int TH, int TW, int NT, int RI, typename T>
+__device__ __forceinline__ void gt_transpose_vectors_out(const T *__restrict__ in, T *__restrict__ out,
+							 unsigned rows, unsigned cols, size_t row0, size_t col0,
+							 unsigned t, gt_sptr ts)
+{
+	constexpr unsigned PW = TH / 2 + 4; /* a column's words */
+	constexpr int CPR = TW / 8, NQ = TH / 2 * CPR, LQ = (NQ + NT - 1) / NT;
+	constexpr int SLOTS = TH / 8, NS = TW * SLOTS, LS = (NS + NT - 1) / NT;
+	constexpr int NE = TW * 8, LE = (NE + NT - 1) / NT;
+	constexpr unsigned P = 32 / (CPR < 32 ? CPR : 32); /* row pairs a warp's loads cover */
+	static_assert(sizeof(T) == 2 && TW % 32 == 0 && TH % 64 == 0, "2-byte elements, TW % 32, TH % 64");
+	/* Column c from word c PW + 4 x on, x = j P / 4 (j = c / 8): a warp's
+	 * loads write column 8 j + e of P row pairs for each j, in bank (4 (e
+	 * + x) + p) % 32, 32 banks where P is 4 or more (TW of 64 or less);
+	 * a quarter warp's stores read eight neighbouring chunks of a column. */
+	auto word = [=](unsigned c, unsigned p) { return ts + (c * PW + ((c >> 3) * P >> 2) * 4 + p) * 4u; };
+	auto store_cols = [=](unsigned p, unsigned j, const gt_u4 &w0, const gt_u4 &w1) {
+#pragma unroll
+		for (int e = 0; e < 8; e++)
+			gt_sts(word(8 * j + e, p), e < 4 ? w0.e[e] : w1.e[e - 4]);
+	};
+	if constexpr (RI) {
+		gt_vectors_load_realigned<TH, TW, NT>(in, rows, cols, row0, col0, t, store_cols);
+	} else {
+		gt_u4 a[LQ], b[LQ];
+#pragma unroll
+		for (int k = 0; k < LQ; k++) {
+			const unsigned q = t + k * NT, j = q % CPR, p = q / CPR;
+			const size_t r = row0 + 2 * p, c = col0 + 8 * j;
+			a[k] = b[k] = gt_u4{};
+			if ((NQ % NT == 0 || q < NQ) && r < rows && c < cols) {
+				a[k] = gt_ldg((const gt_u4 *)(in + r * cols + c));
+				if (r + 1 < rows)
+					b[k] = gt_ldg((const gt_u4 *)(in + (r + 1) * cols + c));
+			}
+		}
+#pragma unroll
+		for (int k = 0; k < LQ; k++) {
+			const unsigned q = t + k * NT, j = q % CPR, p = q / CPR;
+			if (NQ % NT && q >= NQ)
+				break;
+			gt_u4 w[2];
+			gt_pair_words<T, 8>(a[k], b[k], w);
+			store_cols(p, j, w[0], w[1]);
+		}
+	}
+	__syncthreads();
+	const unsigned len = rows - row0 < TH ? (unsigned)(rows - row0) : TH;
+	const unsigned rm = rows & 7, r0m = (unsigned)row0 & 7, c0 = (unsigned)col0;
+	/* Output row col0 + c: the elements before its piece's first 16-byte
+	 * boundary (hl), in 32 bits. */
+	auto head = [=](unsigned c) {
+		const unsigned h = (0u - ((c0 + c) * rm + r0m)) & 7;
+		return h < len ? h : len;
+	};
+#pragma unroll
+	for (int k = 0; k < LS; k++) {
+		const unsigned q = t + k * NT, c = q / SLOTS, s = q % SLOTS;
+		if ((NS % NT && q >= NS) || c0 + c >= cols)
+			continue;
+		const unsigned hl = head(c), a = hl + 8 * s;
+		if (a + 8 > len)
+			continue;
+		/* Words a / 2 to a / 2 + 4, of the chunk that holds the first and
+		 * the next. */
+		const unsigned u = a / 2 & ~3u, f = a / 2 & 3;
+		gt_u4 x[2];
+		gt_lds(word(c, u), x[0]);
+		gt_lds(word(c, u + 4), x[1]);
+		unsigned y[6], w[5];
+#pragma unroll
+		for (int i = 0; i < 6; i++)
+			y[i] = f & 2 ? x[(i + 2) / 4].e[(i + 2) % 4] : x[i / 4].e[i % 4];
+#pragma unroll
+		for (int i = 0; i < 5; i++)
+			w[i] = f & 1 ? y[i + 1] : y[i];
+		const unsigned sel = a & 1 ? 0x5432 : 0x3210;
+		gt_u4 o;
+#pragma unroll
+		for (int i = 0; i < 4; i++)
+			o.e[i] = __byte_perm(w[i], w[i + 1], sel);
+		gt_stg(out + (col0 + c) * rows + row0 + a, o);
+	}
+#pragma unroll
+	for (int k = 0; k < LE; k++) {
+		const unsigned q = t + k * NT, c = q / 8, e = q % 8;
+		if ((NE % NT && q >= NE) || c0 + c >= cols)
+			continue;
+		const unsigned hl = head(c), rt = hl + (len - hl) / 8 * 8 + e;
+		T *o = out + (col0 + c) * rows + row0;
+		if (e < hl)
+			gt_lds(word(c, 0) + e * 2u, o[e]);
+		if (rt < len)
+			gt_lds(word(c, 0) + rt * 2u, o[rt]);
+	}
+}
+/* realign} */
 /* pair} */
 
 struct gt_maps; /* defined on the rowclass path below */
@@ -692,7 +806,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 	 * takes one path, and the occupancy is that of the larger. */
 	constexpr int UNIT_ELEMS = PAIR == 2 ? 4 : 2;
 	constexpr size_t ELEM_TILE = SHARED ? (size_t)(HALO + STRIPE) * (WIDTH + PAD) * sizeof(T) : 16;
-	constexpr size_t PAIR_TILE = PAIR == 3 ? (size_t)STRIPE * WIDTH * sizeof(T) : PAIR ? (size_t)UNIT_ELEMS *
+	constexpr size_t PAIR_TILE = PAIR == 3 ? (size_t)(STRIPE + (REALIGN >= 2 ? 8 : 0)) * WIDTH * sizeof(T) + (REALIGN >= 2 ? 112 : 0) : PAIR ? (size_t)UNIT_ELEMS *
 		(TILE / UNIT_ELEMS * UNROLL) * (TILE / UNIT_ELEMS + PAD) * UNIT_ELEMS * sizeof(T) : 0;
 	constexpr size_t ROWCLASS_BOXES =
 /* {rowclass */
@@ -727,11 +841,22 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 /* pair} */
 /* {pair:vector */
 	if constexpr (PAIR == 3 && sizeof(T) == 2 && SHARED && VEC > 1) {
-		/* With REALIGN the loads take any cols (gt_vectors_load_realigned). */
-		paired = rows % VEC == 0 && (REALIGN ? (size_t)in % 8 == 0 : cols % VEC == 0 && (size_t)in % (2 * VEC) == 0) &&
+		/* realign on and both load any cols (gt_vectors_load_realigned),
+		 * out and both store any rows (gt_transpose_vectors_out). */
+		constexpr bool RI = REALIGN == 1 || REALIGN == 3, RO = REALIGN >= 2;
+		paired = (RO || rows % VEC == 0) &&
+			 (RI ? (size_t)in % 8 == 0 : cols % VEC == 0 && (size_t)in % (2 * VEC) == 0) &&
 			 (size_t)out % (2 * VEC) == 0;
+/* {realign:out,both */
+		if constexpr (RO) {
+			static_assert(VEC == 8, "realign=out and both store 16 bytes a lane (vec=8)");
+			if (paired)
+				gt_transpose_vectors_out<STRIPE, WIDTH, THREADS_X * BLOCK_ROWS, RI>(
+					in, out, rows, cols, row0, col0, ty * THREADS_X + tx, ts);
+		} else
+/* realign} */
 		if (paired)
-			gt_transpose_vectors<STRIPE, WIDTH, THREADS_X * BLOCK_ROWS, VEC, REALIGN>(
+			gt_transpose_vectors<STRIPE, WIDTH, THREADS_X * BLOCK_ROWS, VEC, RI>(
 				in, out, rows, cols, row0, col0, ty * THREADS_X + tx, ts);
 	}
 /* pair} */

@@ -40,6 +40,7 @@ transpose f32 120
 transpose f16 40
 transpose f64 40
 transpose f16 12 --param async=rows
+transpose f16 8 --param pair=vector --param vec=8 --param realign=out,both
 copy f32 48
 reduce f32 60
 reduce f64 30

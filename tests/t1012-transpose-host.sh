@@ -1,7 +1,7 @@
 #!/bin/sh
 # The transpose template is right at edge sizes without a GPU: a seeded
 # sample of variants of each element type (the default space, realign=on,
-# pair=on, quad and vector (with realign=on too), async=on, words and rows, rowclass=on's element path,
+# pair=on, quad and vector (with realign=on, out and both too), async=on, words and rows, rowclass=on's element path,
 # and every value of every parameter),
 # instantiated on the host by tests/transpose-host.cc over
 # tests/cuda-host.h, which runs a block's threads as coroutines between its
@@ -27,6 +27,8 @@ f16 4 --param pair=vector --param vec=8
 f16 3 --param pair=vector --param vec=4
 f16 3 --param pair=vector --param vec=2
 f16 4 --param pair=vector --param realign=on
+f16 4 --param pair=vector --param realign=out
+f16 3 --param pair=vector --param realign=both
 f16 3 --param pair=vector --param tile=all --param block_rows=all --param unroll=all --param mapping=all --param wide=all
 f32 5 --param sector=on --param realign=on
 f16 5 --param sector=on --param realign=on
@@ -57,8 +59,9 @@ host_runner transpose 60 4 ELEM_BYTES TILE BLOCK_ROWS PAD UNROLL MAPPING VEC SHA
 # 520x136 and 200x328 every vec; sector windows need rows off a sector;
 # realign needs cols off a vector, and with pair=vector rows a multiple of
 # vec: 264x131, 520x263, 130x97 and 132x99, and 520x263+4 with the input
-# on 8 bytes, not 16; whole tiles need several stripes), and misaligned
-# buffers.
+# on 8 bytes, not 16; realign=out and both take rows off 8 (131x264,
+# 263x520, 1031x72 and the odd sizes); whole tiles need several stripes),
+# and misaligned buffers.
 host_run 0 1x1 2x2 1x67 67x1 64x66 66x64+1 130x258 258x130 257x129 129x257 520x136 136x520+2 301x521 264x264+1 \
-	132x260 68x64+2 200x328 328x72 264x131 520x263 130x97 132x99 520x263+4
+	132x260 68x64+2 200x328 328x72 264x131 520x263 130x97 132x99 520x263+4 131x264 263x520 1031x72
 done_testing

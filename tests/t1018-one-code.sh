@@ -49,6 +49,8 @@ f16 64 block_rows=8,pad=1,unroll=1,mapping=colmajor,vec=2,shared=on,sector=off,w
 f16 64 block_rows=32,pad=1,unroll=1,mapping=cartesian,vec=8,shared=on,sector=off,wide=1,realign=on,pair=vector
 f16 64 block_rows=16,pad=1,unroll=1,mapping=cartesian,vec=4,shared=on,sector=off,wide=1,realign=on,pair=vector
 f16 32 block_rows=8,pad=1,unroll=1,mapping=cartesian,vec=2,shared=on,sector=off,wide=1,realign=on,pair=vector
+f16 64 block_rows=32,pad=1,unroll=2,mapping=cartesian,vec=8,shared=on,sector=off,wide=1,realign=out,pair=vector
+f16 64 block_rows=16,pad=1,unroll=1,mapping=colmajor,vec=8,shared=on,sector=off,wide=2,realign=both,pair=vector
 f16 64 block_rows=8,pad=1,unroll=2,mapping=colmajor,vec=8,shared=on,sector=on,wide=1
 LIST
 	printf '\n]}\n'

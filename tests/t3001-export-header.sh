@@ -81,7 +81,8 @@ printf '#include "gputune_transpose.h"\nint main(void) { return gputune_transpos
 nvcc_compiles "$T/k.cu"
 
 # pair=on variants (f16 and f32), the paths outside the default space
-# (pair=quad, realign=on, async=rows), async=on and async=words: the header
+# (pair=quad, realign=on, async=rows), async=on, async=words and
+# pair=vector with realign=out: the header
 # names them, compiles with cc, and nvcc instantiates their kernels.
 pair="block_rows=16,pad=1,unroll=2,mapping=colmajor,vec=4,shared=on,sector=off,wide=1,pair=on"
 quad="block_rows=8,pad=1,unroll=2,mapping=colmajor,vec=8,shared=on,sector=off,wide=1,pair=quad"
@@ -91,6 +92,7 @@ words="block_rows=4,pad=2,unroll=1,mapping=colmajor,vec=2,shared=on,sector=off,w
 rows="block_rows=16,pad=2,unroll=4,mapping=cartesian,vec=4,shared=on,sector=on,wide=1,async=rows"
 rowclass="block_rows=8,pad=1,unroll=2,mapping=colmajor,vec=1,shared=on,sector=on,wide=2,rowclass=on"
 vector="block_rows=16,pad=1,unroll=1,mapping=colmajor,vec=8,shared=on,sector=off,wide=1,pair=vector"
+outv="block_rows=32,pad=1,unroll=2,mapping=cartesian,vec=8,shared=on,sector=off,wide=1,realign=out,pair=vector"
 {
 	doc_head "NVIDIA H200" GPU-h200 9 0
 	printf ' "results": [\n  '
@@ -111,13 +113,16 @@ vector="block_rows=16,pad=1,unroll=1,mapping=colmajor,vec=8,shared=on,sector=off
 	result_record GPU-h200 f16 8191 8191 3400 64 run-4 "$rowclass"
 	printf ',\n  '
 	result_record GPU-h200 f16 6000 5392 3500 128 run-4 "$vector"
+	printf ',\n  '
+	result_record GPU-h200 f16 1315 6648 2300 64 run-4 "tile=64,$outv"
 	printf '\n]}\n'
 } > "$T/pair.json"
 run_gt 0 db merge "$T/pair.json" --db "$T/pair.db"
 mkdir -p "$T/pair"
 run_gt 0 export --kernel transpose --no-shipped --db "$T/pair.db" -o "$T/pair/gputune_transpose.h"
 check "the header holds both pair variants" test "$(grep -c "tile=64,$pair\"" "$T/pair/gputune_transpose.h")" -ge 2
-for v in "tile=64,$quad" "tile=64,$realign" "tile=32,$async" "tile=64,$words" "tile=32,$rows" "tile=64,$rowclass" "tile=128,$vector"; do
+for v in "tile=64,$quad" "tile=64,$realign" "tile=32,$async" "tile=64,$words" "tile=32,$rows" "tile=64,$rowclass" "tile=128,$vector" \
+	"tile=64,$outv"; do
 	grep_in "$T/pair/gputune_transpose.h" "$v\""
 done
 # rowclass: the header carries the tensor maps' code, and its launch builds
@@ -140,7 +145,7 @@ check_header_programs transpose "$T/pair"
 # them, in its NVRTC program and its nvcc copy alike; the test-only fault
 # injection never, nor the NVRTC program the nvcc copy's kernel.
 for path in "void gt_transpose_units(" "void gt_tile_load_words(" "void gt_tile_load_rows(" "P gt_shfl(" \
-	"bool gt_rowclass_move(" "cp.async.wait_all" "void gt_transpose_vectors("; do
+	"bool gt_rowclass_move(" "cp.async.wait_all" "void gt_transpose_vectors(" "void gt_transpose_vectors_out("; do
 	check "the header of every path defines ${path#* } in both copies" \
 		test "$(grep -cF "$path" "$T/pair/gputune_transpose.h")" -eq 2
 	check "a header of plain variants has no ${path#* }" sh -c "! grep -qF '$path' '$T/gputune_transpose.h'"

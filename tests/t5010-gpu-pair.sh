@@ -6,7 +6,7 @@
 # fault injected is still caught; and an exported header's kernels, pair
 # kernels among them, built by nvcc, are right at sizes nobody tuned.  So
 # are the variants of pair=quad and pair=vector (f16, vec 8, 4 and 2, with
-# and without realign=on), those of async=on
+# and without realign=on, and with realign=out and both), those of async=on
 # (f32, f64), those of async=words and async=rows (f16) and those of
 # rowclass=on (f16, f32).
 . "$(dirname "$0")/setup"
@@ -56,6 +56,12 @@ tune_checked "$T/vector.db" f16 pair=vector --param vec=2,4,8 --param sector=off
 # as before; the last chunk of the matrix cut by its end.
 sizes="$sizes,264x131,520x263,1000x303,2048x1033,4096x1031,1002x301,132x99,130x97"
 tune_checked "$T/realign.db" f16 realign=on,pair=vector --param vec=2,4,8 --param sector=off --param realign=on \
+	--param pair=vector
+# realign=out and both: output rows of any length stored as whole 16 bytes
+# and their ends element by element (odd rows, 2 or 4 mod 8, multiples of
+# 8), out's loads where cols is a multiple of 8, both's for any cols.
+sizes="$sizes,131x264,263x520,1001x304,1033x2048,99x136,4097x1032"
+tune_checked "$T/realign-out.db" f16 pair=vector --param vec=8 --param sector=off --param realign=out,both \
 	--param pair=vector
 sizes=$all_sizes
 # Tiles loaded by asynchronous element copies (f32, f64), with and without
