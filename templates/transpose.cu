@@ -428,6 +428,40 @@ __device__ __forceinline__ void gt_vectors_load_realigned(const T *__restrict__ 
 }
 /* realign} */
 
+/* pair=vector's plain loads: a lane loads V columns of two neighbouring
+ * input rows (row pair p, columns col0 + V j on), TW / V lanes a pair, and
+ * hands their pairs' words to store(p, j, w).  With ODD_ROWS the last
+ * pair may lack its second row (rows odd), whose words then hold zeros. */
+template <int TH, int TW, int NT, int V, bool ODD_ROWS, typename T, typename S>
+__device__ __forceinline__ void gt_vectors_load(const T *__restrict__ in, unsigned rows, unsigned cols, size_t row0,
+						size_t col0, unsigned t, S store)
+{
+	typedef gt_vec<unsigned, V / 2> lane_vec; /* V elements, or V / 2 words */
+	constexpr int CPR = TW / V, NQ = TH / 2 * CPR, LQ = (NQ + NT - 1) / NT;
+	lane_vec a[LQ], b[LQ];
+#pragma unroll
+	for (int k = 0; k < LQ; k++) {
+		const unsigned q = t + k * NT, j = q % CPR, p = q / CPR;
+		const size_t r = row0 + 2 * p, c = col0 + V * j;
+		if constexpr (ODD_ROWS)
+			a[k] = b[k] = lane_vec{};
+		if ((NQ % NT == 0 || q < NQ) && r < rows && c < cols) {
+			a[k] = gt_ldg((const lane_vec *)(in + r * cols + c));
+			if (!ODD_ROWS || r + 1 < rows)
+				b[k] = gt_ldg((const lane_vec *)(in + (r + 1) * cols + c));
+		}
+	}
+#pragma unroll
+	for (int k = 0; k < LQ; k++) {
+		const unsigned q = t + k * NT, j = q % CPR, p = q / CPR;
+		if (NQ % NT && q >= NQ)
+			break;
+		gt_u4 w[V > 2 ? V / 4 : 1];
+		gt_pair_words<T, V>(a[k], b[k], w);
+		store(p, j, w);
+	}
+}
+
 /* The tile of 2-byte elements moved as vectors of V = 8 (16 bytes), 4 or
  * 2 on both sides, for rows and cols multiples of V and buffers on 2V
  * bytes: a lane loads V elements of each of two neighbouring input rows,
@@ -449,7 +483,6 @@ __device__ __forceinline__ void gt_transpose_vectors(const T *__restrict__ in, T
 						     unsigned cols, size_t row0, size_t col0, unsigned t, gt_sptr ts)
 {
 	typedef gt_vec<unsigned, V / 2> lane_vec; /* V elements, or V / 2 words */
-	constexpr int CPR = TW / V, NQ = TH / 2 * CPR, LQ = (NQ + NT - 1) / NT; /* loads: two rows' chunks */
 	constexpr int GPR = TH / V, NO = TW / 4 * GPR, LO = (NO + NT - 1) / NT; /* stores: four rows' chunks */
 	constexpr unsigned SHIFT = V == 8 ? 2 : V == 4 ? 1 : 0;
 	static_assert(sizeof(T) == 2 && (V == 2 || V == 4 || V == 8) && TW % 32 == 0 && TH % (8 * V) == 0,
@@ -469,30 +502,14 @@ __device__ __forceinline__ void gt_transpose_vectors(const T *__restrict__ in, T
 	} else
 /* realign} */
 	{
-		lane_vec a[LQ], b[LQ];
-#pragma unroll
-		for (int k = 0; k < LQ; k++) {
-			const unsigned q = t + k * NT, j = q % CPR, p = q / CPR;
-			const size_t r = row0 + 2 * p, c = col0 + V * j;
-			if ((NQ % NT == 0 || q < NQ) && r < rows && c < cols) {
-				a[k] = gt_ldg((const lane_vec *)(in + r * cols + c));
-				b[k] = gt_ldg((const lane_vec *)(in + (r + 1) * cols + c));
-			}
-		}
-#pragma unroll
-		for (int k = 0; k < LQ; k++) {
-			const unsigned q = t + k * NT, j = q % CPR, p = q / CPR;
-			if (NQ % NT && q >= NQ)
-				break;
-			gt_u4 w[V > 2 ? V / 4 : 1];
-			gt_pair_words<T, V>(a[k], b[k], w);
+		gt_vectors_load<TH, TW, NT, V, false>(in, rows, cols, row0, col0, t, [=](unsigned p, unsigned j, const gt_u4 *w) {
 			if constexpr (V == 8)
 				store_pair(p, j, w[0], w[1]);
 			else if constexpr (V == 4)
 				gt_sts(chunk(p, j), w[0]);
 			else /* two words, half a chunk */
 				gt_sts(chunk(p, j / 2) + j % 2 * 8u, w[0].e[0] | (unsigned long long)w[0].e[1] << 32);
-		}
+		});
 	}
 	__syncthreads();
 #pragma unroll
@@ -540,7 +557,7 @@ __device__ __forceinline__ void gt_transpose_vectors_out(const T *__restrict__ i
 							 unsigned t, gt_sptr ts)
 {
 	constexpr unsigned PW = TH / 2 + 4; /* a column's words */
-	constexpr int CPR = TW / 8, NQ = TH / 2 * CPR, LQ = (NQ + NT - 1) / NT;
+	constexpr int CPR = TW / 8; /* lanes a row pair of the loads */
 	constexpr int SLOTS = TH / 8, NS = TW * SLOTS, LS = (NS + NT - 1) / NT;
 	constexpr int NE = TW * 8, LE = (NE + NT - 1) / NT;
 	constexpr unsigned P = 32 / (CPR < 32 ? CPR : 32); /* row pairs a warp's loads cover */
@@ -558,27 +575,8 @@ __device__ __forceinline__ void gt_transpose_vectors_out(const T *__restrict__ i
 	if constexpr (RI) {
 		gt_vectors_load_realigned<TH, TW, NT>(in, rows, cols, row0, col0, t, store_cols);
 	} else {
-		gt_u4 a[LQ], b[LQ];
-#pragma unroll
-		for (int k = 0; k < LQ; k++) {
-			const unsigned q = t + k * NT, j = q % CPR, p = q / CPR;
-			const size_t r = row0 + 2 * p, c = col0 + 8 * j;
-			a[k] = b[k] = gt_u4{};
-			if ((NQ % NT == 0 || q < NQ) && r < rows && c < cols) {
-				a[k] = gt_ldg((const gt_u4 *)(in + r * cols + c));
-				if (r + 1 < rows)
-					b[k] = gt_ldg((const gt_u4 *)(in + (r + 1) * cols + c));
-			}
-		}
-#pragma unroll
-		for (int k = 0; k < LQ; k++) {
-			const unsigned q = t + k * NT, j = q % CPR, p = q / CPR;
-			if (NQ % NT && q >= NQ)
-				break;
-			gt_u4 w[2];
-			gt_pair_words<T, 8>(a[k], b[k], w);
-			store_cols(p, j, w[0], w[1]);
-		}
+		gt_vectors_load<TH, TW, NT, 8, true>(in, rows, cols, row0, col0, t,
+						     [=](unsigned p, unsigned j, const gt_u4 *w) { store_cols(p, j, w[0], w[1]); });
 	}
 	__syncthreads();
 	const unsigned len = rows - row0 < TH ? (unsigned)(rows - row0) : TH;
