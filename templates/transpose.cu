@@ -344,13 +344,11 @@ __device__ __forceinline__ void gt_pair_words(const A &a, const A &b, gt_u4 *w)
 }
 
 /* {realign */
-/* Halves h to h + 7 of the 12 in p[0..2] (2-byte elements, four an
- * 8-byte piece): whole words by a round of selects (h / 2), then half a
- * word by a byte permute (h % 2). */
-__device__ __forceinline__ gt_u4 gt_shift_halves(const unsigned long long *p, unsigned h)
+/* Halves h to h + 7 (h < 4) of the 12 in words w[0..5] (2-byte elements):
+ * whole words by a round of selects (h / 2), then half a word by a byte
+ * permute (h % 2); gt_shift_halves takes them as three 8-byte pieces. */
+__device__ __forceinline__ gt_u4 gt_shift_words(const unsigned *w, unsigned h)
 {
-	const unsigned w[6] = { (unsigned)p[0], (unsigned)(p[0] >> 32), (unsigned)p[1],
-				(unsigned)(p[1] >> 32), (unsigned)p[2], (unsigned)(p[2] >> 32) };
 	unsigned t[5];
 #pragma unroll
 	for (int i = 0; i < 5; i++)
@@ -361,6 +359,12 @@ __device__ __forceinline__ gt_u4 gt_shift_halves(const unsigned long long *p, un
 	for (int k = 0; k < 4; k++)
 		r.e[k] = __byte_perm(t[k], t[k + 1], sel);
 	return r;
+}
+__device__ __forceinline__ gt_u4 gt_shift_halves(const unsigned long long *p, unsigned h)
+{
+	const unsigned w[6] = { (unsigned)p[0], (unsigned)(p[0] >> 32), (unsigned)p[1],
+				(unsigned)(p[1] >> 32), (unsigned)p[2], (unsigned)(p[2] >> 32) };
+	return gt_shift_words(w, h);
 }
 
 /* The 8 bytes at in[g] (g a multiple of 4 elements): none where they start
@@ -601,18 +605,11 @@ __device__ __forceinline__ void gt_transpose_vectors_out(const T *__restrict__ i
 		gt_u4 x[2];
 		gt_lds(word(c, u), x[0]);
 		gt_lds(word(c, u + 4), x[1]);
-		unsigned y[6], w[5];
+		unsigned y[6];
 #pragma unroll
 		for (int i = 0; i < 6; i++)
 			y[i] = f & 2 ? x[(i + 2) / 4].e[(i + 2) % 4] : x[i / 4].e[i % 4];
-#pragma unroll
-		for (int i = 0; i < 5; i++)
-			w[i] = f & 1 ? y[i + 1] : y[i];
-		const unsigned sel = a & 1 ? 0x5432 : 0x3210;
-		gt_u4 o;
-#pragma unroll
-		for (int i = 0; i < 4; i++)
-			o.e[i] = __byte_perm(w[i], w[i + 1], sel);
+		const gt_u4 o = gt_shift_words(y, (f & 1) * 2 + (a & 1));
 		gt_stg(out + (col0 + c) * rows + row0 + a, o);
 	}
 #pragma unroll
