@@ -429,10 +429,11 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 		size_t smem = (halo + stripe) * (width + (size_t)v[P_PAD]) * dt->size;
 		/* The template's buffer holds either tile: the larger counts. */
 		size_t k = (size_t)pair_unit(v);
-		/* realign=out and both keep four more words a column, and move
-		 * the columns on by up to 28. */
-		size_t pair = v[P_PAIR] == PAIR_VECTOR ? (stripe + (v[P_REALIGN] >= 2 ? 8 : 0)) * width * dt->size +
-								 (v[P_REALIGN] >= 2 ? 112 : 0)
+		/* pair=vector with realign=out or both: each column's stripe / 2
+		 * words and four more, the columns moved on by up to 28 words
+		 * (the template's gt_transpose_vectors_out). */
+		size_t vectors = v[P_REALIGN] >= 2 ? width * (stripe / 2 + 4) * 4 + 28 * 4 : stripe * width * dt->size;
+		size_t pair = v[P_PAIR] == PAIR_VECTOR ? vectors
 			      : v[P_PAIR] ? k * (tile / k * (size_t)v[P_UNROLL]) * (tile / k + (size_t)v[P_PAD]) * k * dt->size
 					  : 0;
 		if (pair > smem)

@@ -543,7 +543,9 @@ __device__ __forceinline__ void gt_transpose_vectors(const T *__restrict__ in, T
 /* pair=vector with output rows of any length (realign=out: the plain
  * 16-byte loads, cols a multiple of 8; both: the loads in 8-byte pieces,
  * any cols), the output on 16 bytes.  Shared memory holds the tile by
- * columns, each column's TH / 2 words of two rows on 16 bytes.  Output
+ * columns, each column's TH / 2 words of two rows on 16 bytes (with four
+ * words more a column, and the columns moved on by up to 28 words below:
+ * gt_transpose's PAIR_TILE and the family's constraints).  Output
  * row col0 + c's piece (rows - row0 elements, at most TH) starts hl
  * elements before a 16-byte boundary: a lane stores each whole 16 bytes
  * after it from five words of the column (two chunks read, selects, and
@@ -565,7 +567,8 @@ __device__ __forceinline__ void gt_transpose_vectors_out(const T *__restrict__ i
 	constexpr int SLOTS = TH / 8, NS = TW * SLOTS, LS = (NS + NT - 1) / NT;
 	constexpr int NE = TW * 8, LE = (NE + NT - 1) / NT;
 	constexpr unsigned P = 32 / (CPR < 32 ? CPR : 32); /* row pairs a warp's loads cover */
-	static_assert(sizeof(T) == 2 && TW % 32 == 0 && TH % 64 == 0, "2-byte elements, TW % 32, TH % 64");
+	static_assert(sizeof(T) == 2 && TW % 32 == 0 && TW <= 256 && TH % 64 == 0,
+		      "2-byte elements, TW % 32 and at most 256 (columns moved on by at most 28 words), TH % 64");
 	/* Column c from word c PW + 4 x on, x = j P / 4 (j = c / 8): a warp's
 	 * loads write column 8 j + e of P row pairs for each j, in bank (4 (e
 	 * + x) + p) % 32, 32 banks where P is 4 or more (TW of 64 or less);
@@ -801,8 +804,8 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 	 * takes one path, and the occupancy is that of the larger. */
 	constexpr int UNIT_ELEMS = PAIR == 2 ? 4 : 2;
 	constexpr size_t ELEM_TILE = SHARED ? (size_t)(HALO + STRIPE) * (WIDTH + PAD) * sizeof(T) : 16;
-	constexpr size_t PAIR_TILE = PAIR == 3 ? (size_t)(STRIPE + (REALIGN >= 2 ? 8 : 0)) * WIDTH * sizeof(T) + (REALIGN >= 2 ? 112 : 0) : PAIR ? (size_t)UNIT_ELEMS *
-		(TILE / UNIT_ELEMS * UNROLL) * (TILE / UNIT_ELEMS + PAD) * UNIT_ELEMS * sizeof(T) : 0;
+	constexpr size_t PAIR_TILE = PAIR == 3 ? (REALIGN >= 2 ? (size_t)WIDTH * (STRIPE / 2 + 4) * 4 + 28 * 4 : (size_t)STRIPE * WIDTH * sizeof(T))
+		: PAIR ? (size_t)UNIT_ELEMS * (TILE / UNIT_ELEMS * UNROLL) * (TILE / UNIT_ELEMS + PAD) * UNIT_ELEMS * sizeof(T) : 0;
 	constexpr size_t ROWCLASS_BOXES =
 /* {rowclass */
 		ROWCLASS ? gt_rowclass_geometry<T, STRIPE, WIDTH>::BYTES + 8 :
