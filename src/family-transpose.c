@@ -133,6 +133,8 @@ static const char *const off_on[] = { "off", "on", NULL };
 static const char *const pair_names[] = { "off", "on", "quad", "vector", NULL };
 enum { PAIR_QUAD = 2, PAIR_VECTOR = 3 }; /* their values: indices into pair_names */
 static const char *const realign_names[] = { "off", "on", "out", "both", NULL };
+/* realign's values as bits: on realigns the loads, out the stores, both the two */
+enum { REALIGN_LOADS = 1, REALIGN_STORES = 2 };
 static const char *const async_names[] = { "off", "on", "words", "rows", NULL };
 static const char *const inject_names[] = { "none", "wrong", "fault", "overrun", NULL };
 
@@ -298,7 +300,7 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 			 (size_t)tile * (size_t)v[P_UNROLL] * dt->size);
 		return buf;
 	}
-	if (v[P_REALIGN] >= 2 && (v[P_PAIR] != PAIR_VECTOR || vec != 8))
+	if (v[P_REALIGN] & REALIGN_STORES && (v[P_PAIR] != PAIR_VECTOR || vec != 8))
 		return "realign=out and both need pair=vector and vec=8 (16 bytes a lane)";
 	if (v[P_REALIGN] && v[P_PAIR] != PAIR_VECTOR) {
 		if (!v[P_SHARED])
@@ -432,7 +434,7 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 		/* pair=vector with realign=out or both: each column's stripe / 2
 		 * words and four more, the columns moved on by up to 28 words
 		 * (the template's gt_transpose_vectors_out). */
-		size_t vectors = v[P_REALIGN] >= 2 ? width * (stripe / 2 + 4) * 4 + 28 * 4 : stripe * width * dt->size;
+		size_t vectors = v[P_REALIGN] & REALIGN_STORES ? width * (stripe / 2 + 4) * 4 + 28 * 4 : stripe * width * dt->size;
 		size_t pair = v[P_PAIR] == PAIR_VECTOR ? vectors
 			      : v[P_PAIR] ? k * (tile / k * (size_t)v[P_UNROLL]) * (tile / k + (size_t)v[P_PAD]) * k * dt->size
 					  : 0;

@@ -804,7 +804,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 	 * takes one path, and the occupancy is that of the larger. */
 	constexpr int UNIT_ELEMS = PAIR == 2 ? 4 : 2;
 	constexpr size_t ELEM_TILE = SHARED ? (size_t)(HALO + STRIPE) * (WIDTH + PAD) * sizeof(T) : 16;
-	constexpr size_t PAIR_TILE = PAIR == 3 ? (REALIGN >= 2 ? (size_t)WIDTH * (STRIPE / 2 + 4) * 4 + 28 * 4 : (size_t)STRIPE * WIDTH * sizeof(T))
+	constexpr size_t PAIR_TILE = PAIR == 3 ? (REALIGN & 2 ? (size_t)WIDTH * (STRIPE / 2 + 4) * 4 + 28 * 4 : (size_t)STRIPE * WIDTH * sizeof(T))
 		: PAIR ? (size_t)UNIT_ELEMS * (TILE / UNIT_ELEMS * UNROLL) * (TILE / UNIT_ELEMS + PAD) * UNIT_ELEMS * sizeof(T) : 0;
 	constexpr size_t ROWCLASS_BOXES =
 /* {rowclass */
@@ -839,9 +839,9 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 /* pair} */
 /* {pair:vector */
 	if constexpr (PAIR == 3 && sizeof(T) == 2 && SHARED && VEC > 1) {
-		/* realign on and both load any cols (gt_vectors_load_realigned),
-		 * out and both store any rows (gt_transpose_vectors_out). */
-		constexpr bool RI = REALIGN == 1 || REALIGN == 3, RO = REALIGN >= 2;
+		/* REALIGN's bits: 1 (on, both) loads any cols (gt_vectors_load_realigned),
+		 * 2 (out, both) stores any rows (gt_transpose_vectors_out). */
+		constexpr bool RI = REALIGN & 1, RO = REALIGN & 2;
 		paired = (RO || rows % VEC == 0) &&
 			 (RI ? (size_t)in % 8 == 0 : cols % VEC == 0 && (size_t)in % (2 * VEC) == 0) &&
 			 (size_t)out % (2 * VEC) == 0;
