@@ -5,7 +5,9 @@
  */
 #include "cmd.h"
 #include "db.h"
+#include "db-check.h"
 #include "db-import.h"
+#include "interrupt.h"
 #include "table.h"
 #include "util.h"
 
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const struct cmd_option options[] = { OPT_DB, OPT_FORMAT, OPT_END };
 
@@ -80,28 +83,125 @@ static int db_devices(sqlite3 *db, int format)
 	return EXIT_OK;
 }
 
-static int db_merge(sqlite3 *db, const char *file)
+/* One source of a merge, read and checked before the target is opened,
+ * so that a merge refused for its input leaves no file behind. */
+struct source {
+	const char *path;
+	char *json; /* its text when it is JSON; NULL for a database file */
+	int skip;   /* the target itself, under this or another name */
+};
+
+/* Whether path names the file target names (same device and inode: a
+ * symlink, a hard link or another spelling of one file). */
+static int same_file(const char *path, const char *target)
 {
+	struct stat a, b;
+	return stat(path, &a) == 0 && stat(target, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/* Reads and checks src; 0, or -1 after one line. */
+static int source_read(struct source *src, const char *target)
+{
+	if (same_file(src->path, target)) {
+		/* Merging a database into itself adds nothing, and its two
+		 * connections would wait for each other's lock. */
+		fprintf(stderr, "gputune: skipping ");
+		report_escaped(stderr, src->path);
+		fprintf(stderr, ": it is the database being merged into\n");
+		src->skip = 1;
+		return 0;
+	}
+	/* A database file is recognised by its first 16 bytes, and checked
+	 * by opening it; only JSON is read whole. */
+	char head[16] = "";
+	FILE *f = fopen(src->path, "rb");
+	if (!f)
+		return fail("cannot read %s: %s", src->path, strerror(errno));
+	size_t got = fread(head, 1, sizeof(head), f);
+	fclose(f);
+	if (got == sizeof(head) && !memcmp(head, "SQLite format 3", 16)) {
+		sqlite3 *other = NULL;
+		int rc = db_open(src->path, 0, &other);
+		db_close(other);
+		return rc;
+	}
 	size_t len = 0;
-	char *text = read_file(file, &len);
+	char *text = read_file(src->path, &len);
 	if (!text)
-		return error("cannot read %s: %s", file, strerror(errno));
+		return fail("cannot read %s: %s", src->path, strerror(errno));
 	const char *p = text;
 	while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
 		p++;
-	long long rc;
 	if (*p == '{') {
-		rc = db_import_json(db, text, file);
-	} else if (len >= 16 && !memcmp(text, "SQLite format 3", 16)) {
-		rc = db_merge_file(db, file);
-	} else {
-		rc = fail("%s is neither a gputune database nor gputune JSON results", file);
+		src->json = text;
+		return 0;
 	}
 	free(text);
-	if (rc < 0)
-		return EXIT_FAIL;
-	printf("merged %s: %lld new measurements\n", file, rc);
-	return EXIT_OK;
+	return fail("%s is neither a gputune database nor gputune JSON results", src->path);
+}
+
+/* The JSON sources' records checked on a database of its own, when the
+ * target does not exist yet: a file refused must not create it. */
+static int check_json_first(struct source *srcs, size_t n)
+{
+	sqlite3 *mem = NULL;
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++)
+		if (srcs[i].json) {
+			if (!mem && db_open_memory(&mem) < 0)
+				return -1;
+			db_interruptible(mem);
+			rc = db_check_json(mem, srcs[i].json, srcs[i].path);
+		}
+	db_close(mem);
+	return rc;
+}
+
+/*
+ * Merges the sources into the database at path: every source is read
+ * and checked first (one bad source refuses the command, and nothing is
+ * written), then each is merged in a transaction of its own.  Ctrl-C or
+ * SIGTERM rolls back the merge in hand within a second.
+ */
+static int db_merge(const char *path, char **files, size_t n)
+{
+	struct source *srcs = xcalloc(n, sizeof(*srcs));
+	int rc = EXIT_OK;
+	struct stat st;
+	for (size_t i = 0; i < n && rc == EXIT_OK; i++) {
+		srcs[i].path = files[i];
+		if (source_read(&srcs[i], path) < 0)
+			rc = EXIT_FAIL;
+	}
+	if (rc == EXIT_OK && stat(path, &st) < 0 && check_json_first(srcs, n) < 0)
+		rc = EXIT_FAIL;
+	size_t todo = 0;
+	for (size_t i = 0; i < n; i++)
+		todo += !srcs[i].skip;
+	sqlite3 *db = NULL;
+	if (rc == EXIT_OK && todo && db_open(path, DB_WRITE, &db) < 0)
+		rc = EXIT_FAIL;
+	if (db)
+		db_interruptible(db);
+	for (size_t i = 0; db && i < n && rc == EXIT_OK; i++) {
+		if (srcs[i].skip)
+			continue;
+		long long added = srcs[i].json ? db_import_json(db, srcs[i].json, srcs[i].path, 0)
+					       : db_merge_file(db, srcs[i].path);
+		if (added < 0)
+			rc = interrupted() ? EXIT_INTERRUPTED : EXIT_FAIL;
+		else
+			printf("merged %s: %lld new measurements\n", srcs[i].path, added);
+	}
+	if (rc != EXIT_OK && interrupted())
+		rc = EXIT_INTERRUPTED;
+	if (rc == EXIT_INTERRUPTED)
+		error("interrupted: the merge in hand was rolled back, and %s holds what was merged before it", path);
+	db_close(db);
+	for (size_t i = 0; i < n; i++)
+		free(srcs[i].json);
+	free(srcs);
+	return rc;
 }
 
 static int exec_db(struct args *a)
@@ -110,26 +210,29 @@ static int exec_db(struct args *a)
 	if (format < 0)
 		return EXIT_USAGE;
 	const char *sub = a->pos[0];
-	int write = !strcmp(sub, "merge");
-	if (strcmp(sub, "info") && strcmp(sub, "devices") && !write)
+	int merge = !strcmp(sub, "merge");
+	if (strcmp(sub, "info") && strcmp(sub, "devices") && !merge)
 		return cmd_usage_error(a->cmd, "db: unknown subcommand '%s' (info, devices, merge)", sub);
-	if (write != (a->npos == 2))
-		return cmd_usage_error(a->cmd, write ? "db merge: which file? (gputune db merge FILE)"
-						     : "db %s: unexpected argument '%s'", sub,
-				       a->npos == 2 ? a->pos[1] : "");
+	if (merge && a->npos < 2)
+		return cmd_usage_error(a->cmd, "db merge: which file? (gputune db merge FILE...)");
+	if (!merge && a->npos > 1)
+		return cmd_usage_error(a->cmd, "db %s: unexpected argument '%s'", sub, a->pos[1]);
 	char *path = db_path_from(args_get(a, "db"));
+	int rc;
+	if (merge) {
+		rc = db_merge(path, a->pos + 1, a->npos - 1);
+		free(path);
+		return rc;
+	}
 	sqlite3 *db = NULL;
-	if (db_open(path, write ? DB_WRITE : 0, &db) < 0) {
+	if (db_open(path, 0, &db) < 0) {
 		free(path);
 		return EXIT_FAIL;
 	}
-	int rc;
 	if (!strcmp(sub, "info"))
 		rc = db_info(db, path, format);
-	else if (!strcmp(sub, "devices"))
-		rc = db_devices(db, format);
 	else
-		rc = db_merge(db, a->pos[1]);
+		rc = db_devices(db, format);
 	db_close(db);
 	free(path);
 	return rc;
@@ -138,16 +241,21 @@ static int exec_db(struct args *a)
 const struct cmd_entry cmd_db_entry = {
 	.name = "db",
 	.summary = "inspect the tuning database or merge results into it",
-	.usage = "info | devices | merge FILE",
+	.usage = "info | devices | merge FILE...",
 	.description = "info     the database's path, schema version and row counts\n"
 		       "devices  the devices it holds results for, with their index for --device\n"
-		       "merge    bring in the results of another gputune database or of a JSON\n"
-		       "         export (gputune export --format json); merging twice adds nothing;\n"
+		       "merge    bring in the results of other gputune databases or of JSON\n"
+		       "         exports (gputune export --format json); merging twice adds nothing;\n"
+		       "         every file is checked before any is merged, and one bad file\n"
+		       "         refuses the command; a file that is the database itself (by any\n"
+		       "         name: a link, a glob that matches it) is skipped with a message;\n"
+		       "         each file is merged in a transaction of its own, and Ctrl-C rolls\n"
+		       "         back the one in hand;\n"
 		       "         a size with a winner in neither (one an interrupted run measured\n"
 		       "         in part) keeps its measurements and gets no winner",
 	.options = options,
 	.min_pos = 1,
-	.max_pos = 2,
+	.max_pos = 1 << 20,
 	.flags = CMD_USES_DB,
 	.exec = exec_db,
 };

@@ -85,11 +85,9 @@ void cmd_print_overview(FILE *f)
 int cmd_usage_error(const struct cmd_entry *cmd, const char *fmt, ...)
 {
 	va_list ap;
-	fputs("gputune: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vreport(NULL, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	if (cmd)
 		cmd_print_usage(cmd, stderr);
 	else

@@ -219,10 +219,14 @@ struct compile_pool *compile_pool_start(struct compile_job *jobs, size_t n, cons
 			die("fork: %s", strerror(errno));
 		if (pid == 0) {
 			close(fds[0]);
-			/* Ctrl-C is the parent's to handle; workers just finish.
-			 * SIGTERM, which the parent may catch, stops a worker. */
+			/* Ctrl-C and SIGTERM are the parent's to handle, even when
+			 * they come to the whole process group (as from `timeout`
+			 * or `kill -- -PGID`): a worker killed by them would make
+			 * the variant in hand look like one that failed to compile.
+			 * The parent stops its workers with SIGKILL, and a worker
+			 * whose parent is gone ends at its closed pipes. */
 			signal(SIGINT, SIG_IGN);
-			signal(SIGTERM, SIG_DFL);
+			signal(SIGTERM, SIG_IGN);
 			if (lazy) {
 				close(tfds[1]);
 				lazy_worker(p, arch, w, tfds[0], fds[1]);
@@ -409,7 +413,7 @@ void compile_pool_stop(struct compile_pool *p)
 	}
 	for (int w = 0; w < p->nworkers; w++)
 		if (p->alive[w]) {
-			kill(p->pids[w], SIGTERM);
+			kill(p->pids[w], SIGKILL);
 			waitpid(p->pids[w], NULL, 0);
 		}
 	if (p->fd >= 0)

@@ -5,6 +5,7 @@
  * rolls the whole import back.
  */
 #include "db-import.h"
+#include "db-check.h"
 #include "db.h"
 #include "util.h"
 
@@ -76,7 +77,9 @@ static const char check_sql[] =
 	"SELECT count(*) FROM json_each(?1, ?2) j"
 	" WHERE NOT EXISTS (SELECT 1 FROM measurement m JOIN run r ON r.id = m.run_id"
 	"  JOIN variant v ON v.id = m.variant_id JOIN family f ON f.id = v.family_id"
+	"  JOIN device d ON d.id = r.device_id"
 	"  WHERE r.uuid = json_extract(j.value, '$.run.uuid') AND f.name = json_extract(j.value, '$.kernel')"
+	"  AND d.uuid = json_extract(j.value, '$.device_uuid')"
 	"  AND v.dtype = json_extract(j.value, '$.dtype') AND v.params = json_extract(j.value, '$.params')"
 	"  AND m.rows = json_extract(j.value, '$.rows') AND m.cols = json_extract(j.value, '$.cols')"
 	"  AND m.depth = " DEPTH_SQL ")";
@@ -198,7 +201,7 @@ static int update_winners(sqlite3 *db, const char *source, const char *json)
 	return rc;
 }
 
-long long db_import_json(sqlite3 *db, const char *json, const char *what)
+long long db_import_json(sqlite3 *db, const char *json, const char *what, int trusted)
 {
 	long long added = 0;
 	int kind = is_results_document(db, json);
@@ -207,11 +210,13 @@ long long db_import_json(sqlite3 *db, const char *json, const char *what)
 	if (kind == 0)
 		return fail("%s is JSON but not gputune results (no \"format\": \"gputune-results\" "
 			    "with a \"results\" array)", what);
+	if (!trusted && db_check_json(db, json, what) < 0)
+		return -1;
 	if (db_begin(db) < 0)
 		return -1;
 	/* The winners, then the candidates' measurements (absent from older
 	 * documents: json_each of a missing path is empty). */
-	if (import_array(db, json, "$.results", what, &added) < 0 ||
+	if (db_check_json_runs(db, json, what) < 0 || import_array(db, json, "$.results", what, &added) < 0 ||
 	    import_array(db, json, "$.measurements", what, &added) < 0 || import_extras(db, json, what) < 0) {
 		db_rollback(db);
 		return -1;
@@ -291,6 +296,8 @@ long long db_merge_file(sqlite3 *db, const char *path)
 	if (db_step_done(db, st) < 0)
 		return -1;
 	int rc = db_begin(db);
+	if (rc == 0)
+		rc = db_check_attached(db, path);
 	for (size_t i = 0; rc == 0 && i < ARRAY_SIZE(merge_steps); i++) {
 		rc = db_exec(db, merge_steps[i]);
 		if (rc == 0 && i == ARRAY_SIZE(merge_steps) - 1) /* the measurements */

@@ -11,10 +11,13 @@
 
 #include <sqlite3.h>
 
-/* Imports JSON text; what names it in messages.  Returns the number of
- * measurements this call added (rows other processes add meanwhile are
- * not counted), or -1 after reporting (the database is unchanged). */
-long long db_import_json(sqlite3 *db, const char *json, const char *what);
+/* Imports JSON text; what names it in messages.  Every record is checked
+ * first (db-check.h), unless trusted: the shipped results, built into
+ * the binary and checked by the tests, are not checked again at every
+ * command that reads them.  Returns the number of measurements this call
+ * added (rows other processes add meanwhile are not counted), or -1
+ * after reporting (the database is unchanged). */
+long long db_import_json(sqlite3 *db, const char *json, const char *what, int trusted);
 
 /* Imports the gputune database at path.  The number of measurements this
  * call added, or -1 after reporting. */

@@ -11,9 +11,11 @@
 #include "embedded.h"
 #include "family.h"
 #include "gpu.h"
+#include "interrupt.h"
 #include "util.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,23 +65,110 @@ int db_exec(sqlite3 *db, const char *sql)
 	return 0;
 }
 
-/* Runs sql, and again while SQLite answers busy, for up to BUSY_WAIT_MS.
- * The busy timeout covers most waits, but SQLite returns busy at once
+/*
+ * Waiting for a lock.  No wait is unbounded, whoever holds the lock: one
+ * deadline of BUSY_WAIT_S seconds of wall-clock time covers SQLite's busy
+ * handler (below) and the retries of exec_waiting together.  A
+ * connection marked interruptible (db_interruptible) also stops waiting
+ * as soon as Ctrl-C or SIGTERM arrives.
+ */
+#define BUSY_WAIT_S 60.0
+
+/* The deadline: BUSY_WAIT_S, or $GPUTUNE_LOCK_TIMEOUT seconds (1 to a day)
+ * where that is set to such a number. */
+static double lock_timeout(void)
+{
+	const char *env = getenv("GPUTUNE_LOCK_TIMEOUT");
+	long v;
+	if (env && *env && parse_long(env, 1, 86400, &v) == 0)
+		return (double)v;
+	return BUSY_WAIT_S;
+}
+
+/* When the current wait began (0: none).  A process waits for one lock at
+ * a time, in one thread, so one clock serves every connection. */
+static double wait_began;
+static int in_exec_waiting; /* the wait is exec_waiting's, begun there */
+/* Set by db_interruptible: waits end at Ctrl-C or SIGTERM. */
+static int waits_interruptible;
+
+static int give_up_waiting(void)
+{
+	if (waits_interruptible && interrupted())
+		return 1;
+	double now = now_seconds();
+	if (wait_began == 0)
+		wait_began = now;
+	return now - wait_began >= lock_timeout();
+}
+
+/* SQLite's busy handler: sleep a little and try again, until the
+ * deadline or an interrupt.  count is 0 at the start of each wait (a
+ * wait exec_waiting already began keeps its start). */
+static int on_busy(void *arg, int count)
+{
+	(void)arg;
+	if (count == 0 && !in_exec_waiting)
+		wait_began = 0;
+	if (give_up_waiting())
+		return 0;
+	struct timespec ts = { 0, (count < 10 ? 2 : 20) * 1000000L };
+	nanosleep(&ts, NULL);
+	return 1;
+}
+
+/* The message for a wait given up; -1. */
+static int busy_failure(sqlite3 *db)
+{
+	const char *file = sqlite3_db_filename(db, "main");
+	if (waits_interruptible && interrupted())
+		return fail("interrupted while waiting for %s, which another process has locked",
+			    file && *file ? file : "the database");
+	return fail("%s is locked by another process: gave up after %.0f s (GPUTUNE_LOCK_TIMEOUT sets the limit)",
+		    file && *file ? file : "the database", lock_timeout());
+}
+
+/* Returns non-zero, which aborts the statement running, once an
+ * interrupt came to an interruptible connection. */
+static int on_progress(void *arg)
+{
+	(void)arg;
+	return interrupted();
+}
+
+void db_interruptible(sqlite3 *db)
+{
+	waits_interruptible = 1;
+	sqlite3_progress_handler(db, 1000, on_progress, NULL);
+}
+
+/* Runs sql, and again while SQLite answers busy, until the deadline.
+ * The busy handler covers most waits, but SQLite returns busy at once
  * where waiting could deadlock or a lock is taken outside the handler (a
  * journal mode switch, WAL recovery): sixteen processes creating one
  * database met that about once in 300 openings. */
-#define BUSY_WAIT_MS 60000
 static int exec_waiting(sqlite3 *db, const char *sql)
 {
-	for (int waited = 0;; waited += 20) {
-		int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+	wait_began = 0;
+	in_exec_waiting = 1;
+	int rc;
+	for (;;) {
+		rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
 		if (rc == SQLITE_OK)
-			return 0;
-		if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || waited >= BUSY_WAIT_MS)
-			return fail("database: %s", sqlite3_errmsg(db));
+			break;
+		if (rc != SQLITE_BUSY && rc != SQLITE_LOCKED) {
+			rc = fail("database: %s", sqlite3_errmsg(db));
+			break;
+		}
+		if (give_up_waiting()) {
+			rc = busy_failure(db);
+			break;
+		}
 		struct timespec ts = { 0, 20 * 1000000L };
 		nanosleep(&ts, NULL);
 	}
+	in_exec_waiting = 0;
+	return rc == SQLITE_OK ? 0 : -1;
 }
 
 int db_begin(sqlite3 *db)
@@ -177,17 +266,197 @@ static int migrate(sqlite3 *db, const char *path)
 	}
 }
 
-static int open_error(sqlite3 *db, const char *path, int rc)
+/* One line for a file SQLite could not open or read (msg: SQLite's own
+ * words, taken before anything else ran on the connection, since a
+ * rollback would replace them with "not an error"); closes db; -1. */
+static int open_error(sqlite3 *db, const char *path, int rc, const char *msg)
 {
+	if (!msg)
+		msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
 	if (rc == SQLITE_NOTADB)
 		error("%s is not a SQLite database", path);
 	else if (rc == SQLITE_CORRUPT)
-		error("%s is corrupt (SQLite: %s)", path, db ? sqlite3_errmsg(db) : "corrupt");
+		error("%s is corrupt (SQLite: %s)", path, msg);
 	else
-		error("cannot open %s: %s", path, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+		error("cannot open %s: %s", path, msg);
 	if (db)
 		sqlite3_close(db);
 	return -1;
+}
+
+/* NULL when this process may write the database at path (which exists
+ * or not); else why not, in buf.  SQLite writes its journal (or the WAL
+ * and its index) beside the file, so the directory must be writable too. */
+static const char *why_not_writable(const char *path, int exists, char *buf, size_t n)
+{
+	if (exists && access(path, W_OK) < 0) {
+		snprintf(buf, n, "%s", strerror(errno));
+		return buf;
+	}
+	char *dir = xstrdup(path);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		strcpy(dir, ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	const char *why = NULL;
+	struct stat st;
+	/* A directory still to be created is mkdir_p's to report. */
+	if (stat(dir, &st) == 0 && access(dir, W_OK | X_OK) < 0) {
+		snprintf(buf, n, "its directory %s is not writable (%s), and SQLite keeps its journal there", dir,
+			 strerror(errno));
+		why = buf;
+	}
+	free(dir);
+	return why;
+}
+
+/* "file:PATH?immutable=1", PATH percent-encoded, for sqlite3_open_v2 with
+ * SQLITE_OPEN_URI.  Caller frees. */
+static char *immutable_uri(const char *path)
+{
+	struct strbuf sb = {0};
+	sb_puts(&sb, "file:");
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
+		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+		    strchr("/._-~", *c))
+			sb_add(&sb, (const char *)c, 1);
+		else
+			sb_printf(&sb, "%%%02X", *c);
+	}
+	sb_puts(&sb, "?immutable=1");
+	return sb_detach(&sb);
+}
+
+/* Opens path as SQLite, read-write (creating it when missing) or read
+ * only.  A read-only open of a file whose WAL is not there (no process
+ * has it open) reads it as immutable: SQLite otherwise creates the WAL's
+ * index beside it, which fails in a directory this process may not write
+ * and leaves files behind in one it may.  (A writer that opens the file
+ * meanwhile and checkpoints into it could be read half-way: the price of
+ * reading where nothing may be written.) */
+static int open_file(const char *path, int writable, int exists, sqlite3 **db)
+{
+	if (writable)
+		return sqlite3_open_v2(path, db, SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE), NULL);
+	char *wal = xasprintf("%s-wal", path);
+	int has_wal = access(wal, F_OK) == 0;
+	free(wal);
+	if (has_wal)
+		return sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL);
+	char *uri = immutable_uri(path);
+	int rc = sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	free(uri);
+	return rc;
+}
+
+/* The header fields and whether the file has no table, read in one read
+ * transaction: another process may be creating the schema meanwhile, and
+ * must be seen either before or after, never half-way.  SQLITE_OK, or the
+ * error with SQLite's message in msg (size n). */
+static int read_header(sqlite3 *db, int *version, int *app, int *empty, char *msg, size_t n)
+{
+	int rc;
+	wait_began = 0;
+	in_exec_waiting = 1;
+	for (;;) {
+		rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
+		if (rc == SQLITE_OK)
+			rc = pragma_int(db, "PRAGMA user_version", version);
+		if (rc == SQLITE_OK)
+			rc = pragma_int(db, "PRAGMA application_id", app);
+		int tables = -1;
+		if (rc == SQLITE_OK)
+			rc = pragma_int(db, "SELECT count(*) FROM sqlite_master", &tables);
+		*empty = tables == 0;
+		if (rc != SQLITE_OK)
+			snprintf(msg, n, "%s", sqlite3_errmsg(db));
+		sqlite3_exec(db, rc == SQLITE_OK ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
+		/* Busy past the busy handler: another process is switching the
+		 * file's journal mode or recovering it (see exec_waiting). */
+		if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || give_up_waiting())
+			break;
+		struct timespec ts = { 0, 20 * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+	in_exec_waiting = 0;
+	return rc;
+}
+
+/* 0 when SQLite's quick check passes; otherwise -1 after one line. */
+static int quick_check(sqlite3 *db, const char *path)
+{
+	char *msg = NULL;
+	int ok = 0;
+	sqlite3_stmt *q = NULL;
+	if (sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW) {
+		const char *res = (const char *)sqlite3_column_text(q, 0);
+		ok = res && !strcmp(res, "ok");
+		if (!ok && res)
+			msg = xstrdup(res);
+	}
+	if (!ok && !msg)
+		msg = xstrdup(sqlite3_errmsg(db));
+	sqlite3_finalize(q);
+	if (!ok) {
+		/* One line, however many problems quick_check lists. */
+		for (char *c = msg; *c; c++)
+			if (*c == '\n' || *c == '\r')
+				*c = ' ';
+		if (strlen(msg) > 160)
+			strcpy(msg + 150, "...");
+		error("%s is corrupt (SQLite: %s)", path, msg);
+	}
+	free(msg);
+	return ok ? 0 : -1;
+}
+
+/* The directory path is in, created when missing; 0 or -1. */
+static int make_parent(const char *path)
+{
+	char *dir = xstrdup(path);
+	char *slash = strrchr(dir, '/');
+	int rc = 0;
+	if (slash && slash != dir) {
+		*slash = '\0';
+		if (mkdir_p(dir) < 0)
+			rc = fail("cannot create the directory %s: %s", dir, strerror(errno));
+	}
+	free(dir);
+	return rc;
+}
+
+/* What the header says of a file that exists: 0 when this build may use
+ * it, else -1 after one line (and db is closed). */
+static int check_header(sqlite3 *db, const char *path, int version, int app, int writable)
+{
+	int want = db_schema_version();
+	const char *why = NULL;
+	if (app != DB_APPLICATION_ID)
+		why = "is a SQLite database but not a gputune database";
+	else if (version < 0)
+		why = "has a negative schema version, which no gputune writes: it is not a database this gputune can use";
+	if (why) {
+		sqlite3_close(db);
+		return fail("%s %s", path, why);
+	}
+	if (quick_check(db, path) < 0) {
+		sqlite3_close(db);
+		return -1;
+	}
+	if (version > want) {
+		sqlite3_close(db);
+		return fail("%s has schema version %d, newer than this gputune understands (%d): "
+			    "use a newer gputune", path, version, want);
+	}
+	if (version < want && !writable) {
+		sqlite3_close(db);
+		return fail("%s has the older schema version %d and is read-only, so it cannot be "
+			    "migrated to %d", path, version, want);
+	}
+	return 0;
 }
 
 int db_open(const char *path, int flags, sqlite3 **out)
@@ -202,102 +471,38 @@ int db_open(const char *path, int flags, sqlite3 **out)
 			return 0;
 		return fail("no tuning database at %s (a tuning run creates it)", path);
 	}
-	int writable = flags & DB_WRITE;
-	if (exists && writable && access(path, W_OK) < 0)
-		return fail("%s is not writable: %s", path, strerror(errno));
-	if (!exists) {
-		char *dir = xstrdup(path);
-		char *slash = strrchr(dir, '/');
-		if (slash && slash != dir) {
-			*slash = '\0';
-			if (mkdir_p(dir) < 0) {
-				error("cannot create the directory %s: %s", dir, strerror(errno));
-				free(dir);
-				return -1;
-			}
-		}
-		free(dir);
-	}
+	char why[PATH_MAX + 160];
+	const char *no_write = why_not_writable(path, exists, why, sizeof(why));
+	if ((flags & DB_WRITE) && no_write)
+		return fail("%s is not writable: %s", path, no_write);
+	if (!exists && make_parent(path) < 0)
+		return -1;
 	/* A read-only command still migrates a file it may write; a file it
 	 * may not write is opened read-only and never migrated. */
-	if (!writable && access(path, W_OK) == 0)
-		writable = 1;
+	int writable = !no_write;
 	sqlite3 *db = NULL;
-	int oflags = writable ? SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE)
-			      : SQLITE_OPEN_READONLY;
-	int rc = sqlite3_open_v2(path, &db, oflags, NULL);
+	int rc = open_file(path, writable, exists, &db);
 	if (rc != SQLITE_OK)
-		return open_error(db, path, rc);
+		return open_error(db, path, rc, NULL);
 	sqlite3_extended_result_codes(db, 0);
-	sqlite3_busy_timeout(db, 30000);
-	/* The header fields and whether the file is empty, read in one read
-	 * transaction: another process may be creating the schema meanwhile,
-	 * and must be seen either before or after, never half-way. */
+	sqlite3_busy_handler(db, on_busy, NULL);
 	int version = 0, app = 0, empty = 0;
-	for (int waited = 0;; waited += 20) {
-		rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
-		if (rc == SQLITE_OK)
-			rc = pragma_int(db, "PRAGMA user_version", &version);
-		if (rc == SQLITE_OK)
-			rc = pragma_int(db, "PRAGMA application_id", &app);
-		int tables = -1;
-		if (rc == SQLITE_OK)
-			rc = pragma_int(db, "SELECT count(*) FROM sqlite_master", &tables);
-		empty = tables == 0;
-		sqlite3_exec(db, rc == SQLITE_OK ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
-		/* Busy past the timeout: another process is switching the file's
-		 * journal mode or recovering it (see exec_waiting). */
-		if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || waited >= BUSY_WAIT_MS)
-			break;
-		struct timespec ts = { 0, 20 * 1000000L };
-		nanosleep(&ts, NULL);
-	}
+	char msg[256];
+	rc = read_header(db, &version, &app, &empty, msg, sizeof(msg));
 	if (rc != SQLITE_OK)
-		return open_error(db, path, rc);
-	if (exists && !(version == 0 && app == 0 && empty)) {
-		if (app != DB_APPLICATION_ID) {
-			sqlite3_close(db);
-			return fail("%s is a SQLite database but not a gputune database", path);
-		}
-		char *msg = NULL;
-		int ok = 0;
-		sqlite3_stmt *q = NULL;
-		if (sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &q, NULL) == SQLITE_OK &&
-		    sqlite3_step(q) == SQLITE_ROW) {
-			const char *res = (const char *)sqlite3_column_text(q, 0);
-			ok = res && !strcmp(res, "ok");
-			if (!ok && res)
-				msg = xstrdup(res);
-		}
-		if (!ok && !msg)
-			msg = xstrdup(sqlite3_errmsg(db));
-		sqlite3_finalize(q);
-		if (!ok) {
-			/* One line, however many problems quick_check lists. */
-			for (char *c = msg; *c; c++)
-				if (*c == '\n' || *c == '\r')
-					*c = ' ';
-			if (strlen(msg) > 160)
-				strcpy(msg + 150, "...");
-			error("%s is corrupt (SQLite: %s)", path, msg);
-			free(msg);
-			sqlite3_close(db);
-			return -1;
-		}
-		free(msg);
-	}
-	int want = db_schema_version();
-	if (version > want) {
+		return open_error(db, path, rc, msg);
+	int blank = version == 0 && app == 0 && empty;
+	if (blank && !(flags & DB_WRITE)) {
+		/* A file with nothing in it yet (an empty file, say): a reading
+		 * command finds no results there and writes nothing. */
 		sqlite3_close(db);
-		return fail("%s has schema version %d, newer than this gputune understands (%d): "
-			     "use a newer gputune", path, version, want);
+		if (flags & DB_MISSING_OK)
+			return 0;
+		return fail("%s holds no tuning database yet (a tuning run creates one)", path);
 	}
-	if (version < want && !writable) {
-		sqlite3_close(db);
-		return fail("%s has the older schema version %d and is read-only, so it cannot be "
-			     "migrated to %d", path, version, want);
-	}
-	if (writable && version < want) {
+	if (exists && !blank && check_header(db, path, version, app, writable) < 0)
+		return -1;
+	if (writable && version < db_schema_version()) {
 		/* WAL lets readers and a writer share the file.  It is a property
 		 * of the file, set once when gputune creates or migrates it, so an
 		 * open that changes nothing else writes nothing. */
@@ -315,7 +520,7 @@ int db_open_memory(sqlite3 **out)
 {
 	sqlite3 *db = NULL;
 	if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
-		return open_error(db, ":memory:", SQLITE_CANTOPEN);
+		return open_error(db, ":memory:", SQLITE_CANTOPEN, NULL);
 	if (migrate(db, ":memory:") < 0) {
 		sqlite3_close(db);
 		return -1;

@@ -35,13 +35,25 @@ char *db_path_from(const char *option);
 
 /*
  * Opens path.  Returns 0 and *db, or -1 after one clear line (a directory,
- * not a SQLite file, corrupt, a newer schema, not writable, ...).  On
- * failure the file is left exactly as it was.
+ * not a SQLite file, corrupt, a newer or a negative schema version, not
+ * writable, ...).  On failure the file is left exactly as it was.  A file
+ * that exists but holds nothing yet (an empty file) is created a schema
+ * only with DB_WRITE; without it, it reads as a missing file.  A file this
+ * process may not write (or whose directory it may not) is opened read
+ * only, without the files SQLite would otherwise leave beside it.  Waits
+ * for another process's lock end after 60 s, with a message.
  */
 int db_open(const char *path, int flags, sqlite3 **db);
 /* A database in memory with the current schema (for the shipped results). */
 int db_open_memory(sqlite3 **db);
 void db_close(sqlite3 *db);
+
+/* Makes a command's waits on db end at Ctrl-C or SIGTERM, and its
+ * statements stop there (SQLITE_INTERRUPT), so that a long merge can be
+ * rolled back within a second.  For commands whose writes are all or
+ * nothing: a tuning run, which commits what it measured after an
+ * interrupt, must not call it. */
+void db_interruptible(sqlite3 *db);
 
 /* Runs SQL with no results; reports and returns -1 on failure. */
 int db_exec(sqlite3 *db, const char *sql);

@@ -144,7 +144,7 @@ char *family_point_name(const struct family *f, const int *v)
 	return sb_detach(&sb);
 }
 
-int family_point_parse(const struct family *f, const char *name, int *v)
+int family_point_check(const struct family *f, const char *name, int *v, char *why, size_t n)
 {
 	for (int i = 0; i < f->nparams; i++)
 		v[i] = f->params[i].single;
@@ -158,13 +158,22 @@ int family_point_parse(const struct family *f, const char *name, int *v)
 			k = family_param_index(f, tok);
 		}
 		if (k < 0 || param_value_parse(&f->params[k], eq + 1, &v[k]) < 0) {
-			rc = error("%s: bad parameter setting '%s%s%s' in '%s'", f->name, tok,
-				   eq ? "=" : "", eq ? eq + 1 : "", name);
+			snprintf(why, n, "bad parameter setting '%s%s%s' in '%s'", tok, eq ? "=" : "",
+				 eq ? eq + 1 : "", name);
+			rc = -1;
 			break;
 		}
 	}
 	free(s);
-	return rc ? -1 : 0;
+	return rc;
+}
+
+int family_point_parse(const struct family *f, const char *name, int *v)
+{
+	char why[300];
+	if (family_point_check(f, name, v, why, sizeof(why)) < 0)
+		return fail("%s: %s", f->name, why);
+	return 0;
 }
 
 int family_classic_point(const struct family *f, int i, int *v)

@@ -247,5 +247,8 @@ void family_fallback_point(const struct family *f, int *v);
 /* Parses a canonical name back into v (parameters not named take their
  * single default).  0, or -1 after reporting. */
 int family_point_parse(const struct family *f, const char *name, int *v);
+/* The same without a message: 0, or -1 with why (size n) naming the bad
+ * setting. */
+int family_point_check(const struct family *f, const char *name, int *v, char *why, size_t n);
 
 #endif

@@ -33,6 +33,13 @@ static void on_signal(int sig)
 	}
 	first = now;
 	flag = 1;
+	/* Said at once, since the work in hand may take a while to finish
+	 * (a long merge rolls back, a variant finishes compiling): write(2)
+	 * is async-signal-safe where stdio is not. */
+	static const char msg[] = "\ngputune: interrupted: stopping after the work in hand "
+				  "(signal again, a second later, to stop at once)\n";
+	ssize_t w = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	(void)w;
 }
 
 void interrupt_install(void)

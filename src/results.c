@@ -121,7 +121,7 @@ int results_open_shipped(sqlite3 **db)
 	if (db_open_memory(db) < 0)
 		return -1;
 	const struct embedded_file *e = embedded_find("db/shipped.json");
-	if (e && e->len > 0 && db_import_json(*db, e->text, "the shipped results") < 0) {
+	if (e && e->len > 0 && db_import_json(*db, e->text, "the shipped results", 1) < 0) {
 		db_close(*db);
 		*db = NULL;
 		return -1;

@@ -41,8 +41,12 @@ static long max_dim(int shape)
 static int dim(int shape, const char *s, const char *e, long *out)
 {
 	if (e - s > 2 && s[0] == '2' && s[1] == '^') {
-		long k;
-		if (number(s + 2, e, 62, &k) < 0 || (1L << k) > max_dim(shape))
+		/* The exponent may be 0 (2^0 is 1, which is a size), so it is
+		 * read as "0" or a positive number. */
+		long k = 0;
+		if ((e - s != 3 || s[2] != '0') && number(s + 2, e, 62, &k) < 0)
+			return -1;
+		if ((1L << k) > max_dim(shape))
 			return -1;
 		*out = 1L << k;
 		return 0;

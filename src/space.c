@@ -85,6 +85,24 @@ static int parse_setting(const struct family *f, const struct cmd_entry *cmd, co
 	return rc;
 }
 
+/* -1 after a usage error when parameter k, set by the j-th --param, was
+ * set by an earlier one too: the second would silently replace the
+ * first, where the user may have meant both values. */
+static int given_twice(const struct family *f, const struct args *a, size_t j, int k)
+{
+	for (size_t i = 0; i < j; i++) {
+		const char *text = args_nth(a, "param", i);
+		size_t len = strcspn(text, "=");
+		if (strlen(f->params[k].name) == len && !strncmp(text, f->params[k].name, len)) {
+			cmd_usage_error(a->cmd, "%s: --param %s given twice ('%s' and '%s'): give all its "
+					"values in one, as --param %s=A,B", a->cmd->name, f->params[k].name, text,
+					args_nth(a, "param", j), f->params[k].name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int space_init(struct space *s, const struct family *f, const struct dtype *dt,
 	       const struct args *a)
 {
@@ -97,7 +115,8 @@ int space_init(struct space *s, const struct family *f, const struct dtype *dt,
 	}
 	for (size_t j = 0; j < args_count(a, "param"); j++) {
 		int k, vals[MAX_VALUES], n;
-		if (parse_setting(f, a->cmd, args_nth(a, "param", j), &k, vals, &n) < 0)
+		if (parse_setting(f, a->cmd, args_nth(a, "param", j), &k, vals, &n) < 0 ||
+		    given_twice(f, a, j, k) < 0)
 			return -1;
 		s->nvalues[k] = n;
 		s->asked[k] = 1;
@@ -175,7 +194,7 @@ int space_single_point(const struct family *f, const struct args *a, int *v)
 	for (size_t j = 0; j < args_count(a, "param"); j++) {
 		int k, vals[MAX_VALUES], n;
 		const char *text = args_nth(a, "param", j);
-		if (parse_setting(f, a->cmd, text, &k, vals, &n) < 0)
+		if (parse_setting(f, a->cmd, text, &k, vals, &n) < 0 || given_twice(f, a, j, k) < 0)
 			return -1;
 		if (n != 1) {
 			cmd_usage_error(a->cmd, "%s: --param '%s' must name one value here", a->cmd->name, text);

@@ -1094,8 +1094,8 @@ int tune_run(const struct family *f, struct args *a, struct tune_extra *x)
 		int bad = parse_long(num, 1, 100000000, &v) < 0;
 		free(num);
 		if (bad)
-			return cmd_usage_error(a->cmd, "%s: bad --budget '%s' (N variants or Ns seconds per size, N >= 1)",
-					       name, t);
+			return cmd_usage_error(a->cmd, "%s: bad --budget '%s' (N variants or Ns seconds per size, "
+					       "1 <= N <= 100000000)", name, t);
 		if (t[len - 1] == 's')
 			s.budget_s = (double)v;
 		else
@@ -1109,6 +1109,11 @@ int tune_run(const struct family *f, struct args *a, struct tune_extra *x)
 	long seed = 1;
 	if (args_get(a, "seed") && parse_long(args_get(a, "seed"), 0, LONG_MAX, &seed) < 0)
 		return cmd_usage_error(a->cmd, "%s: bad --seed '%s' (an integer, 0 or more)", name, args_get(a, "seed"));
+	/* The exhaustive walk draws nothing: a seed given to it would be
+	 * ignored, so it is refused as --budget is. */
+	if (args_get(a, "seed") && s.strategy == STRATEGY_EXHAUSTIVE)
+		return cmd_usage_error(a->cmd, "%s: --seed needs a search: --strategy random, anneal or genetic",
+				       name);
 	s.seed = (uint64_t)seed;
 	s.workers = (int)workers;
 	s.resumed_run = restart_resumed_run();

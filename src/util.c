@@ -17,13 +17,29 @@
 #include <time.h>
 #include <unistd.h>
 
-static void vreport(const char *prefix, const char *fmt, va_list ap)
+void report_escaped(FILE *f, const char *text)
 {
-	fputs("gputune: ", stderr);
+	for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+		if ((*c < 0x20 && *c != '\n' && *c != '\t') || *c == 0x7f)
+			fprintf(f, "\\x%02x", *c);
+		else
+			fputc(*c, f);
+	}
+}
+
+/* The message is formatted first and written escaped, so that an argument
+ * or a name read from a file that holds ESC or BEL bytes cannot drive the
+ * terminal the message lands on. */
+void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	struct strbuf sb = {0};
+	sb_puts(&sb, "gputune: ");
 	if (prefix)
-		fputs(prefix, stderr);
-	vfprintf(stderr, fmt, ap);
+		sb_puts(&sb, prefix);
+	sb_vprintf(&sb, fmt, ap);
+	report_escaped(stderr, sb.buf);
 	fputc('\n', stderr);
+	sb_free(&sb);
 }
 
 int error(const char *fmt, ...)

@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	char *text = malloc(n + 1);
 	memcpy(text, data, n);
 	text[n] = '\0';
-	db_import_json(db, text, "fuzz input");
+	db_import_json(db, text, "fuzz input", 0);
 	free(text);
 	sqlite3_stmt *st = NULL;
 	if (sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &st, NULL) != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW ||

@@ -1,0 +1,33 @@
+/*
+ * db-check.h - the checks every imported record passes before anything
+ * of its file is written: each field's type and range (from one table of
+ * rules, applied alike to a JSON document and to an attached database
+ * file), each record's kernel, element type, parameters and size against
+ * the family it names, and the identity of its run (a run UUID belongs
+ * to one device and one kernel).  A file with one bad record is refused
+ * whole, with the record and the field named.
+ */
+#ifndef GPUTUNE_DB_CHECK_H
+#define GPUTUNE_DB_CHECK_H
+
+#include <sqlite3.h>
+
+/* The JSON format version this gputune writes and reads. */
+#define RESULTS_FORMAT_VERSION 1
+
+/* Checks the results document json (already known to be one) with db's
+ * SQLite; what names it in messages.  0, or -1 after one line naming the
+ * array, the record's index and the field. */
+int db_check_json(sqlite3 *db, const char *json, const char *what);
+
+/* The records of json whose run db holds under another device or kernel
+ * (they would be filed under that run, and dropped as duplicates without
+ * a word): 0 when there is none, else -1 after naming the first. */
+int db_check_json_runs(sqlite3 *db, const char *json, const char *what);
+
+/* Checks the gputune database attached to db as "other" (what: its
+ * path), and that none of its runs is one of db's under another device
+ * or kernel.  0, or -1 after one line naming the table, row and field. */
+int db_check_attached(sqlite3 *db, const char *what);
+
+#endif
