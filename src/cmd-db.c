@@ -140,19 +140,34 @@ static int source_read(struct source *src, const char *target)
 	return fail("%s is neither a gputune database nor gputune JSON results", src->path);
 }
 
-/* The JSON sources' records checked on a database of its own, when the
+/* The sources' records checked on a database of their own, when the
  * target does not exist yet: a file refused must not create it. */
-static int check_json_first(struct source *srcs, size_t n)
+static int check_sources_first(struct source *srcs, size_t n)
 {
 	sqlite3 *mem = NULL;
 	int rc = 0;
-	for (size_t i = 0; i < n && rc == 0; i++)
-		if (srcs[i].json) {
-			if (!mem && db_open_memory(&mem) < 0)
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (srcs[i].skip)
+			continue;
+		if (!mem) {
+			if (db_open_memory(&mem) < 0)
 				return -1;
 			db_interruptible(mem);
-			rc = db_check_json(mem, srcs[i].json, srcs[i].path);
 		}
+		if (srcs[i].json) {
+			rc = db_check_json(mem, srcs[i].json, srcs[i].path);
+			continue;
+		}
+		sqlite3_stmt *st = db_prepare(mem, "ATTACH DATABASE ?1 AS other");
+		if (!st)
+			return -1;
+		sqlite3_bind_text(st, 1, srcs[i].path, -1, SQLITE_STATIC);
+		rc = db_step_done(mem, st);
+		if (rc == 0) {
+			rc = db_check_attached(mem, srcs[i].path);
+			db_exec(mem, "DETACH DATABASE other");
+		}
+	}
 	db_close(mem);
 	return rc;
 }
@@ -173,7 +188,7 @@ static int db_merge(const char *path, char **files, size_t n)
 		if (source_read(&srcs[i], path) < 0)
 			rc = EXIT_FAIL;
 	}
-	if (rc == EXIT_OK && stat(path, &st) < 0 && check_json_first(srcs, n) < 0)
+	if (rc == EXIT_OK && stat(path, &st) < 0 && check_sources_first(srcs, n) < 0)
 		rc = EXIT_FAIL;
 	size_t todo = 0;
 	for (size_t i = 0; i < n; i++)

@@ -149,7 +149,7 @@ static void requirement(struct strbuf *sb, const struct field_rule *r)
 {
 	switch (r->kind) {
 	case R_INT:
-		sb_printf(sb, "an integer from %.10g to %.10g", r->min, r->max);
+		sb_printf(sb, "an integer from %.0f to %.0f", r->min, r->max);
 		break;
 	case R_NUM:
 		sb_printf(sb, "a number from %.10g to %.10g", r->min, r->max);
@@ -301,14 +301,6 @@ static const char *family_problem(const char *kernel, const char *dtype, const c
 		snprintf(buf, n, "params: %s", why);
 		return buf;
 	}
-	char *canon = family_point_name(f, v);
-	int same = !strcmp(canon, params);
-	free(canon);
-	if (!same) {
-		snprintf(buf, n, "params: '%s' is not written as %s writes its parameters (in their order, "
-			 "each once)", params, f->name);
-		return buf;
-	}
 	long max_rows = f->shape == SHAPE_1D ? SIZE_MAX_ELEMS : SIZE_MAX_DIM;
 	if (rows > max_rows || (f->shape == SHAPE_1D && cols != 1) || (f->shape != SHAPE_3D && depth != 1) ||
 	    (double)rows * (double)cols > (double)SIZE_MAX_ELEMS) {
@@ -369,7 +361,8 @@ int db_check_json(sqlite3 *db, const char *json, const char *what)
 	char sql[400];
 	snprintf(sql, sizeof(sql),
 		 "SELECT 'version', 'must be %d, the format this gputune reads (got ' ||"
-		 " coalesce(json_quote(json_extract(?1, '$.version')), 'none') || ')'"
+		 " CASE WHEN json_type(?1, '$.version') IS NULL THEN 'none'"
+		 " ELSE substr(json_quote(json_extract(?1, '$.version')), 1, 60) END || ')'"
 		 " WHERE json_type(?1, '$.version') IS NOT 'integer' OR json_extract(?1, '$.version') <> %d",
 		 RESULTS_FORMAT_VERSION, RESULTS_FORMAT_VERSION);
 	if (first_problem(db, sql, json, what) < 0)
