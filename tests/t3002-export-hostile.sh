@@ -32,7 +32,6 @@ else
 	not_ok "a header from hostile names compiles"
 	sed 's/^/#   /' "$T/cc.err" | head
 fi
-if grep -q 'int injected' "$T/h.h" | grep -v '"' >/dev/null; then :; fi
 check "no line of the header starts with injected code" sh -c "! grep -q '^#error injected\|^int injected\|^#define X' '$T/h.h'"
 if [ -n "$NVCC" ] && [ -x "$NVCC" ]; then
 	cp "$T/t.c" "$T/t.cu"

@@ -17,12 +17,14 @@ sizes="2x2,64x66,130x4098,1002x302,4096x1030,257x130,130x257,301x1001,2048"
 # tune_checked DB DTYPE WHAT PARAMS...: tunes DTYPE at $sizes with the
 # space PARAMS (and inject=none,wrong) into DB, then checks at each size
 # that every variant without a fault is right, that every injected fault is
-# caught, and that the winner is right.
+# caught, and that the winner is right.  The padding is $tune_pad (a
+# parameter may be given once).
+tune_pad=1
 tune_checked() {
 	_db=$1 _dtype=$2 _what=$3
 	shift 3
 	run_gt 0 transpose --db "$_db" --dtype "$_dtype" --sizes $sizes --quiet --no-probe --param tile=32,64 \
-		--param block_rows=8 --param pad=1 --param unroll=1,2 --param mapping=cartesian,colmajor --param shared=on \
+		--param block_rows=8 --param pad=$tune_pad --param unroll=1,2 --param mapping=cartesian,colmajor --param shared=on \
 		--param wide=1 --param inject=none,wrong "$@"
 	cat "$T/out"
 	n=$("$SQL" "$_db" "SELECT count(*) FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE v.dtype = '$_dtype' AND v.params LIKE '%$_what%'")
@@ -73,12 +75,14 @@ done
 # f16 rows copied as aligned words of two elements, each shifted by its
 # start's parity (odd cols), with and without the sector windows and their
 # halo: the rows whose cols is not a multiple of vec, and the edges.
+tune_pad=2
 tune_checked "$T/words.db" f16 async=words --param vec=2,4 --param sector=off,on --param realign=off \
-	--param pair=off --param pad=2 --param async=words
+	--param pair=off --param async=words
 # Every row as words, spread over the block's threads (async=rows, not in
 # the default space), vec=1 and 2, with and without the windows' halo.
 tune_checked "$T/rows.db" f16 async=rows --param vec=1,2 --param sector=off,on --param realign=off \
-	--param pair=off --param pad=2 --param async=rows
+	--param pair=off --param async=rows
+tune_pad=1
 
 # The interior through the tensor copy engine by row classes (rowclass=on,
 # compute capability 9.0; before it every block takes the element path):
