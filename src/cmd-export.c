@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "choice.h"
 #include "cmd.h"
+#include "cmd-tune.h"
 #include "compile-pool.h"
 #include "db.h"
 #include "export.h"

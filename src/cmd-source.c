@@ -35,8 +35,14 @@ static int exec_source(struct args *a)
 	if (!dt)
 		return cmd_usage_error(a->cmd, "source: unknown --dtype '%s' for %s (%s)", dtn, f->name, f->dtypes);
 	int v[MAX_PARAMS] = {0};
-	if (space_single_point(f, a, v) < 0)
+	size_t nparams;
+	const char **params = args_all(a, "param", &nparams);
+	int bad = space_single_point(f, params, nparams, a->cmd->name, v) < 0;
+	free(params);
+	if (bad) {
+		cmd_print_usage(a->cmd, stderr);
 		return EXIT_USAGE;
+	}
 	struct device_limits lim;
 	device_limits_default(&lim);
 	char buf[160];

@@ -13,6 +13,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "choice.h"
 #include "cmd.h"
+#include "cmd-tune.h"
 #include "db.h"
 #include "family.h"
 #include "gpu.h"
@@ -402,7 +403,12 @@ static int exec_validate(struct args *a)
 	choice_free(&cs);
 
 	struct tune_extra x = { sizes, nsizes, ranked, nsizes * K, 1, 1, (int)K, 0, 0 };
-	rc = tune_run(f, a, &x);
+	struct tune_opts o;
+	rc = tune_opts_parse(f, a, &o);
+	if (rc == EXIT_OK) {
+		rc = tune_run(f, &o, &x);
+		tune_opts_free(&o);
+	}
 	struct table t;
 	table_init(&t, report_cols, (int)ARRAY_SIZE(report_cols));
 	sqlite3 *db = NULL;

@@ -4,6 +4,7 @@
  * from the code).
  */
 #include "cmd.h"
+#include "cmd-tune.h"
 #include "util.h"
 
 #include <stdarg.h>
@@ -11,14 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-const struct cmd_entry *const cmd_table[] = {
+/* The fixed commands; FAMILIES marks where the families' tuning commands
+ * go. */
+static const struct cmd_entry families_marker;
+#define FAMILIES (&families_marker)
+static const struct cmd_entry *const cmd_table[] = {
 	&cmd_help_entry,
 	&cmd_version_entry,
 	&cmd_devices_entry,
-	&cmd_transpose_entry,
-	&cmd_copy_entry,
-	&cmd_reduce_entry,
-	&cmd_gemm_entry,
+	FAMILIES,
 	&cmd_source_entry,
 	&cmd_query_entry,
 	&cmd_export_entry,
@@ -28,11 +30,34 @@ const struct cmd_entry *const cmd_table[] = {
 	NULL
 };
 
+const struct cmd_entry *const *cmd_list(void)
+{
+	static const struct cmd_entry **list;
+	if (list)
+		return list;
+	const struct cmd_entry *const *fams = cmd_family_entries();
+	size_t n = ARRAY_SIZE(cmd_table);
+	for (size_t i = 0; fams[i]; i++)
+		n++;
+	list = xcalloc(n, sizeof(*list));
+	size_t k = 0;
+	for (size_t i = 0; cmd_table[i]; i++) {
+		if (cmd_table[i] != FAMILIES) {
+			list[k++] = cmd_table[i];
+			continue;
+		}
+		for (size_t j = 0; fams[j]; j++)
+			list[k++] = fams[j];
+	}
+	return list;
+}
+
 const struct cmd_entry *cmd_find(const char *name)
 {
-	for (size_t i = 0; cmd_table[i]; i++)
-		if (!strcmp(cmd_table[i]->name, name))
-			return cmd_table[i];
+	const struct cmd_entry *const *list = cmd_list();
+	for (size_t i = 0; list[i]; i++)
+		if (!strcmp(list[i]->name, name))
+			return list[i];
 	return NULL;
 }
 
@@ -61,7 +86,7 @@ void cmd_print_help(const struct cmd_entry *cmd, FILE *f)
 	}
 	fprintf(f, "  %-22s %s\n", "-h, --help", "show this help");
 	if (cmd->extra_help)
-		cmd->extra_help(f);
+		cmd->extra_help(cmd, f);
 }
 
 void cmd_print_overview(FILE *f)
@@ -72,8 +97,9 @@ void cmd_print_overview(FILE *f)
 	      "NVRTC, times and verifies each on this machine's GPU, and keeps the winners\n"
 	      "per device, kernel, element type and size in SQLite.\n\n"
 	      "Commands:\n", f);
-	for (size_t i = 0; cmd_table[i]; i++) {
-		const struct cmd_entry *c = cmd_table[i];
+	const struct cmd_entry *const *list = cmd_list();
+	for (size_t i = 0; list[i]; i++) {
+		const struct cmd_entry *c = list[i];
 		if (c->flags & CMD_HIDDEN)
 			continue;
 		fprintf(f, "  %-10s %s\n", c->name, c->summary);
@@ -222,6 +248,15 @@ const char *args_nth(const struct args *a, const char *name, size_t k)
 		if (!strcmp(a->v[i].opt->name, name) && k-- == 0)
 			return a->v[i].value;
 	return NULL;
+}
+
+const char **args_all(const struct args *a, const char *name, size_t *n)
+{
+	*n = args_count(a, name);
+	const char **v = xcalloc(*n + 1, sizeof(*v));
+	for (size_t i = 0; i < *n; i++)
+		v[i] = args_nth(a, name, i);
+	return v;
 }
 
 int args_format(const struct args *a)

@@ -8,7 +8,9 @@
  *     with a summary, the positional usage, a description, and its options
  *     (every option has help text; -h/--help is added for every command).
  *  2. Declare it below and add it to cmd_table[] in src/cmd.c, in the order
- *     `gputune help` should list it.
+ *     `gputune help` should list it.  (A kernel family's tuning command is
+ *     not written by hand: src/cmd-tune.c makes one for every entry of the
+ *     family table.)
  *  3. Add the file to gputune_SOURCES in Makefile.am.
  *  4. Add tests: tests/t0001-help.sh checks `help <name>` and `<name> -h`
  *     for every table entry by itself; add the command's own tests under
@@ -18,6 +20,8 @@
  */
 #ifndef GPUTUNE_CMD_H
 #define GPUTUNE_CMD_H
+
+#include "table.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -58,6 +62,8 @@ struct args {
 	size_t npos;
 };
 
+struct family;
+
 struct cmd_entry {
 	const char *name;
 	const char *summary;     /* one line for the command list */
@@ -67,18 +73,19 @@ struct cmd_entry {
 	int min_pos, max_pos;    /* positional argument counts */
 	int flags;
 	int (*exec)(struct args *a);
-	void (*extra_help)(FILE *f); /* more help after the options, or NULL */
+	/* More help after the options, or NULL. */
+	void (*extra_help)(const struct cmd_entry *cmd, FILE *f);
+	const struct family *family; /* the family a tuning command tunes, else NULL */
 };
 
-extern const struct cmd_entry *const cmd_table[];
+/* Every command, in the order `gputune help` lists them: the fixed ones
+ * of cmd.c's table, with a tuning command for each kernel family
+ * (cmd-tune.c) in the table's place for them.  NULL-terminated. */
+const struct cmd_entry *const *cmd_list(void);
 
 extern const struct cmd_entry cmd_help_entry;
 extern const struct cmd_entry cmd_version_entry;
 extern const struct cmd_entry cmd_devices_entry;
-extern const struct cmd_entry cmd_transpose_entry;
-extern const struct cmd_entry cmd_copy_entry;
-extern const struct cmd_entry cmd_reduce_entry;
-extern const struct cmd_entry cmd_gemm_entry;
 extern const struct cmd_entry cmd_source_entry;
 extern const struct cmd_entry cmd_query_entry;
 extern const struct cmd_entry cmd_export_entry;
@@ -101,6 +108,9 @@ int args_has(const struct args *a, const char *name);
 /* The values of a repeatable option, in order: count and i-th. */
 size_t args_count(const struct args *a, const char *name);
 const char *args_nth(const struct args *a, const char *name, size_t i);
+/* Every value of a repeatable option, in order, as a new array of *n
+ * pointers into argv (the caller frees the array). */
+const char **args_all(const struct args *a, const char *name, size_t *n);
 
 /* Help text, generated from the table. */
 void cmd_print_usage(const struct cmd_entry *cmd, FILE *f);
@@ -116,7 +126,6 @@ int cmd_usage_error(const struct cmd_entry *cmd, const char *fmt, ...)
 
 /* Output format from --format: table, csv or json; -1 after reporting a
  * bad value. */
-enum out_format { FMT_TABLE, FMT_CSV, FMT_JSON };
 int args_format(const struct args *a);
 
 #endif

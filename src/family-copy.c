@@ -67,6 +67,7 @@ static const char *const classics[] = {
 const struct family family_copy = {
 	.name = "copy",
 	.summary = "device-to-device copy, the bandwidth ceiling",
+	.command_summary = "tune the copy kernel (the bandwidth ceiling) at the given sizes",
 	.template_name = "templates/copy.cu",
 	.kernel_name = "gputune_copy",
 	.shape = SHAPE_2D,

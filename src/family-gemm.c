@@ -256,6 +256,31 @@ static const char *const classics[] = {
 const struct family family_gemm = {
 	.name = "gemm",
 	.summary = "single-precision matrix multiply C = A B on the CUDA cores",
+	.command_summary = "tune the single-precision matrix multiply for this GPU at the given sizes",
+	.command_help =
+		"Sizes are MxNxK: C (M x N) = A (M x K) B (K x N), all row-major; N alone, and\n"
+		"ranges, are cubes N x N x N.  CUDA cores only: no tensor cores, no TF32.\n"
+		"\nThe space has thousands of valid points, so the default is a genetic search\n"
+		"measuring 240 variants per size (and the named points always); --strategy\n"
+		"exhaustive times them all, --budget sets another budget.  After a search\n"
+		"of several sizes, the 4 fastest variants of each size are measured at the\n"
+		"others, so that exported headers have strong candidates measured at every\n"
+		"size to choose from at sizes nobody tuned.\n"
+		"\nThe check: a reference computed on the GPU in double precision by a plain\n"
+		"tiled kernel, with beside each element the sum of |a b| over its products.  Any\n"
+		"order of K fused multiply-adds in single precision stays within\n"
+		"  |C - ref| <= gamma(K) * sum_k |a_ik b_kj|,  gamma(K) = K u / (1 - K u),\n"
+		"with u = 2^-24; a variant outside it at any element is wrong.  The timed input\n"
+		"has values of both signs in (-1, 1).  As such a bound can hide one missing\n"
+		"product, every variant also multiplies a second input of integers in [-4, 4]\n"
+		"without 0, where every partial sum is an integer below 2^24 and so exact in any\n"
+		"order: that output must equal the reference exactly.  M, N and K need not be\n"
+		"multiples of any tile.  A wrong variant's reason gives the measured error.\n"
+		"\nThe figure is GFLOP/s (2 M N K operations a launch); the ceiling is the GPU's\n"
+		"rate of single-precision fused multiply-adds, measured by a kernel of\n"
+		"independent FMA chains in the same run (cuBLAS is not linked into gputune; the\n"
+		"benchmark under bench/ compares with it).  Exported headers give\n"
+		"gputune_gemm_launch(i, A, B, C, m, n, k, stream).\n",
 	.template_name = "templates/gemm.cu",
 	.kernel_name = "gputune_gemm",
 	.shape = SHAPE_3D,

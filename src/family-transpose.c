@@ -524,6 +524,7 @@ static const char *const classics[] = {
 const struct family family_transpose = {
 	.name = "transpose",
 	.summary = "out-of-place matrix transpose, out[c][r] = in[r][c]",
+	.command_summary = "tune the transpose kernels for this GPU at the given sizes",
 	.template_name = "templates/transpose.cu",
 	.kernel_name = "gputune_transpose",
 	.shape = SHAPE_2D,

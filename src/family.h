@@ -33,8 +33,9 @@
  *     default search strategy and budget.
  *  3. Add it to family_table[] in src/family.c and the template to
  *     EMBEDDED_FILES in Makefile.am.
- *  4. Add the command: src/cmd-<name>.c is a few lines around tune_main(),
- *     listed in src/cmd.c.
+ *  4. Its command, `gputune <name>`, comes from the table line (src/cmd-tune.c):
+ *     give the descriptor its command_summary and, where the parameters'
+ *     list does not say enough, its command_help.
  *  5. Tests: a seeded sample of the space compiles (t1003; every variant
  *     under `make check-full`), each constraint rejects what it should,
  *     and a GPU test (t5xxx) tunes a small size.
@@ -126,6 +127,10 @@ struct launch_geometry {
 struct family {
 	const char *name;
 	const char *summary;
+	/* Its command, `gputune <name>`: the line the command list gives it,
+	 * and what its help says after the parameters (NULL: nothing). */
+	const char *command_summary;
+	const char *command_help;
 	const char *template_name; /* "templates/transpose.cu" */
 	const char *kernel_name;   /* the extern "C" entry point */
 	int shape;                 /* enum family_shape */

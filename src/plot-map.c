@@ -5,7 +5,6 @@
  * the others; a cell where every variant was wrong or failed says so, and
  * pairs never measured stay blank.  It shows which parameters matter.
  */
-#include "cmd.h"
 #include "db.h"
 #include "plot.h"
 #include "svg.h"

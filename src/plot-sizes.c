@@ -4,7 +4,6 @@
  * (the naive kernel and the seed's) and, where `gputune validate` ran, the
  * held-out points of the exported header's choice.
  */
-#include "cmd.h"
 #include "db.h"
 #include "plot.h"
 #include "svg.h"

@@ -4,7 +4,6 @@
  * with the winner and the classics marked and the variants that were
  * wrong or failed counted at the bottom.
  */
-#include "cmd.h"
 #include "db.h"
 #include "plot.h"
 #include "svg.h"

@@ -23,13 +23,14 @@ static void list_allowed(const struct param_def *p, struct strbuf *sb)
 		sb_printf(sb, "%s%s", i ? "," : "", param_value_text(p, p->allowed[i], buf, sizeof(buf)));
 }
 
-/* Parses "name=v1,v2" into param index *k and values; -1 after a message. */
-static int parse_setting(const struct family *f, const struct cmd_entry *cmd, const char *text,
+/* Parses "name=v1,v2" into param index *k and values; -1 after a message
+ * that begins with who (the command). */
+static int parse_setting(const struct family *f, const char *who, const char *text,
 			 int *k, int *values, int *nvalues)
 {
 	const char *eq = strchr(text, '=');
 	if (!eq || eq == text || !eq[1]) {
-		cmd_usage_error(cmd, "%s: bad --param '%s' (expected NAME=VALUE[,VALUE...])", cmd->name, text);
+		error("%s: bad --param '%s' (expected NAME=VALUE[,VALUE...])", who, text);
 		return -1;
 	}
 	char *name = xstrdup(text);
@@ -38,7 +39,7 @@ static int parse_setting(const struct family *f, const struct cmd_entry *cmd, co
 	if (*k < 0) {
 		struct strbuf sb = {0};
 		list_params(f, &sb);
-		cmd_usage_error(cmd, "%s: unknown parameter '%s' for %s (parameters: %s)", cmd->name,
+		error("%s: unknown parameter '%s' for %s (parameters: %s)", who,
 				name, f->name, sb.buf);
 		sb_free(&sb);
 		free(name);
@@ -55,7 +56,7 @@ static int parse_setting(const struct family *f, const struct cmd_entry *cmd, co
 	const char *vals = eq + 1;
 	size_t vl = strlen(vals);
 	if (vals[0] == ',' || vals[vl - 1] == ',' || strstr(vals, ",,")) {
-		cmd_usage_error(cmd, "%s: empty value in --param '%s'", cmd->name, text);
+		error("%s: empty value in --param '%s'", who, text);
 		return -1;
 	}
 	char *list = xstrdup(vals), *save = NULL;
@@ -65,8 +66,8 @@ static int parse_setting(const struct family *f, const struct cmd_entry *cmd, co
 		if (param_value_parse(p, tok, &v) < 0) {
 			struct strbuf sb = {0};
 			list_allowed(p, &sb);
-			cmd_usage_error(cmd, "%s: unsupported value '%s' for parameter %s (supported: %s)",
-					cmd->name, tok, p->name, sb.buf);
+			error("%s: unsupported value '%s' for parameter %s (supported: %s)",
+					who, tok, p->name, sb.buf);
 			sb_free(&sb);
 			rc = -1;
 			break;
@@ -79,32 +80,28 @@ static int parse_setting(const struct family *f, const struct cmd_entry *cmd, co
 	}
 	free(list);
 	if (!rc && *nvalues == 0) {
-		cmd_usage_error(cmd, "%s: no value in --param '%s'", cmd->name, text);
+		error("%s: no value in --param '%s'", who, text);
 		rc = -1;
 	}
 	return rc;
 }
 
-/* -1 after a usage error when parameter k, set by the j-th --param, was
- * set by an earlier one too: the second would silently replace the
- * first, where the user may have meant both values. */
-static int given_twice(const struct family *f, const struct args *a, size_t j, int k)
+/* -1 after a message when parameter k, set by params[j], was set by an
+ * earlier one too: the second would silently replace the first, where
+ * the user may have meant both values. */
+static int given_twice(const struct family *f, const char *who, const char *const *params, size_t j, int k)
 {
 	for (size_t i = 0; i < j; i++) {
-		const char *text = args_nth(a, "param", i);
-		size_t len = strcspn(text, "=");
-		if (strlen(f->params[k].name) == len && !strncmp(text, f->params[k].name, len)) {
-			cmd_usage_error(a->cmd, "%s: --param %s given twice ('%s' and '%s'): give all its "
-					"values in one, as --param %s=A,B", a->cmd->name, f->params[k].name, text,
-					args_nth(a, "param", j), f->params[k].name);
-			return -1;
-		}
+		size_t len = strcspn(params[i], "=");
+		if (strlen(f->params[k].name) == len && !strncmp(params[i], f->params[k].name, len))
+			return fail("%s: --param %s given twice ('%s' and '%s'): give all its values in one, as "
+				    "--param %s=A,B", who, f->params[k].name, params[i], params[j], f->params[k].name);
 	}
 	return 0;
 }
 
-int space_init(struct space *s, const struct family *f, const struct dtype *dt,
-	       const struct args *a)
+int space_init(struct space *s, const struct family *f, const struct dtype *dt, const char *const *params,
+	       size_t nparams, const char *who)
 {
 	memset(s, 0, sizeof(*s));
 	s->f = f;
@@ -113,10 +110,9 @@ int space_init(struct space *s, const struct family *f, const struct dtype *dt,
 		s->nvalues[i] = f->params[i].ndefaults;
 		memcpy(s->values[i], f->params[i].defaults, sizeof(int) * (size_t)f->params[i].ndefaults);
 	}
-	for (size_t j = 0; j < args_count(a, "param"); j++) {
+	for (size_t j = 0; j < nparams; j++) {
 		int k, vals[MAX_VALUES], n;
-		if (parse_setting(f, a->cmd, args_nth(a, "param", j), &k, vals, &n) < 0 ||
-		    given_twice(f, a, j, k) < 0)
+		if (parse_setting(f, who, params[j], &k, vals, &n) < 0 || given_twice(f, who, params, j, k) < 0)
 			return -1;
 		s->nvalues[k] = n;
 		s->asked[k] = 1;
@@ -187,19 +183,16 @@ void space_free(struct space *s)
 	memset(s, 0, sizeof(*s));
 }
 
-int space_single_point(const struct family *f, const struct args *a, int *v)
+int space_single_point(const struct family *f, const char *const *params, size_t nparams, const char *who, int *v)
 {
 	for (int i = 0; i < f->nparams; i++)
 		v[i] = f->params[i].single;
-	for (size_t j = 0; j < args_count(a, "param"); j++) {
+	for (size_t j = 0; j < nparams; j++) {
 		int k, vals[MAX_VALUES], n;
-		const char *text = args_nth(a, "param", j);
-		if (parse_setting(f, a->cmd, text, &k, vals, &n) < 0 || given_twice(f, a, j, k) < 0)
+		if (parse_setting(f, who, params[j], &k, vals, &n) < 0 || given_twice(f, who, params, j, k) < 0)
 			return -1;
-		if (n != 1) {
-			cmd_usage_error(a->cmd, "%s: --param '%s' must name one value here", a->cmd->name, text);
-			return -1;
-		}
+		if (n != 1)
+			return fail("%s: --param '%s' must name one value here", who, params[j]);
 		v[k] = vals[0];
 	}
 	return 0;

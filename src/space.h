@@ -7,7 +7,6 @@
 #ifndef GPUTUNE_SPACE_H
 #define GPUTUNE_SPACE_H
 
-#include "cmd.h"
 #include "family.h"
 
 struct reject_count {
@@ -31,12 +30,14 @@ struct space {
 };
 
 /*
- * Sets the candidate values from the family's defaults and every
- * `--param name=v1,v2` (or name=all) in a.  Returns 0, or -1 after a
- * usage message naming the unknown parameter or unsupported value.
+ * Sets the candidate values from the family's defaults and each of the
+ * nparams settings `name=v1,v2` (or name=all: the values of --param).
+ * Returns 0, or -1 after a message, beginning with who (the command),
+ * naming the unknown parameter, the unsupported value or the parameter
+ * set twice; the caller adds the usage.
  */
-int space_init(struct space *s, const struct family *f, const struct dtype *dt,
-	       const struct args *a);
+int space_init(struct space *s, const struct family *f, const struct dtype *dt, const char *const *params,
+	       size_t nparams, const char *who);
 /* The limits of the architecture's defaults (1024 threads, 48 KiB). */
 void device_limits_default(struct device_limits *lim);
 /* Enumerates every combination, keeping the valid ones in order. */
@@ -48,10 +49,10 @@ void space_sample(struct space *s, size_t count, uint64_t seed);
 void space_free(struct space *s);
 
 /*
- * For commands that take a single point: each parameter from --param
+ * For commands that take a single point: each parameter from its setting
  * (exactly one value) or the family's single default.  0, or -1 after a
- * usage message.
+ * message as space_init's.
  */
-int space_single_point(const struct family *f, const struct args *a, int *v);
+int space_single_point(const struct family *f, const char *const *params, size_t nparams, const char *who, int *v);
 
 #endif

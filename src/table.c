@@ -2,7 +2,6 @@
  * table.c - see table.h.
  */
 #include "table.h"
-#include "cmd.h"
 #include "util.h"
 
 #include <stdlib.h>

@@ -8,6 +8,9 @@
 
 #include <stdio.h>
 
+/* The output formats (--format): table, csv, json. */
+enum out_format { FMT_TABLE, FMT_CSV, FMT_JSON };
+
 struct table_col {
 	const char *name;
 	int numeric; /* JSON writes the value bare (it must be a valid number or empty -> null) */

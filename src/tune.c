@@ -28,6 +28,7 @@
 #include "restart.h"
 #include "space.h"
 #include "strategy.h"
+#include "table.h"
 #include "util.h"
 
 #include <limits.h>
@@ -36,66 +37,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#define DEFAULT_REPS 30
-
-const struct cmd_option tune_options[] = {
-	{ "sizes", "LIST", "sizes to tune: N, 2^K, RxC (matrices), MxNxK (gemm), A-B, A-B:STEP, random:N:A-B[:SEED], comma-separated (default: the family's, see below)", 0, 0 },
-	TUNE_OPT_DTYPE,
-	{ "param", "NAME=V,...", "candidate values of one parameter, or NAME=all (replaces its defaults)", 1, 0 },
-	{ "dry-run", NULL, "enumerate and compile every variant, time nothing", 0, 0 },
-	{ "list", NULL, "print the space's valid points (or --sample's), which a run measures besides the classics, one name a line, and stop; needs no GPU", 0, 0 },
-	{ "sample", "N[:SEED]", "only a seeded random sample of N valid variants (default seed 1), besides the classics", 0, 0 },
-	{ "arch", "sm_XX", "target architecture (default: the GPU's; needed for --dry-run without a GPU)", 0, 0 },
-	TUNE_OPT_JOBS,
-	TUNE_OPT_CACHE_DIR,
-	TUNE_OPT_TEMPLATES,
-	{ "show-log", NULL, "print the NVRTC log of each variant that failed to compile", 0, 0 },
-	TUNE_OPT_REPS,
-	{ "hot", NULL, "time launches without flushing L2 between them, on one placement of the buffers (stored as mode 'hot')", 0, 0 },
-	{ "force", NULL, "measure again what the database already holds for this device", 0, 0 },
-	{ "no-probe", NULL, "measure only the requested sizes, not the extra sizes the choice at untuned sizes learns from", 0, 0 },
-	{ "strategy", "NAME", "how to walk the space at each size: exhaustive (the default of transpose, copy and reduce), random, anneal or genetic (the default of gemm)", 0, 0 },
-	{ "budget", "N|Ns", "with a search strategy: variants measured per size (N), or seconds of search per size (Ns); default: the family's (gemm: 240), else 10% of the space", 0, 0 },
-	{ "seed", "N", "seed of the random, anneal and genetic searches (default 1)", 0, 0 },
-	TUNE_OPT_QUIET,
-	OPT_DEVICE_INDEX,
-	OPT_DB,
-	OPT_FORMAT,
-	OPT_END
-};
-
-const char tune_description[] =
-	"Generates every variant of the family's parameter space (narrowed or widened\n"
-	"with --param), compiles each with NVRTC in worker processes (cached), then on\n"
-	"the GPU, at each size: measures the family's ceiling (a copy, or a streaming\n"
-	"read), checks every variant's output against a host reference (bit for bit,\n"
-	"or within the family's error bound; with guard bytes around it),\n"
-	"times the correct ones (L2 flushed before each of at least 30 launches,\n"
-	"every other one also after an empty launch, rotated over 8 placements of\n"
-	"the buffers where they take 64 KiB to 64 MiB; median and quartiles), and\n"
-	"stores every result and the winner (of equal figures, the one of the most\n"
-	"launches) in the database.  A variant that\n"
-	"fails to compile, to launch, is wrong or faults is recorded with its reason\n"
-	"and never wins.  What the database already holds for this device is skipped\n"
-	"unless --force; Ctrl-C keeps what was measured (exit 130) and the next run\n"
-	"resumes.  --dry-run needs no GPU when --arch is given.\n"
-	"\n"
-	"After the requested sizes, a run also measures extra sizes of every row\n"
-	"alignment class across the requested range (for vector lengths, of the\n"
-	"classes the requested lengths lack): anchors with every variant (per\n"
-	"class the mid size, and for matrices the small square too), then the\n"
-	"other shapes with the strongest candidates, so that exported headers and\n"
-	"`query --size` choose well at sizes nobody tuned (see `gputune help\n"
-	"export`); --no-probe skips them.\n"
-	"\n"
-	"--strategy random|anneal|genetic measures, at each size, only the variants\n"
-	"the search picks (the classics always), until --budget is spent: a seeded\n"
-	"random order; simulated annealing, chains moving to neighbouring variants\n"
-	"(one parameter changed); or a genetic search breeding the best variants.\n"
-	"Only valid variants are drawn, each at most once; variants are compiled as\n"
-	"they are picked.  What is already measured at a size counts against the\n"
-	"budget and guides the search, so an interrupted search resumes.";
 
 /* One point of the space on its way through the run. */
 struct point {
@@ -113,7 +54,7 @@ struct point {
 struct run_state {
 	const struct family *f;
 	const struct dtype *dt;
-	struct args *a;
+	const struct tune_opts *o;
 	struct dims *sizes;
 	size_t nsizes;
 	size_t nreq;            /* the requested sizes come first; then the probes */
@@ -246,7 +187,7 @@ static int dry_run(struct run_state *s, const struct space *sp, const char *arch
 	if (!pool)
 		return EXIT_FAIL;
 	size_t failed = 0, cached = 0;
-	int show = args_has(s->a, "show-log");
+	int show = s->o->show_log;
 	for (size_t i = 0; i < s->njobs; i++) {
 		int st = compile_pool_wait(pool, i);
 		cached += s->jobs[i].cached;
@@ -477,7 +418,7 @@ static int measure_point(struct run_state *s, struct bench *b, struct compile_po
 		char *line = first_line(log);
 		r->status = VS_COMPILE_FAILED;
 		snprintf(r->reason, sizeof(r->reason), "%s", line);
-		if (args_has(s->a, "show-log") && log)
+		if (s->o->show_log && log)
 			fprintf(stderr, "\n%s: %s\n%s\n", s->f->name, p->name, log);
 		free(line);
 		free(log);
@@ -881,7 +822,7 @@ static int gpu_run(struct run_state *s, const char *arch, const char *cache_dir,
 				     s->f->name, family_size_text(s->f, &s->sizes[k], size, sizeof(size)),
 				     s->dt->name, (double)host / (1 << 30), have / (1 << 30));
 	}
-	char *path = db_path_from(args_get(s->a, "db"));
+	char *path = db_path_from(s->o->db);
 	int rc = db_open(path, DB_WRITE, &s->db);
 	free(path);
 	if (rc < 0)
@@ -1035,121 +976,53 @@ static void add_probes(struct run_state *s, int on)
 	}
 }
 
-int tune_main(const struct family *f, struct args *a)
+void tune_opts_free(struct tune_opts *o)
 {
-	return tune_run(f, a, NULL);
+	free(o->sizes);
+	free(o->params);
+	memset(o, 0, sizeof(*o));
 }
 
-int tune_run(const struct family *f, struct args *a, struct tune_extra *x)
+int tune_run(const struct family *f, const struct tune_opts *o, struct tune_extra *x)
 {
 	struct run_state s;
 	memset(&s, 0, sizeof(s));
 	s.f = f;
-	s.a = a;
+	s.o = o;
 	s.x = x;
-	const char *name = a->cmd->name;
-	if ((s.format = args_format(a)) < 0)
-		return EXIT_USAGE;
-	const char *dtn = args_get(a, "dtype");
-	s.dt = family_dtype(f, dtn ? dtn : "f32");
-	if (!s.dt)
-		return cmd_usage_error(a->cmd, "%s: unknown --dtype '%s' for %s (%s)", name, dtn, f->name, f->dtypes);
-	long n = DEFAULT_REPS;
-	if (args_get(a, "reps") && parse_long(args_get(a, "reps"), 30, 100000, &n) < 0)
-		return cmd_usage_error(a->cmd, "%s: bad --reps '%s' (an integer, at least 30)", name,
-				       args_get(a, "reps"));
-	s.reps = (int)n;
-	long workers = 0;
-	if (args_get(a, "jobs") && parse_long(args_get(a, "jobs"), 1, 1024, &workers) < 0)
-		return cmd_usage_error(a->cmd, "%s: bad --jobs '%s' (1 to 1024)", name, args_get(a, "jobs"));
-	long dev = 0;
-	if (args_get(a, "device") && parse_long(args_get(a, "device"), 0, 1024, &dev) < 0)
-		return cmd_usage_error(a->cmd, "%s: bad --device '%s' (a GPU index)", name, args_get(a, "device"));
-	s.device = (int)dev;
-	s.quiet = args_has(a, "quiet");
-	s.hot = args_has(a, "hot");
+	const char *name = o->cmd;
+	s.format = o->format;
+	s.dt = o->dt;
+	s.reps = o->reps;
+	s.device = o->device;
+	s.quiet = o->quiet;
+	s.hot = o->hot;
 	s.mode = s.hot ? "hot" : "flushed";
-	s.force = args_has(a, "force");
-	long sample_count = 0, sample_seed = 1;
-	if (args_get(a, "sample")) {
-		const char *t = args_get(a, "sample");
-		const char *colon = strchr(t, ':');
-		char *head = xasprintf("%.*s", (int)(colon ? colon - t : (long)strlen(t)), t);
-		int bad = parse_long(head, 1, 100000000, &sample_count) < 0 ||
-			  (colon && parse_long(colon + 1, 0, LONG_MAX, &sample_seed) < 0);
-		free(head);
-		if (bad)
-			return cmd_usage_error(a->cmd, "%s: bad --sample '%s' (N or N:SEED, N >= 1)", name, t);
-	}
-	const char *strat = args_get(a, "strategy");
-	s.strategy = strat ? strategy_parse(strat) : f->strategy;
-	if (s.strategy < 0)
-		return cmd_usage_error(a->cmd, "%s: unknown --strategy '%s' (exhaustive, random, anneal or genetic)",
-				       name, strat);
-	if (args_get(a, "budget")) {
-		const char *t = args_get(a, "budget");
-		size_t len = strlen(t);
-		char *num = xasprintf("%.*s", (int)(len && t[len - 1] == 's' ? len - 1 : len), t);
-		long v = 0;
-		int bad = parse_long(num, 1, 100000000, &v) < 0;
-		free(num);
-		if (bad)
-			return cmd_usage_error(a->cmd, "%s: bad --budget '%s' (N variants or Ns seconds per size, "
-					       "1 <= N <= 100000000)", name, t);
-		if (t[len - 1] == 's')
-			s.budget_s = (double)v;
-		else
-			s.budget_n = v;
-		if (s.strategy == STRATEGY_EXHAUSTIVE)
-			return cmd_usage_error(a->cmd, "%s: --budget needs a search: --strategy random, anneal or genetic",
-					       name);
-	}
-	if (!args_get(a, "budget") && s.strategy != STRATEGY_EXHAUSTIVE)
-		s.budget_n = f->budget;
-	long seed = 1;
-	if (args_get(a, "seed") && parse_long(args_get(a, "seed"), 0, LONG_MAX, &seed) < 0)
-		return cmd_usage_error(a->cmd, "%s: bad --seed '%s' (an integer, 0 or more)", name, args_get(a, "seed"));
-	/* The exhaustive walk draws nothing: a seed given to it would be
-	 * ignored, so it is refused as --budget is. */
-	if (args_get(a, "seed") && s.strategy == STRATEGY_EXHAUSTIVE)
-		return cmd_usage_error(a->cmd, "%s: --seed needs a search: --strategy random, anneal or genetic",
-				       name);
-	s.seed = (uint64_t)seed;
-	s.workers = (int)workers;
+	s.force = o->force;
+	s.strategy = o->strategy;
+	s.budget_n = o->budget_n;
+	s.budget_s = o->budget_s;
+	s.seed = o->seed;
+	s.workers = o->workers;
 	s.resumed_run = restart_resumed_run();
-	char err[256];
-	const char *sizes = args_get(a, "sizes");
-	if (x && x->sizes) {
-		s.sizes = xcalloc(x->nsizes + 1, sizeof(*s.sizes));
-		memcpy(s.sizes, x->sizes, x->nsizes * sizeof(*s.sizes));
-		s.nsizes = x->nsizes;
-	} else if (sizes_parse(f->shape, sizes ? sizes : f->default_sizes, &s.sizes, &s.nsizes, err, sizeof(err)) < 0) {
-		return cmd_usage_error(a->cmd, "%s: %s", name, err);
-	}
+	const struct dims *req = x && x->sizes ? x->sizes : o->sizes;
+	s.nsizes = x && x->sizes ? x->nsizes : o->nsizes;
+	s.sizes = xcalloc(s.nsizes + 1, sizeof(*s.sizes));
+	memcpy(s.sizes, req, s.nsizes * sizeof(*s.sizes));
 	s.nreq = s.nsizes;
-	add_probes(&s, !args_has(a, "no-probe") && !args_has(a, "dry-run") && !(x && x->no_probe));
+	add_probes(&s, !o->no_probe && !o->dry_run && !(x && x->no_probe));
 	struct space sp;
-	if (space_init(&sp, f, s.dt, a) < 0) {
+	if (space_init(&sp, f, s.dt, o->params, o->nparams, name) < 0) {
 		free_state(&s);
 		return EXIT_USAGE;
 	}
-	int dry = args_has(a, "dry-run");
-	const char *arch_opt = args_get(a, "arch");
+	int dry = o->dry_run;
+	const char *arch_opt = o->arch;
 	char arch[32] = "";
-	if (arch_opt) {
-		char *supported = NULL;
-		if (!nvrtc_arch_supported(arch_opt, &supported)) {
-			int r = cmd_usage_error(a->cmd, "%s: NVRTC %s cannot target --arch '%s' (supported: %s)",
-						name, nvrtc_version_string(), arch_opt, supported ? supported : "none");
-			free(supported);
-			space_free(&sp);
-			free_state(&s);
-			return r;
-		}
+	if (arch_opt)
 		snprintf(arch, sizeof(arch), "%s", arch_opt);
-	}
 	int have_gpu = 0;
-	int list = args_has(a, "list");
+	int list = o->list;
 	if (list) {
 		/* The device's limits where there is one, else the defaults. */
 		char why[256];
@@ -1175,8 +1048,8 @@ int tune_run(const struct family *f, struct args *a, struct tune_extra *x)
 		else if (!dry && strcmp(arch, gpu_arch)) {
 			space_free(&sp);
 			free_state(&s);
-			return cmd_usage_error(a->cmd, "%s: --arch %s does not match GPU %d (%s, %s)", name, arch,
-					       s.device, s.g.name, gpu_arch);
+			error("%s: --arch %s does not match GPU %d (%s, %s)", name, arch, s.device, s.g.name, gpu_arch);
+			return EXIT_USAGE;
 		}
 	}
 	struct device_limits lim;
@@ -1189,8 +1062,8 @@ int tune_run(const struct family *f, struct args *a, struct tune_extra *x)
 	if (!strncmp(arch, "sm_", 3))
 		lim.cc = atoi(arch + 3);
 	space_enumerate(&sp, &lim);
-	if (sample_count)
-		space_sample(&sp, (size_t)sample_count, (uint64_t)sample_seed);
+	if (o->sample_count)
+		space_sample(&sp, (size_t)o->sample_count, o->sample_seed);
 	if (sp.npoints == 0) {
 		error("%s: no valid variant in the space (%zu points, all rejected):", name, sp.total);
 		print_rejects(&sp, stderr);
@@ -1208,7 +1081,7 @@ int tune_run(const struct family *f, struct args *a, struct tune_extra *x)
 		free_state(&s);
 		return EXIT_OK;
 	}
-	const char *tdir = templates_dir_from(args_get(a, "templates"));
+	const char *tdir = templates_dir_from(o->templates);
 	char *tmpl = family_template_load(f, tdir);
 	char *support_t = template_load("templates/support.cu", tdir);
 	char *copy_t = family_template_load(&family_copy, tdir);
@@ -1264,7 +1137,7 @@ int tune_run(const struct family *f, struct args *a, struct tune_extra *x)
 	free(tmpl);
 	free(support_t);
 	free(copy_t);
-	char *cache_dir = cache_dir_from(args_get(a, "cache-dir"));
+	char *cache_dir = cache_dir_from(o->cache_dir);
 	int rc;
 	if (dry) {
 		s.njobs = 2;
@@ -1273,9 +1146,9 @@ int tune_run(const struct family *f, struct args *a, struct tune_extra *x)
 		make_jobs(&s);
 		if (sp.npoints < sp.nvalid)
 			printf("a sample of %zu of the %zu valid variants (--sample)\n", sp.npoints, sp.nvalid);
-		rc = dry_run(&s, &sp, arch, cache_dir, (int)workers);
+		rc = dry_run(&s, &sp, arch, cache_dir, s.workers);
 	} else {
-		rc = gpu_run(&s, arch, cache_dir, (int)workers);
+		rc = gpu_run(&s, arch, cache_dir, s.workers);
 	}
 	free(cache_dir);
 	space_free(&sp);

@@ -6,27 +6,39 @@
 #ifndef GPUTUNE_TUNE_H
 #define GPUTUNE_TUNE_H
 
-#include "cmd.h"
 #include "family.h"
 #include "sizes.h"
 
 #include <sqlite3.h>
+#include <stddef.h>
 #include <stdint.h>
 
-/* Options the family commands share with commands built on the tuner. */
-#define TUNE_OPT_DTYPE { "dtype", "TYPE", "element type: f32 (default), or another of the family's (listed below)", 0, 0 }
-#define TUNE_OPT_REPS { "reps", "N", "timed launches per measurement, at least 30 (default 30)", 0, 0 }
-#define TUNE_OPT_JOBS { "jobs", "N", "compile worker processes (default: one per CPU)", 0, 0 }
-#define TUNE_OPT_CACHE_DIR \
-	{ "cache-dir", "DIR", "compile cache (default $GPUTUNE_CACHE_DIR, else $XDG_CACHE_HOME/gputune)", 0, 0 }
-#define TUNE_OPT_TEMPLATES { "templates", "DIR", "read templates from DIR instead of the built-in copies", 0, 0 }
-#define TUNE_OPT_QUIET { "quiet", NULL, "no progress lines on stderr", 0, 0 }
-
-/* The options of `gputune <family>`, shared by every family command. */
-extern const struct cmd_option tune_options[];
-extern const char tune_description[];
-
-int tune_main(const struct family *f, struct args *a);
+/*
+ * What a tuning run is asked to do: the command line of a family command
+ * (or of validate), parsed and checked once in the command layer
+ * (cmd-tune.c).  The run reads these fields and nothing else of the
+ * command line.
+ */
+struct tune_opts {
+	const char *cmd;            /* the command's name, for messages */
+	const struct dtype *dt;
+	int format;                 /* enum out_format */
+	struct dims *sizes;         /* the requested sizes (owned) */
+	size_t nsizes;
+	const char **params;        /* the --param settings, NAME=V,... (the array owned) */
+	size_t nparams;
+	long sample_count;          /* 0: the whole space */
+	uint64_t sample_seed;
+	const char *arch;           /* --arch (checked against NVRTC), or NULL: the GPU's */
+	int strategy;               /* strategy.h */
+	long budget_n;              /* variants per size; 0: none */
+	double budget_s;            /* seconds per size; 0: none */
+	uint64_t seed;
+	int reps, workers, device;  /* workers 0: one per CPU */
+	int dry_run, list, quiet, hot, force, no_probe, show_log;
+	const char *templates, *cache_dir, *db; /* NULL: the defaults */
+};
+void tune_opts_free(struct tune_opts *o);
 
 /* What another command (validate) changes in a tuning run. */
 struct tune_extra {
@@ -40,8 +52,8 @@ struct tune_extra {
 	double seconds;            /* out: the run's wall time */
 	int64_t run_id;            /* out: the run's database id (0: none started) */
 };
-/* tune_main, changed by x (NULL: none).  The exit code. */
-int tune_run(const struct family *f, struct args *a, struct tune_extra *x);
+/* Tunes f as o asks, changed by x (NULL: none).  The exit code. */
+int tune_run(const struct family *f, const struct tune_opts *o, struct tune_extra *x);
 
 /* The per-size result table of a finished or resumed run, read back from
  * the database. */
