@@ -11,8 +11,8 @@
  * usage: strategy-study DB [FAMILY [DTYPE]]   (default transpose f32)
  */
 #define _POSIX_C_SOURCE 200809L
-#include "../src/strategy.h"
-#include "../src/util.h"
+#include "../src/families/strategy.h"
+#include "../src/util/util.h"
 
 #include <math.h>
 #include <sqlite3.h>

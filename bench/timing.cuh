@@ -18,7 +18,7 @@
 #include <functional>
 #include <vector>
 
-#include "../src/placement.h"
+#include "../src/gpu/placement.h"
 
 #define CHECK(call)                                                                           \
 	do {                                                                                  \
@@ -30,7 +30,7 @@
 	} while (0)
 
 /* Placements of a size's input and output, the ones gputune rotates its
- * timed launches over (src/placement.h says where and why).  Launch i
+ * timed launches over (src/gpu/placement.h says where and why).  Launch i
  * points the program's buffer variables (which its launches read when they
  * run) at placement i % count, and timing puts them back after. */
 struct placements {
@@ -152,7 +152,7 @@ static void timing_init(flushed_timing &T)
 }
 
 /* An empty launch: before every other timed launch, as gputune times
- * (src/bench.c, time_launches: a kernel that takes tensor maps runs at one
+ * (src/gpu/bench.c, time_launches: a kernel that takes tensor maps runs at one
  * of two speeds by how many launches came before it on the stream). */
 __global__ void timing_idle() {}
 

@@ -6,7 +6,7 @@
  * The variants come from a file the test writes (VARIANTS, included), one
  * V(name, element bytes, then the template's parameters in the order of
  * the family's table) per variant.  The launch geometry is the family's
- * (src/family-copy.c): one block per THREADS x ITEMS vectors, at least one.
+ * (src/families/family-copy.c): one block per THREADS x ITEMS vectors, at least one.
  *
  * usage: copy-host SIZE...   SIZE is RxC, or RxC+K with both buffers K
  * elements past an aligned address (host-runner.h prints the lines).

@@ -5,7 +5,7 @@
  * The variants come from a file the test writes (VARIANTS, included), one
  * V(name, then the template's parameters in the order of the family's
  * table) per variant.  The launch geometry is the family's
- * (src/family-gemm.c): one block per BM x BN tile of C, (BM / WM) (BN / WN)
+ * (src/families/family-gemm.c): one block per BM x BN tile of C, (BM / WM) (BN / WN)
  * warps.
  *
  * A and B hold nonzero integers from -4 to 4, so every product and every

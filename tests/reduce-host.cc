@@ -5,7 +5,7 @@
  * The variants come from a file the test writes (VARIANTS, included), one
  * V(name, element type, accumulator type, then the template's parameters
  * in the order of the family's table) per variant.  The launch geometry is
- * the family's (src/family-reduce.c): blocks enough for one step per
+ * the family's (src/families/family-reduce.c): blocks enough for one step per
  * thread, at most GRID where GRID is set.
  *
  * The input is odd integers from -7 to 7, so every order of addition is

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Register counts read from CUBINs (src/cubin-regs.c), which exported
+# Register counts read from CUBINs (src/compile/cubin-regs.c), which exported
 # headers hold their kernels to: for variants of every family, the count
 # read from the image NVRTC made is the one ptxas reports, and images cut
 # short or corrupted are read within their bounds.

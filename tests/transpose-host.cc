@@ -6,7 +6,7 @@
  * The variants come from a file the test writes (VARIANTS, included), one
  * V(name, element bytes, then the template's parameters in the order of
  * the family's table) per variant.  The launch geometry is the family's
- * (src/family-transpose.c): one block per (tile x unroll) x (tile x wide)
+ * (src/families/family-transpose.c): one block per (tile x unroll) x (tile x wide)
  * piece of the input, (tile / vec) x block_rows threads.
  *
  * usage: transpose-host SIZE...   SIZE is RxC, or RxC+K with both buffers

@@ -3,8 +3,8 @@
  * column alignment, on made-up evidence: which candidate it picks for
  * which shape.  Prints TAP-like lines; exits 1 on any failure.
  */
-#include "choice.h"
-#include "choice-rule.h"
+#include "export/choice.h"
+#include "export/choice-rule.h"
 #include "unit-check.h"
 
 #include <stdio.h>

@@ -5,8 +5,8 @@
  * the workers must not inherit that).  Usage: unit-compile-pool CACHE_DIR.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "../src/compile-pool.h"
-#include "../src/nvrtc-compile.h"
+#include "../src/compile/compile-pool.h"
+#include "../src/compile/nvrtc-compile.h"
 
 #include <signal.h>
 #include <stdio.h>

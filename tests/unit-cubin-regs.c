@@ -8,9 +8,9 @@
  * -1 or the same count, never a read past the image (run under
  * AddressSanitizer).  TAP output.
  */
-#include "cubin-regs.h"
-#include "nvrtc-compile.h"
-#include "util.h"
+#include "compile/cubin-regs.h"
+#include "compile/nvrtc-compile.h"
+#include "util/util.h"
 
 #include <nvrtc.h>
 #include <stdio.h>

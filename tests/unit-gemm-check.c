@@ -1,6 +1,6 @@
 /*
  * unit-gemm-check.c - the matrix multiply's check, on the host: its
- * inputs and its judge (src/family-gemm.c), against a reference computed
+ * inputs and its judge (src/families/family-gemm.c), against a reference computed
  * here the way the GPU's reference kernel does (in double, with the sum of
  * |a b| of each element).
  *
@@ -12,9 +12,9 @@
  * the same mistake in a small one.  Prints TAP-like lines; exits 1 on any
  * failure.
  */
-#include "family.h"
+#include "families/family.h"
 #include "unit-check.h"
-#include "util.h"
+#include "util/util.h"
 
 #include <math.h>
 #include <stdio.h>

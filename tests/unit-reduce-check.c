@@ -1,6 +1,6 @@
 /*
  * unit-reduce-check.c - the reduction's check, on the host: its inputs,
- * its reference and its judge (src/family-reduce.c).
+ * its reference and its judge (src/families/family-reduce.c).
  *
  * For several points of the space and lengths that are not multiples of
  * anything, the sum is computed in float (double for f64) in the order the
@@ -10,9 +10,9 @@
  * be refused with a reason that gives the error.  Prints TAP-like lines;
  * exits 1 on any failure.
  */
-#include "family.h"
+#include "families/family.h"
 #include "unit-check.h"
-#include "util.h"
+#include "util/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,8 +5,8 @@
  * must contain); a line starting "1d: " is parsed as a 1-D family's sizes
  * (printed as N).  Prints TAP-like lines; exits 1 on any failure.
  */
-#include "sizes.h"
-#include "util.h"
+#include "util/sizes.h"
+#include "util/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

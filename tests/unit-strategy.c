@@ -6,7 +6,7 @@
  * ones find the peak of a smooth landscape with a small share of it.
  * Prints one "ok"/"not ok" line per check; exits 1 on a failure.
  */
-#include "../src/strategy.h"
+#include "../src/families/strategy.h"
 
 #include <math.h>
 #include <stdio.h>

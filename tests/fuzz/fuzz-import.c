@@ -6,9 +6,9 @@
  * after the check, so every input meets the same (empty, migrated)
  * database and the run does not slow down as the database would grow.
  */
-#include "db.h"
-#include "db-import.h"
-#include "util.h"
+#include "db/db.h"
+#include "db/db-import.h"
+#include "util/util.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -4,8 +4,8 @@
  * it, for every family.  An accepted point must name itself back to a
  * text that parses to the same point.
  */
-#include "family.h"
-#include "util.h"
+#include "families/family.h"
+#include "util/util.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -3,9 +3,9 @@
  * text (the --templates directory is the user's), for every family and
  * element type: the result must hold the variant's defines and the text.
  */
-#include "family.h"
-#include "render.h"
-#include "util.h"
+#include "families/family.h"
+#include "compile/render.h"
+#include "util/util.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * for vector lengths.  Every input must be accepted with sizes inside the
  * limits, or refused with a message; nothing else.
  */
-#include "sizes.h"
+#include "util/sizes.h"
 
 #include <stdint.h>
 #include <stdlib.h>

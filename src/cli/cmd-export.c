@@ -1,0 +1,171 @@
+/*
+ * cmd-export.c - `gputune export`: tuned results for other builds, as a
+ * header (`--format header`) or JSON (`--format json`, which
+ * `gputune db merge` reads back and which db/shipped.json is made of).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "export/choice.h"
+#include "cli/cmd.h"
+#include "cli/cmd-tune.h"
+#include "compile/compile-pool.h"
+#include "db/db.h"
+#include "export/export.h"
+#include "families/family.h"
+#include "compile/render.h"
+#include "db/results.h"
+#include "tune/tune.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct cmd_option options[] = {
+	{ "kernel", "FAMILY", "the kernel family (needed for a header; JSON: default all)", 0, 0 },
+	{ "device", "NAME|UUID|INDEX", "only this device (default: every tuned device)", 0, 0 },
+	{ "dtype", "TYPE", "only this element type (default: all)", 0, 0 },
+	{ "mode", "MODE", "timing mode: flushed (default) or hot", 0, 0 },
+	{ "format", "FMT", "header (default) or json", 0, 0 },
+	OPT_OUTPUT,
+	{ "no-shipped", NULL, "leave out the results shipped with gputune", 0, 0 },
+	{ "every", NULL, "JSON: every variant's latest measurement in your database (wrong and failed ones too), with the runs' conditions and held-out points, not only the candidates", 0, 0 },
+	TUNE_OPT_TEMPLATES,
+	TUNE_OPT_CACHE_DIR,
+	OPT_DB,
+	OPT_END
+};
+
+static int exec_export(struct args *a)
+{
+	const char *fmt = args_get(a, "format");
+	int json = fmt && !strcmp(fmt, "json");
+	if (fmt && !json && strcmp(fmt, "header"))
+		return cmd_usage_error(a->cmd, "export: unknown format '%s' (header or json)", fmt);
+	const char *kernel = args_get(a, "kernel");
+	const struct family *fam = kernel ? family_find(kernel) : NULL;
+	if (kernel && !fam)
+		return cmd_usage_error(a->cmd, "export: unknown kernel '%s' (transpose, copy, reduce, gemm)", kernel);
+	if (!fam && !json)
+		return cmd_usage_error(a->cmd, "export: a header needs --kernel FAMILY");
+	if (args_has(a, "every") && !json)
+		return cmd_usage_error(a->cmd, "export: --every is for --format json");
+	const char *dtype = args_get(a, "dtype");
+	if (dtype && !dtype_find(dtype))
+		return cmd_usage_error(a->cmd, "export: unknown dtype '%s' (f32, f64, f16, i32)", dtype);
+	const char *mode = args_get(a, "mode");
+	if (!mode)
+		mode = "flushed";
+	if (strcmp(mode, "flushed") && strcmp(mode, "hot"))
+		return cmd_usage_error(a->cmd, "export: unknown mode '%s' (flushed or hot)", mode);
+	struct result_filter flt = { args_get(a, "device"), kernel, dtype, mode, args_has(a, "no-shipped") };
+	char *path = db_path_from(args_get(a, "db"));
+	struct choice_set cs;
+	int rc = choice_load(path, &flt, &cs);
+	sqlite3 *every = NULL;
+	if (rc == 0 && args_has(a, "every") && db_open(path, DB_MISSING_OK, &every) < 0) {
+		choice_free(&cs);
+		rc = -1;
+	}
+	free(path);
+	if (rc < 0)
+		return EXIT_FAIL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	if (!mem)
+		die("open_memstream: %s", strerror(errno));
+	if (json)
+		rc = export_json(mem, &cs, every, &flt);
+	else {
+		char *cache_dir = cache_dir_from(args_get(a, "cache-dir"));
+		rc = export_header(mem, fam, &cs, mode, templates_dir_from(args_get(a, "templates")), cache_dir);
+		free(cache_dir);
+	}
+	fclose(mem);
+	choice_free(&cs);
+	db_close(every);
+	if (rc < 0) {
+		free(buf);
+		return EXIT_FAIL;
+	}
+	rc = write_output(args_get(a, "output"), buf, len);
+	free(buf);
+	return rc < 0 ? EXIT_FAIL : EXIT_OK;
+}
+
+const struct cmd_entry cmd_export_entry = {
+	.name = "export",
+	.summary = "write tuned kernels as a C/CUDA header, or results as JSON",
+	.usage = "",
+	.description = "A header holds every measured size per device and element type with its\n"
+		       "winner, the candidates measured at all of those sizes (but any measured for\n"
+		       "only part of what the rest share: a search's, a sample's, which answer at\n"
+		       "themselves alone) with each one's share of each size's best, the rule that\n"
+		       "chooses from them at any size, the kernel template once (as text for NVRTC,\n"
+		       "with per-variant #defines, and under nvcc as code, instantiated per variant)\n"
+		       "and a launch helper.  It needs neither gputune nor its templates.  The\n"
+		       "transpose's kernels are written so that nvcc and NVRTC of one CUDA Toolkit\n"
+		       "build them to the same code; a compiler of another version can give a\n"
+		       "kernel more registers than NVRTC gave it when gputune measured it, and so\n"
+		       "fewer blocks per SM: export compiles each variant with NVRTC\n"
+		       "(through the compile cache, so after a tuning run nothing is compiled\n"
+		       "again), reads its register count, and instantiates each kernel twice:\n"
+		       "bounded to the blocks per SM that count allows (the second argument of\n"
+		       "__launch_bounds__), and declared as the kernel gputune measured (no second\n"
+		       "argument).\n"
+		       "The launch helper runs the latter unless it fits fewer blocks per SM,\n"
+		       "or the bound made it keep values in local memory.  Where the compile cache\n"
+		       "cannot be created, export says so and writes the unbounded builds alone.\n"
+		       "A transpose variant with rowclass=on (the tensor copy engine) takes the\n"
+		       "tensor maps of its buffers as a fifth argument: a header holding one\n"
+		       "carries their builder (src/gpu/transpose-maps.h; the driver's encoder through\n"
+		       "the CUDA runtime), and its launch helper builds them, keeping the last 8\n"
+		       "buffers' maps of each thread.  The template's optional paths (the\n"
+		       "transpose's pair, realign, async, rowclass) are in a header only where\n"
+		       "one of its variants takes them.\n"
+		       "\n"
+		       "The rule (src/export/choice-rule.h, copied into the header): a measured size\n"
+		       "answers with its winner.  Otherwise what matters most is the row alignment,\n"
+		       "the largest power of two dividing rows x element bytes, capped at 32 (it\n"
+		       "decides which store paths a variant takes and how many 32-byte sectors its\n"
+		       "warps split).  The measured sizes of the same row alignment are the\n"
+		       "evidence; of them, where there are any, only those whose columns are odd\n"
+		       "if the size's are, or not if not.  Each candidate scores the sum of its\n"
+		       "shares over the evidence weighted by 1 / (0.1 + d)^2, d being\n"
+		       "|ln area ratio| + 0.5 |ln aspect ratio| + 0.5 for each halving or doubling\n"
+		       "between the column alignments (capped at 16 bytes, the widest load), + 3\n"
+		       "more when one has odd columns and the other not (odd columns allow no\n"
+		       "vector loads and no pairs); the best score wins.\n"
+		       "With no measured size of that alignment, the candidate with the best worst\n"
+		       "case over all sizes wins.  A vector length N is the size N x 1 to the rule\n"
+		       "(its alignment: N x element bytes).  A matrix product M x N x K is rows M,\n"
+		       "cols N and a depth K to the rule: its row alignment is K's (A's rows are K\n"
+		       "long, and K decides A's 16-byte loads), its column alignment N's, its area\n"
+		       "the volume M N K, and d adds 0.5 |ln ratio of K / N|.  No extra sizes are\n"
+		       "measured for it, so at a K of an alignment no tuned size has, the best\n"
+		       "worst case answers.  A device is matched by name, else by compute\n"
+		       "capability; with neither, the family's classic kernel.  A\n"
+		       "tuning run measures extra sizes of every alignment so the rule has evidence\n"
+		       "(see `gputune help transpose`); `gputune validate` measures how well it\n"
+		       "holds.\n"
+		       "\n"
+		       "Where the evidence is thin (f16 at odd sizes, whose leading variants trade\n"
+		       "places from one size to the next), the rule's first choice can miss.  So the\n"
+		       "header also ranks: gputune_KERNEL_candidates() gives the rule's best few\n"
+		       "in order, the second of them the best of another code path (the template's\n"
+		       "optional regions a variant takes, gputune_KERNEL_paths[]: where the evidence\n"
+		       "near a size is thin, the path it favours may not be the one that wins\n"
+		       "there), and under nvcc gputune_KERNEL_calibrate() (transpose and gemm)\n"
+		       "times the GPUTUNE_KERNEL_CALIBRATE best (default 4) on the caller's buffers\n"
+		       "at a size, each five times after an L2 flush, and returns the fastest for\n"
+		       "the caller to keep for that size; `gputune validate` reports both the\n"
+		       "choice and what calibration picks.\n"
+		       "\n"
+		       "JSON holds the winners and the candidates' measurements and goes\n"
+		       "back in with `gputune db merge`.  Results come from your database and from\n"
+		       "those shipped with gputune (yours win).",
+	.options = options,
+	.flags = CMD_USES_DB,
+	.exec = exec_export,
+};

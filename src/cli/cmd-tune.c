@@ -1,0 +1,261 @@
+/*
+ * cmd-tune.c - `gputune <family>`: one command for each entry of the
+ * family table, made from the family's descriptor (its name, its line in
+ * the command list, its parameters and help), and the parsing of a tuning
+ * run's command line into struct tune_opts.  No family is named here:
+ * a new family gets its command from its table line.
+ */
+#include "cli/cmd-tune.h"
+#include "compile/nvrtc-compile.h"
+#include "families/space.h"
+#include "families/strategy.h"
+#include "util/util.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_REPS 30
+
+static const struct cmd_option tune_options[] = {
+	{ "sizes", "LIST", "sizes to tune: N, 2^K, RxC (matrices), MxNxK (3-D families), A-B, A-B:STEP, random:N:A-B[:SEED], comma-separated (default: the family's, see below)", 0, 0 },
+	TUNE_OPT_DTYPE,
+	{ "param", "NAME=V,...", "candidate values of one parameter, or NAME=all (replaces its defaults)", 1, 0 },
+	{ "dry-run", NULL, "enumerate and compile every variant, time nothing", 0, 0 },
+	{ "list", NULL, "print the space's valid points (or --sample's), which a run measures besides the classics, one name a line, and stop; needs no GPU", 0, 0 },
+	{ "sample", "N[:SEED]", "only a seeded random sample of N valid variants (default seed 1), besides the classics", 0, 0 },
+	{ "arch", "sm_XX", "target architecture (default: the GPU's; needed for --dry-run without a GPU)", 0, 0 },
+	TUNE_OPT_JOBS,
+	TUNE_OPT_CACHE_DIR,
+	TUNE_OPT_TEMPLATES,
+	{ "show-log", NULL, "print the NVRTC log of each variant that failed to compile", 0, 0 },
+	TUNE_OPT_REPS,
+	{ "hot", NULL, "time launches without flushing L2 between them, on one placement of the buffers (stored as mode 'hot')", 0, 0 },
+	{ "force", NULL, "measure again what the database already holds for this device", 0, 0 },
+	{ "no-probe", NULL, "measure only the requested sizes, not the extra sizes the choice at untuned sizes learns from", 0, 0 },
+	{ "strategy", "NAME", "how to walk the space at each size: exhaustive, random, anneal or genetic (default: the family's, below)", 0, 0 },
+	{ "budget", "N|Ns", "with a search strategy: variants measured per size (N), or seconds of search per size (Ns); default: the family's, else 10% of the space", 0, 0 },
+	{ "seed", "N", "seed of the random, anneal and genetic searches (default 1)", 0, 0 },
+	TUNE_OPT_QUIET,
+	OPT_DEVICE_INDEX,
+	OPT_DB,
+	OPT_FORMAT,
+	OPT_END
+};
+
+static const char tune_description[] =
+	"Generates every variant of the family's parameter space (narrowed or widened\n"
+	"with --param), compiles each with NVRTC in worker processes (cached), then on\n"
+	"the GPU, at each size: measures the family's ceiling (a copy, or a streaming\n"
+	"read), checks every variant's output against a host reference (bit for bit,\n"
+	"or within the family's error bound; with guard bytes around it),\n"
+	"times the correct ones (L2 flushed before each of at least 30 launches,\n"
+	"every other one also after an empty launch, rotated over 8 placements of\n"
+	"the buffers where they take 64 KiB to 64 MiB; median and quartiles), and\n"
+	"stores every result and the winner (of equal figures, the one of the most\n"
+	"launches) in the database.  A variant that\n"
+	"fails to compile, to launch, is wrong or faults is recorded with its reason\n"
+	"and never wins.  What the database already holds for this device is skipped\n"
+	"unless --force; Ctrl-C keeps what was measured (exit 130) and the next run\n"
+	"resumes.  --dry-run needs no GPU when --arch is given.\n"
+	"\n"
+	"After the requested sizes, a run also measures extra sizes of every row\n"
+	"alignment class across the requested range (for vector lengths, of the\n"
+	"classes the requested lengths lack): anchors with every variant (per\n"
+	"class the mid size, and for matrices the small square too), then the\n"
+	"other shapes with the strongest candidates, so that exported headers and\n"
+	"`query --size` choose well at sizes nobody tuned (see `gputune help\n"
+	"export`); --no-probe skips them.\n"
+	"\n"
+	"--strategy random|anneal|genetic measures, at each size, only the variants\n"
+	"the search picks (the classics always), until --budget is spent: a seeded\n"
+	"random order; simulated annealing, chains moving to neighbouring variants\n"
+	"(one parameter changed); or a genetic search breeding the best variants.\n"
+	"Only valid variants are drawn, each at most once; variants are compiled as\n"
+	"they are picked.  What is already measured at a size counts against the\n"
+	"budget and guides the search, so an interrupted search resumes.";
+
+
+/* "N" or "N:SEED" of --sample; 0, or -1 when malformed. */
+static int parse_sample(const char *t, long *count, long *seed)
+{
+	const char *colon = strchr(t, ':');
+	char *head = xasprintf("%.*s", (int)(colon ? colon - t : (long)strlen(t)), t);
+	int bad = parse_long(head, 1, 100000000, count) < 0 || (colon && parse_long(colon + 1, 0, LONG_MAX, seed) < 0);
+	free(head);
+	return bad ? -1 : 0;
+}
+
+/* The search: --strategy, --budget, --seed.  0, or EXIT_USAGE. */
+static int parse_search(const struct family *f, const struct args *a, struct tune_opts *o)
+{
+	const char *name = o->cmd;
+	const char *strat = args_get(a, "strategy");
+	o->strategy = strat ? strategy_parse(strat) : f->strategy;
+	if (o->strategy < 0)
+		return cmd_usage_error(a->cmd, "%s: unknown --strategy '%s' (exhaustive, random, anneal or genetic)",
+				       name, strat);
+	const char *t = args_get(a, "budget");
+	if (t) {
+		size_t len = strlen(t);
+		char *num = xasprintf("%.*s", (int)(len && t[len - 1] == 's' ? len - 1 : len), t);
+		long v = 0;
+		int bad = parse_long(num, 1, 100000000, &v) < 0;
+		free(num);
+		if (bad)
+			return cmd_usage_error(a->cmd, "%s: bad --budget '%s' (N variants or Ns seconds per size, "
+					       "1 <= N <= 100000000)", name, t);
+		if (t[len - 1] == 's')
+			o->budget_s = (double)v;
+		else
+			o->budget_n = v;
+		if (o->strategy == STRATEGY_EXHAUSTIVE)
+			return cmd_usage_error(a->cmd, "%s: --budget needs a search: --strategy random, anneal or genetic",
+					       name);
+	}
+	if (!t && o->strategy != STRATEGY_EXHAUSTIVE)
+		o->budget_n = f->budget;
+	long seed = 1;
+	if (args_get(a, "seed") && parse_long(args_get(a, "seed"), 0, LONG_MAX, &seed) < 0)
+		return cmd_usage_error(a->cmd, "%s: bad --seed '%s' (an integer, 0 or more)", name, args_get(a, "seed"));
+	/* The exhaustive walk draws nothing: a seed given to it would be
+	 * ignored, so it is refused as --budget is. */
+	if (args_get(a, "seed") && o->strategy == STRATEGY_EXHAUSTIVE)
+		return cmd_usage_error(a->cmd, "%s: --seed needs a search: --strategy random, anneal or genetic",
+				       name);
+	o->seed = (uint64_t)seed;
+	return 0;
+}
+
+/* The numbers: --reps, --jobs, --device, --sample.  0, or EXIT_USAGE. */
+static int parse_numbers(const struct args *a, struct tune_opts *o)
+{
+	const char *name = o->cmd;
+	long n = DEFAULT_REPS;
+	if (args_get(a, "reps") && parse_long(args_get(a, "reps"), 30, 100000, &n) < 0)
+		return cmd_usage_error(a->cmd, "%s: bad --reps '%s' (an integer, at least 30)", name,
+				       args_get(a, "reps"));
+	o->reps = (int)n;
+	long workers = 0;
+	if (args_get(a, "jobs") && parse_long(args_get(a, "jobs"), 1, 1024, &workers) < 0)
+		return cmd_usage_error(a->cmd, "%s: bad --jobs '%s' (1 to 1024)", name, args_get(a, "jobs"));
+	o->workers = (int)workers;
+	long dev = 0;
+	if (args_get(a, "device") && parse_long(args_get(a, "device"), 0, 1024, &dev) < 0)
+		return cmd_usage_error(a->cmd, "%s: bad --device '%s' (a GPU index)", name, args_get(a, "device"));
+	o->device = (int)dev;
+	long count = 0, seed = 1;
+	if (args_get(a, "sample") && parse_sample(args_get(a, "sample"), &count, &seed) < 0)
+		return cmd_usage_error(a->cmd, "%s: bad --sample '%s' (N or N:SEED, N >= 1)", name, args_get(a, "sample"));
+	o->sample_count = count;
+	o->sample_seed = (uint64_t)seed;
+	return 0;
+}
+
+/* --sizes, --param and --arch, each checked as the run will read it. */
+static int parse_space(const struct family *f, const struct args *a, struct tune_opts *o)
+{
+	const char *name = o->cmd;
+	char err[256];
+	const char *sizes = args_get(a, "sizes");
+	if (sizes_parse(f->shape, sizes ? sizes : f->default_sizes, &o->sizes, &o->nsizes, err, sizeof(err)) < 0)
+		return cmd_usage_error(a->cmd, "%s: %s", name, err);
+	o->params = args_all(a, "param", &o->nparams);
+	struct space sp;
+	int bad = space_init(&sp, f, o->dt, o->params, o->nparams, name) < 0;
+	space_free(&sp);
+	if (bad) {
+		cmd_print_usage(a->cmd, stderr);
+		return EXIT_USAGE;
+	}
+	o->arch = args_get(a, "arch");
+	char *supported = NULL;
+	if (o->arch && !nvrtc_arch_supported(o->arch, &supported)) {
+		int r = cmd_usage_error(a->cmd, "%s: NVRTC %s cannot target --arch '%s' (supported: %s)", name,
+					nvrtc_version_string(), o->arch, supported ? supported : "none");
+		free(supported);
+		return r;
+	}
+	free(supported);
+	return 0;
+}
+
+int tune_opts_parse(const struct family *f, const struct args *a, struct tune_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->cmd = a->cmd->name;
+	if ((o->format = args_format(a)) < 0)
+		return EXIT_USAGE;
+	const char *dtn = args_get(a, "dtype");
+	o->dt = family_dtype(f, dtn ? dtn : "f32");
+	if (!o->dt)
+		return cmd_usage_error(a->cmd, "%s: unknown --dtype '%s' for %s (%s)", o->cmd, dtn, f->name, f->dtypes);
+	o->quiet = args_has(a, "quiet");
+	o->hot = args_has(a, "hot");
+	o->force = args_has(a, "force");
+	o->dry_run = args_has(a, "dry-run");
+	o->list = args_has(a, "list");
+	o->no_probe = args_has(a, "no-probe");
+	o->show_log = args_has(a, "show-log");
+	o->templates = args_get(a, "templates");
+	o->cache_dir = args_get(a, "cache-dir");
+	o->db = args_get(a, "db");
+	int rc = parse_numbers(a, o);
+	if (rc == 0)
+		rc = parse_search(f, a, o);
+	if (rc == 0)
+		rc = parse_space(f, a, o);
+	if (rc != 0)
+		tune_opts_free(o);
+	return rc;
+}
+
+static int exec_family(struct args *a)
+{
+	struct tune_opts o;
+	int rc = tune_opts_parse(a->cmd->family, a, &o);
+	if (rc != 0)
+		return rc;
+	rc = tune_run(a->cmd->family, &o, NULL);
+	tune_opts_free(&o);
+	return rc;
+}
+
+static void help_family(const struct cmd_entry *cmd, FILE *f)
+{
+	family_print_params(cmd->family, f);
+	if (cmd->family->strategy == STRATEGY_EXHAUSTIVE)
+		fputs("\nBy default every variant of the space is measured (--strategy exhaustive).\n", f);
+	else
+		fprintf(f, "\nBy default the space is walked by a %s search, %d variants a size.\n",
+			strategy_name(cmd->family->strategy), cmd->family->budget);
+	if (cmd->family->command_help)
+		fprintf(f, "\n%s", cmd->family->command_help);
+}
+
+const struct cmd_entry *const *cmd_family_entries(void)
+{
+	static struct cmd_entry entries[16];
+	static const struct cmd_entry *list[ARRAY_SIZE(entries) + 1];
+	if (list[0])
+		return list;
+	for (size_t i = 0; family_table[i]; i++) {
+		if (i == ARRAY_SIZE(entries))
+			die("more kernel families than cmd_family_entries has room for (%zu)", ARRAY_SIZE(entries));
+		const struct family *f = family_table[i];
+		entries[i] = (struct cmd_entry){
+			.name = f->name,
+			.summary = f->command_summary,
+			.usage = "",
+			.description = tune_description,
+			.options = tune_options,
+			.flags = CMD_NEEDS_GPU | CMD_USES_DB,
+			.exec = exec_family,
+			.extra_help = help_family,
+			.family = f,
+		};
+		list[i] = &entries[i];
+	}
+	return list;
+}

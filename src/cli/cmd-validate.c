@@ -1,0 +1,526 @@
+/*
+ * cmd-validate.c - `gputune validate FAMILY`: how good is the choice an
+ * exported header makes at sizes nobody tuned?  For each size asked (by
+ * default 40 drawn at random, seeded), it takes the variant the header's
+ * rule picks from the results as they stand, leaving the asked sizes out
+ * of the evidence (so they are held out even when measured before), then
+ * tunes each size itself on the GPU with the whole space (which measures
+ * the chosen variant too, and times it again with as many launches as the
+ * size's winner gets in its confirmation), and reports the choice's share
+ * of the copy ceiling and of that size's own best.  What it measures is
+ * stored like any tuning run.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "export/choice.h"
+#include "cli/cmd.h"
+#include "cli/cmd-tune.h"
+#include "db/db.h"
+#include "families/family.h"
+#include "gpu/gpu.h"
+#include "util/sizes.h"
+#include "util/table.h"
+#include "tune/tune.h"
+#include "util/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const struct cmd_option options[] = {
+	{ "sizes", "LIST", "held-out sizes, as for tuning (default: random:40:1000-8192 for matrices, random:20:65536-268435456 for vectors, random:12:512-4096 for gemm)", 0, 0 },
+	TUNE_OPT_DTYPE,
+	{ "no-shipped", NULL, "choose from your database only, not the results shipped with gputune", 0, 0 },
+	{ "param", "NAME=V,...", "the space each held-out size is tuned with, as for tuning (default: the family's)", 1, 0 },
+	{ "replay", NULL, "no GPU: leave each measured size (or the --sizes given, together) out and score the choice there by what was measured", 0, 0 },
+	TUNE_OPT_REPS,
+	TUNE_OPT_JOBS,
+	TUNE_OPT_CACHE_DIR,
+	TUNE_OPT_TEMPLATES,
+	TUNE_OPT_QUIET,
+	OPT_DEVICE_INDEX,
+	OPT_DB,
+	OPT_FORMAT,
+	OPT_END
+};
+
+static const struct table_col report_cols[] = {
+	{ "size", 0 }, { "dtype", 0 }, { "choice", 0 }, { "how", 0 }, { "gbps", 1 }, { "pct_ceiling", 1 },
+	{ "best_gbps", 1 }, { "pct_of_best", 1 }, { "best", 0 }, { "calibrated", 0 }, { "calibrated_pct_of_best", 1 },
+};
+
+/* The header's group for this GPU: same name (any case), else same
+ * compute capability, as exported headers look it up. */
+static const struct choice_group *group_for(const struct choice_set *cs, const struct gpu_info *g)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t k = 0; k < cs->ngroups; k++) {
+			const struct result *r = cs->g[k].key;
+			if (pass == 0 ? !strcasecmp(r->device, g->name)
+				      : r->cc_major == g->cc_major && r->cc_minor == g->cc_minor)
+				return &cs->g[k];
+		}
+	return NULL;
+}
+
+/* Latest 'ok' GB/s and ceiling share of variant params at a size on this
+ * device (flushed timing), or 0. */
+static double measured(sqlite3 *db, const char *uuid, const struct family *f, const char *dtype,
+		       const char *params, const struct dims *sz, double *fraction)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"SELECT m.gbps, m.fraction FROM measurement m JOIN run r ON r.id = m.run_id"
+		" JOIN device d ON d.id = r.device_id JOIN variant v ON v.id = m.variant_id"
+		" JOIN family fa ON fa.id = v.family_id WHERE d.uuid = ?1 AND fa.name = ?2 AND v.dtype = ?3"
+		" AND v.params = ?4 AND m.rows = ?5 AND m.cols = ?6 AND m.depth = ?7 AND r.timing_mode = 'flushed'"
+		" ORDER BY m.id DESC LIMIT 1");
+	double gbps = 0;
+	*fraction = 0;
+	if (!st)
+		return 0;
+	sqlite3_bind_text(st, 1, uuid, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, f->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, dtype, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, params, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 5, sz->rows);
+	sqlite3_bind_int64(st, 6, sz->cols);
+	sqlite3_bind_int64(st, 7, sz->depth);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		gbps = sqlite3_column_double(st, 0);
+		*fraction = sqlite3_column_double(st, 1);
+	}
+	sqlite3_finalize(st);
+	return gbps;
+}
+
+/* Records a held-out point in the validation table (for plots and later
+ * reading): the choice, how it was made, its figure and the size's best. */
+static int store_point(sqlite3 *db, int64_t run_id, const char *dtype, const struct dims *sz,
+		       const char *params, const char *how, double gbps, double fraction, double best)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"INSERT OR REPLACE INTO validation (run_id, dtype, rows, cols, params, how, gbps, fraction,"
+		" best_gbps, depth) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)");
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, dtype, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, sz->rows);
+	sqlite3_bind_int64(st, 4, sz->cols);
+	sqlite3_bind_int64(st, 10, sz->depth);
+	sqlite3_bind_text(st, 5, params, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, how, -1, SQLITE_STATIC);
+	if (gbps > 0 && best > 0) {
+		sqlite3_bind_double(st, 7, gbps);
+		sqlite3_bind_double(st, 8, fraction);
+		sqlite3_bind_double(st, 9, best);
+	}
+	return db_step_done(db, st);
+}
+
+/* The winner at a size on this device: its params (caller frees) and GB/s. */
+static char *best_at(sqlite3 *db, const char *uuid, const struct family *f, const char *dtype,
+		     const struct dims *sz, double *gbps)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"SELECT v.params, m.gbps FROM winner w JOIN measurement m ON m.id = w.measurement_id"
+		" JOIN variant v ON v.id = m.variant_id JOIN device d ON d.id = w.device_id"
+		" JOIN family fa ON fa.id = w.family_id WHERE d.uuid = ?1 AND fa.name = ?2 AND w.dtype = ?3"
+		" AND w.rows = ?4 AND w.cols = ?5 AND w.depth = ?6 AND w.timing_mode = 'flushed'");
+	char *params = NULL;
+	*gbps = 0;
+	if (!st)
+		return NULL;
+	sqlite3_bind_text(st, 1, uuid, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, f->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, dtype, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, sz->rows);
+	sqlite3_bind_int64(st, 5, sz->cols);
+	sqlite3_bind_int64(st, 6, sz->depth);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		params = xstrdup((const char *)sqlite3_column_text(st, 0));
+		*gbps = sqlite3_column_double(st, 1);
+	}
+	sqlite3_finalize(st);
+	return params;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The choice's shares of each size's best, as they come: the median, the
+ * worst and where, and how many are below 90%. */
+struct shares {
+	double *v;
+	size_t n, below90;
+	double worst;
+	char worst_size[48];
+};
+
+static void shares_init(struct shares *s, size_t max)
+{
+	s->v = xcalloc(max + 1, sizeof(double));
+	s->n = s->below90 = 0;
+	s->worst = 2;
+	snprintf(s->worst_size, sizeof(s->worst_size), "-");
+}
+
+static void shares_add(struct shares *s, double share, const char *size)
+{
+	s->v[s->n++] = share;
+	s->below90 += share < 0.9;
+	if (share < s->worst) {
+		s->worst = share;
+		snprintf(s->worst_size, sizeof(s->worst_size), "%s", size);
+	}
+}
+
+/* The median (sorts the shares); 0 with none. */
+static double shares_median(struct shares *s)
+{
+	size_t n = s->n;
+	qsort(s->v, n, sizeof(double), cmp_double);
+	return n ? (n % 2 ? s->v[n / 2] : (s->v[n / 2 - 1] + s->v[n / 2]) / 2) : 0;
+}
+
+static const char *how_word(int how)
+{
+	static const char *const w[] = { "tuned", "class", "worst-case", "nearest" };
+	return how >= 0 && how <= 3 ? w[how] : "default";
+}
+
+static const struct table_col replay_cols[] = {
+	{ "device", 0 }, { "size", 0 }, { "dtype", 0 }, { "choice", 0 }, { "how", 0 }, { "pct_of_best", 1 },
+	{ "best", 0 }, { "calibrated", 0 }, { "calibrated_pct_of_best", 1 },
+};
+
+/* Variant v's share of size i's best as group g measured it: 1 for the
+ * winner, a candidate's share, else -1 (not measured there). */
+static double share_at(const struct choice_group *g, int i, int v)
+{
+	if (v < 0)
+		return -1;
+	if (v == g->winner[i])
+		return 1;
+	for (int c = 0; c < g->ncand; c++)
+		if (g->cand[c] == v)
+			return g->share[(size_t)i * (size_t)g->ncand + (size_t)c];
+	return -1;
+}
+
+/* --replay: for each device's group, each measured size in turn as if it
+ * had not been measured: the rule's choice from the other sizes, and its
+ * share of that size's best as measured (every candidate was measured at
+ * every size of its group; a choice outside them, the nearest size's
+ * winner, has its share only where it won).  With sizes (--sizes), those
+ * are left out together, as `validate` leaves them out, and only they are
+ * scored: given the sizes a validation ran at, it replays that
+ * validation's choices from its database, so a change to the rule can be
+ * judged on a GPU's past runs without the GPU. */
+static int replay(const struct family *f, const struct dtype *dt, struct args *a, int format)
+{
+	struct dims *held = NULL;
+	size_t nheld = 0;
+	const char *text = args_get(a, "sizes");
+	char err[256];
+	if (text && sizes_parse(f->shape, text, &held, &nheld, err, sizeof(err)) < 0)
+		return cmd_usage_error(a->cmd, "validate: %s", err);
+	struct result_filter flt = { args_get(a, "device"), f->name, dt->name, "flushed", args_has(a, "no-shipped") };
+	char *path = db_path_from(args_get(a, "db"));
+	struct choice_set cs;
+	int rc = choice_load(path, &flt, &cs);
+	free(path);
+	if (rc < 0) {
+		free(held);
+		return EXIT_FAIL;
+	}
+	struct table t;
+	table_init(&t, replay_cols, (int)ARRAY_SIZE(replay_cols));
+	FILE *out = format == FMT_TABLE ? stdout : stderr;
+	char *summary = NULL;
+	size_t summary_len = 0;
+	FILE *sf = open_memstream(&summary, &summary_len);
+	int total_scored = 0;
+	for (size_t k = 0; k < cs.ngroups; k++) {
+		const struct choice_group *g = &cs.g[k];
+		struct shares sh, cal;
+		shares_init(&sh, (size_t)g->n);
+		shares_init(&cal, (size_t)g->n);
+		int scored = 0;
+		for (int i = 0; i < g->n; i++) {
+			const struct dims d = { g->rows[i], g->cols[i], g->depth[i] };
+			if (held && !sizes_contain(held, nheld, d.rows, d.cols, d.depth))
+				continue;
+			scored++;
+			int how = -1;
+			/* Left out: the sizes asked together, else this one. */
+			int ranked[CHOICE_CALIBRATE];
+			const int nr = choice_rank_held_out(g, dt->size, &d, held ? held : &d, held ? nheld : 1,
+							    CHOICE_CALIBRATE, ranked, &how);
+			const int v = nr > 0 ? ranked[0] : -1;
+			const double share = share_at(g, i, v);
+			/* The calibrated pick: the fastest of the ranked as measured. */
+			int pick = v;
+			double pshare = share;
+			for (int j = 1; j < nr; j++) {
+				const double sj = share_at(g, i, ranked[j]);
+				if (sj > pshare) {
+					pick = ranked[j];
+					pshare = sj;
+				}
+			}
+			char sz[48], pct[32] = "", cpct[32] = "";
+			family_size_text(f, &d, sz, sizeof(sz));
+			if (share >= 0) {
+				snprintf(pct, sizeof(pct), "%.1f", 100 * share);
+				shares_add(&sh, share, sz);
+			}
+			if (pshare >= 0) {
+				snprintf(cpct, sizeof(cpct), "%.1f", 100 * pshare);
+				shares_add(&cal, pshare, sz);
+			}
+			const char *cells[] = { g->key->device, sz, dt->name, v >= 0 ? g->names[v] : "", how_word(how), pct,
+						g->names[g->winner[i]], pick >= 0 ? g->names[pick] : "", cpct };
+			table_add(&t, cells);
+		}
+		const double median = shares_median(&sh);
+		total_scored += scored;
+		fprintf(sf, "\nreplayed %s on %s: ", dt->name, g->key->device);
+		if (held && !scored) {
+			fprintf(sf, "none of the %zu sizes asked was measured there\n", nheld);
+		} else {
+			if (held)
+				fprintf(sf, "%d of the %zu sizes asked were measured, left out together", scored, nheld);
+			else
+				fprintf(sf, "%d measured sizes, each left out in turn", g->n);
+			fprintf(sf, "; the choice at %.1f%% of the size's best in the median, %.1f%% at worst (%s), "
+				    "below 90%% at %zu",
+				100 * median, sh.n ? 100 * sh.worst : 0.0, sh.worst_size, sh.below90);
+			if (sh.n < (size_t)scored)
+				fprintf(sf, "; %zu without a figure for the choice", (size_t)scored - sh.n);
+			const double cal_median = shares_median(&cal);
+			fprintf(sf, "\ncalibrated (the fastest of the rule's %d best, as a header's calibration picks): "
+				    "%.1f%% in the median, %.1f%% at worst (%s), below 90%% at %zu\n",
+				CHOICE_CALIBRATE, 100 * cal_median, cal.n ? 100 * cal.worst : 0.0, cal.worst_size,
+				cal.below90);
+		}
+		free(sh.v);
+		free(cal.v);
+	}
+	fclose(sf);
+	rc = EXIT_OK;
+	if (cs.ngroups && held && !total_scored) {
+		fputs(summary, stderr);
+		rc = error("validate: none of the %zu sizes given to --replay was measured for %s %s", nheld, f->name,
+			   dt->name);
+	} else if (cs.ngroups) {
+		table_print(&t, format, stdout);
+		fputs(summary, out);
+	} else {
+		rc = error("validate: no %s %s results to replay%s", f->name, dt->name,
+			   flt.device ? " for that device" : "");
+	}
+	free(summary);
+	table_free(&t);
+	choice_free(&cs);
+	free(held);
+	return rc;
+}
+
+static int exec_validate(struct args *a)
+{
+	const struct family *f = family_find(a->pos[0]);
+	if (!f)
+		return cmd_usage_error(a->cmd, "validate: unknown kernel family '%s' (transpose, copy, reduce, gemm)", a->pos[0]);
+	int format = args_format(a);
+	if (format < 0)
+		return EXIT_USAGE;
+	const char *dtn = args_get(a, "dtype");
+	const struct dtype *dt = family_dtype(f, dtn ? dtn : "f32");
+	if (!dt)
+		return cmd_usage_error(a->cmd, "validate: unknown --dtype '%s' for %s (%s)", dtn, f->name, f->dtypes);
+	if (args_has(a, "replay"))
+		return replay(f, dt, a, format);
+	long dev = 0;
+	if (args_get(a, "device") && parse_long(args_get(a, "device"), 0, 1024, &dev) < 0)
+		return cmd_usage_error(a->cmd, "validate: bad --device '%s' (a GPU index)", args_get(a, "device"));
+	struct dims *sizes = NULL;
+	size_t nsizes = 0;
+	char err[256];
+	const char *text = args_get(a, "sizes");
+	if (sizes_parse(f->shape, text ? text : f->validate_sizes, &sizes, &nsizes, err, sizeof(err)) < 0)
+		return cmd_usage_error(a->cmd, "validate: %s", err);
+	struct gpu_info g;
+	char why[256];
+	int rc = gpu_probe((int)dev, &g, why, sizeof(why));
+	if (rc) {
+		free(sizes);
+		error("validate needs a GPU: %s", why);
+		return rc;
+	}
+	/* The choices, before anything is measured. */
+	struct result_filter flt = { NULL, f->name, dt->name, "flushed", args_has(a, "no-shipped") };
+	char *path = db_path_from(args_get(a, "db"));
+	struct choice_set cs;
+	if (choice_load(path, &flt, &cs) < 0) {
+		free(path);
+		free(sizes);
+		return EXIT_FAIL;
+	}
+	const struct choice_group *grp = group_for(&cs, &g);
+	/* Per size, the rule's CHOICE_CALIBRATE best (the first is the
+	 * choice; a shorter ranking repeats its last), all of them confirmed
+	 * at that size as its winner is: what a calibrating header picks
+	 * from. */
+	const size_t K = CHOICE_CALIBRATE;
+	char **ranked = xcalloc(nsizes * K, sizeof(char *));
+	char **choice = xcalloc(nsizes, sizeof(char *));
+	int *how = xcalloc(nsizes, sizeof(int));
+	for (size_t i = 0; i < nsizes; i++) {
+		int v[CHOICE_CALIBRATE];
+		int n = grp ? choice_rank_held_out(grp, dt->size, &sizes[i], sizes, nsizes, (int)K, v, &how[i]) : 0;
+		char *fallback = NULL;
+		if (n == 0) {
+			/* As a header with nothing tuned here: the classic tile. */
+			int p[MAX_PARAMS] = {0};
+			how[i] = -1;
+			family_fallback_point(f, p);
+			fallback = family_point_name(f, p);
+		}
+		for (size_t j = 0; j < K; j++)
+			ranked[i * K + j] = xstrdup(n > 0 ? grp->names[v[(int)j < n ? (int)j : n - 1]] : fallback);
+		free(fallback);
+		choice[i] = ranked[i * K];
+	}
+	if (!args_has(a, "quiet"))
+		fprintf(stderr, "gputune: validating the choice at %zu held-out %s sizes on %s from %s (%d measured "
+				"sizes, %d candidates); tuning each size for reference\n",
+			nsizes, dt->name, g.name, grp ? "the results" : "no results (the default variant)",
+			grp ? grp->n : 0, grp ? grp->ncand : 0);
+	choice_free(&cs);
+
+	struct tune_extra x = { sizes, nsizes, ranked, nsizes * K, 1, 1, (int)K, 0, 0 };
+	struct tune_opts o;
+	rc = tune_opts_parse(f, a, &o);
+	if (rc == EXIT_OK) {
+		rc = tune_run(f, &o, &x);
+		tune_opts_free(&o);
+	}
+	struct table t;
+	table_init(&t, report_cols, (int)ARRAY_SIZE(report_cols));
+	sqlite3 *db = NULL;
+	if (rc == EXIT_OK && db_open(path, DB_WRITE, &db) < 0)
+		rc = EXIT_FAIL;
+	struct shares sh, cal;
+	shares_init(&sh, nsizes);
+	shares_init(&cal, nsizes);
+	double worst_ceiling = 2;
+	for (size_t i = 0; rc == EXIT_OK && i < nsizes; i++) {
+		double frac = 0, bg = 0;
+		double cg = measured(db, g.uuid, f, dt->name, choice[i], &sizes[i], &frac);
+		char *best = best_at(db, g.uuid, f, dt->name, &sizes[i], &bg);
+		/* The calibrated pick: the fastest of the ranked, by their
+		 * confirmed figures. */
+		const char *pick = choice[i];
+		double pg = cg;
+		for (size_t j = 1; j < K; j++) {
+			double fr, gb = measured(db, g.uuid, f, dt->name, ranked[i * K + j], &sizes[i], &fr);
+			if (gb > pg) {
+				pg = gb;
+				pick = ranked[i * K + j];
+			}
+		}
+		char sz[48], c1[32] = "", c2[32] = "", c3[32] = "", c4[32] = "", c5[32] = "";
+		family_size_text(f, &sizes[i], sz, sizeof(sz));
+		if (cg > 0 && bg > 0) {
+			snprintf(c1, sizeof(c1), "%.0f", cg);
+			snprintf(c2, sizeof(c2), "%.1f", 100 * frac);
+			snprintf(c3, sizeof(c3), "%.0f", bg);
+			snprintf(c4, sizeof(c4), "%.1f", 100 * cg / bg);
+			snprintf(c5, sizeof(c5), "%.1f", 100 * pg / bg);
+			shares_add(&sh, cg / bg, sz);
+			shares_add(&cal, pg / bg, sz);
+			worst_ceiling = frac < worst_ceiling ? frac : worst_ceiling;
+		}
+		if (x.run_id && store_point(db, x.run_id, dt->name, &sizes[i], choice[i], how_word(how[i]), cg, frac,
+					    bg) < 0)
+			rc = EXIT_FAIL;
+		const char *cells[] = { sz, dt->name, choice[i], how_word(how[i]), c1, c2, c3, c4, best ? best : "",
+					pick, c5 };
+		table_add(&t, cells);
+		free(best);
+	}
+	db_close(db);
+	if (rc == EXIT_OK) {
+		table_print(&t, format, stdout);
+		const double median = shares_median(&sh);
+		FILE *out = format == FMT_TABLE ? stdout : stderr;
+		fprintf(out, "\nheld-out %s on %s: %zu sizes, choice at %.1f%% of each size's own best in the median, "
+			     "%.1f%% at worst (%s), below 90%% at %zu; at least %.1f%% of the ceiling; %.1f s\n",
+			dt->name, g.name, sh.n, 100 * median, sh.n ? 100 * sh.worst : 0.0, sh.worst_size, sh.below90,
+			sh.n ? 100 * worst_ceiling : 0.0, x.seconds);
+		const double cal_median = shares_median(&cal);
+		fprintf(out, "calibrated (the fastest of the rule's %zu best, as a header's calibration picks): "
+			     "%.1f%% in the median, %.1f%% at worst (%s), below 90%% at %zu\n",
+			K, 100 * cal_median, cal.n ? 100 * cal.worst : 0.0, cal.worst_size, cal.below90);
+		if (sh.n < nsizes)
+			rc = error("validate: %zu of %zu sizes have no figure for the choice or the best",
+				   nsizes - sh.n, nsizes);
+	}
+	table_free(&t);
+	free(sh.v);
+	free(cal.v);
+	for (size_t i = 0; i < nsizes * K; i++)
+		free(ranked[i]);
+	free(ranked);
+	free(choice);
+	free(how);
+	free(sizes);
+	free(path);
+	return rc;
+}
+
+const struct cmd_entry cmd_validate_entry = {
+	.name = "validate",
+	.summary = "measure how well the exported choice holds at sizes nobody tuned",
+	.usage = "FAMILY",
+	.description =
+		"For each size (default for matrices random:40:1000-8192: 40 sizes with rows\n"
+		"and columns drawn independently from [1000, 8192], seed 1; for vectors\n"
+		"random:20:65536-268435456), takes the variant an exported header\n"
+		"would run there, choosing from the results as they stand but with the asked\n"
+		"sizes left out (held out even if they were measured before); then, on the GPU,\n"
+		"tunes each size with the whole space (gemm: with its default search, the\n"
+		"chosen variant always measured; no extra sizes).  The choice is timed again\n"
+		"with as many launches as the size's best gets when it is confirmed, so\n"
+		"the two figures compared are equally sure.  It reports the choice's\n"
+		"figure (GB/s, or GFLOP/s for gemm), its share of the\n"
+		"family's ceiling and of the size's own best, with the median and the worst at the end.\n"
+		"Beside it, what a header's calibration (gputune help export) picks there:\n"
+		"the rule's 4 best are all confirmed so, and the fastest is reported\n"
+		"(columns calibrated and calibrated_pct_of_best, and a second summary line).\n"
+		"The measurements are stored like any tuning run's, and each held-out point\n"
+		"(the choice, its figure and the size's best) in the validation table, which\n"
+		"`gputune plot sizes` draws.  It costs a full tuning run per size: about\n"
+		"6 s a size for the transpose in f32 (223 s for 40 on an H200, 254 s on an\n"
+		"H100 with an empty compile cache), and for gemm (its default search) 20 s\n"
+		"to a minute and a half between 512 and 4096.\n"
+		"\n"
+		"--replay needs no GPU: for each device in the results (or --device, as\n"
+		"`gputune query` reads it), it leaves each measured size out in turn, takes\n"
+		"the rule's choice from the other sizes, and reports its share of that size's\n"
+		"best as measured (and the calibrated pick's), with the median and the worst\n"
+		"per device.  The sizes are\n"
+		"the tuned ones, not new ones, so it is a cheaper, weaker test than the GPU's.\n"
+		"With --sizes, it leaves those sizes out together and scores them alone: given\n"
+		"the --sizes of a validation and its database as it stood then, it replays\n"
+		"that validation's choices (a size no run measured is left out of the figures).",
+	.options = options,
+	.min_pos = 1,
+	.max_pos = 1,
+	.flags = CMD_NEEDS_GPU | CMD_USES_DB,
+	.exec = exec_validate,
+};

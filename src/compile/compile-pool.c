@@ -1,0 +1,428 @@
+/*
+ * compile-pool.c - see compile-pool.h.
+ *
+ * Eagerly, worker w compiles the uncached jobs w, w + W, w + 2W, ... in
+ * order, so job i tends to finish before job i + W and the tuner, which
+ * walks the jobs in order, rarely waits.  Lazily (for a search that picks
+ * its next variants from what it measured), the workers take job indices
+ * from a pipe as the tuner asks for them, and say which job they start.
+ * A worker that dies leaves the jobs it owed failed with COMPILE_INTERNAL
+ * rather than hanging the run.
+ *
+ * A cached image ends with a trailer: a hash of the image and a magic
+ * word.  An entry whose trailer does not match (cut short by a full disk,
+ * scribbled on, or written by an older gputune) is not used: the job is
+ * compiled again and the entry replaced.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "compile/compile-pool.h"
+#include "compile/nvrtc-compile.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct result_msg {
+	int job;
+	int status; /* enum compile_status, or STARTED */
+	int worker;
+};
+
+/* A lazy worker's message that it took a job. */
+#define STARTED (-1)
+/* owner[] of a job no worker has taken yet. */
+#define NO_OWNER ((size_t)-1)
+
+struct compile_pool {
+	struct compile_job *jobs;
+	size_t n;
+	char *dir;
+	int fd;          /* read end of the result pipe */
+	pid_t *pids;
+	int nworkers;
+	int *alive;
+	size_t compiled;
+	size_t *owner;   /* job -> worker index, for jobs being compiled */
+	/* Lazy pools: the write end of the job pipe, which jobs were asked
+	 * for, and the asks the pipe could not take yet. */
+	int todo_fd;
+	unsigned char *requested;
+	int *backlog;
+	size_t nbacklog;
+};
+
+char *cache_dir_from(const char *option)
+{
+	if (option && *option)
+		return xstrdup(option);
+	const char *env = getenv("GPUTUNE_CACHE_DIR");
+	if (env && *env)
+		return xstrdup(env);
+	env = getenv("XDG_CACHE_HOME");
+	if (env && *env)
+		return xasprintf("%s/gputune", env);
+	env = getenv("HOME");
+	return xasprintf("%s/.cache/gputune", env && *env ? env : ".");
+}
+
+static char *job_path(const struct compile_pool *p, size_t i, const char *ext)
+{
+	return xasprintf("%s/%s.%s", p->dir, p->jobs[i].key, ext);
+}
+
+static int file_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+#define TRAILER_MAGIC 0x316e6962756374ULL /* "tcubin1" */
+
+/* The image in a cache file's bytes (*len set), or NULL when the trailer
+ * is missing or does not match. */
+static char *checked_image(char *data, size_t *len)
+{
+	uint64_t t[2];
+	if (!data || *len < sizeof(t))
+		return NULL;
+	memcpy(t, data + *len - sizeof(t), sizeof(t));
+	if (t[1] != TRAILER_MAGIC || t[0] != hash64(data, *len - sizeof(t), HASH64_SEED))
+		return NULL;
+	*len -= sizeof(t);
+	return data;
+}
+
+/* Whether path holds a cached image with a good trailer. */
+static int image_ok(const char *path)
+{
+	size_t len = 0;
+	char *data = read_file(path, &len);
+	int ok = checked_image(data, &len) != NULL;
+	free(data);
+	return ok;
+}
+
+/* Compiles job i into the cache and reports it on wfd. */
+static void compile_one(struct compile_pool *p, const char *arch, size_t i, int w, int wfd)
+{
+	char *cubin = NULL, *log = NULL;
+	size_t len = 0;
+	int st = nvrtc_compile(p->jobs[i].source, p->jobs[i].name, arch, &cubin, &len, &log);
+	if (st == COMPILE_OK) {
+		char *path = job_path(p, i, "cubin");
+		uint64_t trailer[2] = { hash64(cubin, len, HASH64_SEED), TRAILER_MAGIC };
+		cubin = xrealloc(cubin, len + sizeof(trailer));
+		memcpy(cubin + len, trailer, sizeof(trailer));
+		if (write_file_atomic(path, cubin, len + sizeof(trailer)) < 0)
+			st = COMPILE_INTERNAL;
+		free(path);
+	} else {
+		/* Compile errors are cached with their log; NVRTC's own
+		 * failures are written under another name, never reused. */
+		char *path = job_path(p, i, st == COMPILE_ERROR ? "err" : "internal");
+		write_file_atomic(path, log, strlen(log));
+		free(path);
+	}
+	free(cubin);
+	free(log);
+	struct result_msg m = { (int)i, st, w };
+	if (write(wfd, &m, sizeof(m)) != (ssize_t)sizeof(m))
+		_exit(1);
+}
+
+static void worker(struct compile_pool *p, const char *arch, int w, int wfd, const size_t *todo, size_t ntodo)
+{
+	for (size_t t = (size_t)w; t < ntodo; t += (size_t)p->nworkers)
+		compile_one(p, arch, todo[t], w, wfd);
+	_exit(0);
+}
+
+/* A lazy worker: job indices from rfd until the pool closes it. */
+static void lazy_worker(struct compile_pool *p, const char *arch, int w, int rfd, int wfd)
+{
+	int i;
+	while (read(rfd, &i, sizeof(i)) == (ssize_t)sizeof(i)) {
+		if (i < 0 || (size_t)i >= p->n)
+			continue;
+		struct result_msg m = { i, STARTED, w };
+		if (write(wfd, &m, sizeof(m)) != (ssize_t)sizeof(m))
+			_exit(1);
+		compile_one(p, arch, (size_t)i, w, wfd);
+	}
+	_exit(0);
+}
+
+struct compile_pool *compile_pool_start(struct compile_job *jobs, size_t n, const char *arch,
+					const char *cache_dir, int workers, int lazy)
+{
+	if (mkdir_p(cache_dir) < 0) {
+		error("cannot create the compile cache directory %s: %s", cache_dir, strerror(errno));
+		return NULL;
+	}
+	struct compile_pool *p = xcalloc(1, sizeof(*p));
+	p->jobs = jobs;
+	p->n = n;
+	p->dir = xstrdup(cache_dir);
+	p->fd = p->todo_fd = -1;
+	p->owner = xcalloc(n ? n : 1, sizeof(size_t));
+	p->requested = xcalloc(n ? n : 1, 1);
+	p->backlog = xcalloc(n ? n : 1, sizeof(int));
+	char *opts = nvrtc_options_string(arch);
+	uint64_t salt = hash64(opts, strlen(opts), HASH64_SEED);
+	salt = hash64(nvrtc_version_string(), strlen(nvrtc_version_string()), salt);
+	free(opts);
+	size_t *todo = xcalloc(n ? n : 1, sizeof(size_t));
+	size_t ntodo = 0;
+	for (size_t i = 0; i < n; i++) {
+		hash64_hex(hash64(jobs[i].source, strlen(jobs[i].source), salt), jobs[i].key);
+		jobs[i].done = jobs[i].cached = 0;
+		p->owner[i] = NO_OWNER;
+		char *ok = job_path(p, i, "cubin"), *bad = job_path(p, i, "err");
+		int good = image_ok(ok);
+		if (good || (!file_exists(ok) && file_exists(bad))) {
+			jobs[i].done = jobs[i].cached = 1;
+			jobs[i].status = good ? COMPILE_OK : COMPILE_ERROR;
+		} else {
+			todo[ntodo++] = i;
+		}
+		free(ok);
+		free(bad);
+	}
+	if (workers <= 0) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		workers = cpus > 0 ? (int)cpus : 1;
+	}
+	if ((size_t)workers > ntodo)
+		workers = (int)ntodo;
+	p->nworkers = workers;
+	if (workers == 0) {
+		free(todo);
+		return p;
+	}
+	int fds[2], tfds[2] = { -1, -1 };
+	if (pipe(fds) < 0 || (lazy && pipe(tfds) < 0))
+		die("pipe: %s", strerror(errno));
+	p->pids = xcalloc((size_t)workers, sizeof(pid_t));
+	p->alive = xcalloc((size_t)workers, sizeof(int));
+	fflush(NULL);
+	for (int w = 0; w < workers; w++) {
+		pid_t pid = fork();
+		if (pid < 0)
+			die("fork: %s", strerror(errno));
+		if (pid == 0) {
+			close(fds[0]);
+			/* Ctrl-C and SIGTERM are the parent's to handle, even when
+			 * they come to the whole process group (as from `timeout`
+			 * or `kill -- -PGID`): a worker killed by them would make
+			 * the variant in hand look like one that failed to compile.
+			 * The parent stops its workers with SIGKILL, and a worker
+			 * whose parent is gone ends at its closed pipes. */
+			signal(SIGINT, SIG_IGN);
+			signal(SIGTERM, SIG_IGN);
+			if (lazy) {
+				close(tfds[1]);
+				lazy_worker(p, arch, w, tfds[0], fds[1]);
+			}
+			worker(p, arch, w, fds[1], todo, ntodo);
+		}
+		p->pids[w] = pid;
+		p->alive[w] = 1;
+	}
+	if (lazy) {
+		close(tfds[0]);
+		/* Never block on a full job pipe: asks wait in the backlog. */
+		fcntl(tfds[1], F_SETFL, O_NONBLOCK);
+		fcntl(tfds[1], F_SETFD, FD_CLOEXEC);
+		p->todo_fd = tfds[1];
+	} else {
+		for (size_t t = 0; t < ntodo; t++) {
+			p->owner[todo[t]] = t % (size_t)workers;
+			p->requested[todo[t]] = 1;
+		}
+	}
+	close(fds[1]);
+	/* A restarted tuner (restart.h) starts its own pool; the old workers
+	 * then lose their reader and stop on SIGPIPE. */
+	fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+	p->fd = fds[0];
+	free(todo);
+	return p;
+}
+
+/* Moves what the job pipe can take from the backlog into it. */
+static void flush_backlog(struct compile_pool *p)
+{
+	size_t k = 0;
+	while (k < p->nbacklog && write(p->todo_fd, &p->backlog[k], sizeof(int)) == (ssize_t)sizeof(int))
+		k++;
+	memmove(p->backlog, p->backlog + k, (p->nbacklog - k) * sizeof(int));
+	p->nbacklog -= k;
+}
+
+void compile_pool_request(struct compile_pool *p, size_t i)
+{
+	if (i >= p->n || p->jobs[i].done || p->requested[i] || p->todo_fd < 0)
+		return;
+	p->requested[i] = 1;
+	p->backlog[p->nbacklog++] = (int)i;
+	flush_backlog(p);
+}
+
+/* Reaps exited workers; fails the jobs a dead worker still owed. */
+static void reap(struct compile_pool *p)
+{
+	for (int w = 0; w < p->nworkers; w++) {
+		if (!p->alive[w])
+			continue;
+		int st;
+		pid_t r = waitpid(p->pids[w], &st, WNOHANG);
+		if (r == p->pids[w])
+			p->alive[w] = 0;
+	}
+}
+
+static int any_alive(const struct compile_pool *p)
+{
+	for (int w = 0; w < p->nworkers; w++)
+		if (p->alive[w])
+			return 1;
+	return 0;
+}
+
+/* A job is orphaned when its worker died, or when no worker took it and
+ * none is left to. */
+static int orphaned(const struct compile_pool *p, size_t i)
+{
+	if (p->jobs[i].done || !p->requested[i])
+		return 0;
+	return p->owner[i] == NO_OWNER ? !any_alive(p) : !p->alive[p->owner[i]];
+}
+
+static void fail_orphans(struct compile_pool *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (orphaned(p, i)) {
+			p->jobs[i].done = 1;
+			p->jobs[i].status = COMPILE_INTERNAL;
+		}
+}
+
+/* Reads one batch of results; returns 0 at end of input. */
+static int read_results(struct compile_pool *p, int timeout_ms)
+{
+	struct pollfd pfd = { p->fd, POLLIN, 0 };
+	int r = poll(&pfd, 1, timeout_ms);
+	if (r <= 0)
+		return 1;
+	struct result_msg m[64];
+	ssize_t got = read(p->fd, m, sizeof(m));
+	if (got <= 0)
+		return got < 0 && errno == EINTR;
+	for (ssize_t k = 0; k < got / (ssize_t)sizeof(m[0]); k++) {
+		if (m[k].job < 0 || (size_t)m[k].job >= p->n)
+			continue;
+		if (m[k].status == STARTED) {
+			if (m[k].worker >= 0 && m[k].worker < p->nworkers)
+				p->owner[m[k].job] = (size_t)m[k].worker;
+			continue;
+		}
+		struct compile_job *j = &p->jobs[m[k].job];
+		j->done = 1;
+		j->status = m[k].status;
+		p->compiled++;
+	}
+	return 1;
+}
+
+int compile_pool_wait(struct compile_pool *p, size_t i)
+{
+	compile_pool_request(p, i);
+	while (!p->jobs[i].done) {
+		if (p->todo_fd >= 0)
+			flush_backlog(p);
+		if (p->fd < 0 || !read_results(p, 200)) {
+			/* Every worker closed its end: whatever is left is orphaned. */
+			for (int w = 0; w < p->nworkers; w++)
+				if (p->alive[w]) {
+					waitpid(p->pids[w], NULL, 0);
+					p->alive[w] = 0;
+				}
+			fail_orphans(p);
+			break;
+		}
+		reap(p);
+		if (orphaned(p, i)) {
+			/* Its worker is gone: drain what it wrote, then give up on it. */
+			while (read_results(p, 0) && !p->jobs[i].done) {
+				struct pollfd pfd = { p->fd, POLLIN, 0 };
+				if (poll(&pfd, 1, 0) <= 0)
+					break;
+			}
+			fail_orphans(p);
+		}
+	}
+	return p->jobs[i].status;
+}
+
+char *compile_pool_cubin(struct compile_pool *p, size_t i, size_t *len)
+{
+	if (!p->jobs[i].done || p->jobs[i].status != COMPILE_OK)
+		return NULL;
+	char *path = job_path(p, i, "cubin");
+	char *data = read_file(path, len);
+	free(path);
+	if (!checked_image(data, len)) {
+		free(data);
+		return NULL;
+	}
+	return data;
+}
+
+char *compile_pool_log(struct compile_pool *p, size_t i)
+{
+	const char *ext = p->jobs[i].status == COMPILE_ERROR ? "err" : "internal";
+	char *path = job_path(p, i, ext);
+	char *data = read_file(path, NULL);
+	free(path);
+	if (!data && p->jobs[i].status == COMPILE_INTERNAL)
+		data = xstrdup("the compile worker died before reporting this variant");
+	return data;
+}
+
+size_t compile_pool_compiled(const struct compile_pool *p)
+{
+	return p->compiled;
+}
+
+void compile_pool_stop(struct compile_pool *p)
+{
+	if (!p)
+		return;
+	/* Lazy workers wait for jobs until their pipe closes. */
+	if (p->todo_fd >= 0) {
+		close(p->todo_fd);
+		p->todo_fd = -1;
+	}
+	for (int w = 0; w < p->nworkers; w++)
+		if (p->alive[w]) {
+			kill(p->pids[w], SIGKILL);
+			waitpid(p->pids[w], NULL, 0);
+		}
+	if (p->fd >= 0)
+		close(p->fd);
+	free(p->requested);
+	free(p->backlog);
+	free(p->pids);
+	free(p->alive);
+	free(p->owner);
+	free(p->dir);
+	free(p);
+}

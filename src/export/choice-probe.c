@@ -1,0 +1,126 @@
+/*
+ * choice-probe.c - the extra sizes a tuning run measures for the choice
+ * at untuned sizes (see choice.h).
+ */
+#include "export/choice.h"
+#include "export/choice-rule.h"
+#include "util/util.h"
+
+/* A shape of probe: its (row, col) position in the requested range,
+ * whether its columns take its rows' alignment class, and whether it is an
+ * anchor (measured with every variant; the tables list anchors first). */
+struct probe_shape {
+	double at[2];
+	int own_cols, anchor;
+};
+
+/* The value nearest to target (at least step) that is an odd multiple of
+ * step: its alignment is exactly step's. */
+static long odd_multiple(double target, long step)
+{
+	long m = (long)(target / (double)step + 0.5);
+	if (m < 1)
+		m = 1;
+	if (m % 2 == 0)
+		m += target >= (double)(m * step) ? 1 : -1;
+	return (m < 1 ? 1 : m) * step;
+}
+
+/* A dimension near target whose d * esize has exactly the alignment
+ * align (align 32: an odd multiple of 32 bytes, the generic aligned case;
+ * sizes of larger powers of two are what users tune). */
+static long with_alignment(double target, long align, size_t esize)
+{
+	long step = align / (long)esize;
+	return odd_multiple(target, step < 1 ? 1 : step);
+}
+
+size_t choice_probe_sizes(int shape, const struct dims *req, size_t nreq, size_t esize, struct dims *out,
+			  int *anchor, size_t max)
+{
+	/* Matrix products: the header's rule reads no shape classes (see
+	 * choice-rule.h), so there is nothing to probe for. */
+	if (nreq == 0 || shape == 3)
+		return 0;
+	long lo = req[0].rows, hi = req[0].rows;
+	for (size_t i = 0; i < nreq; i++) {
+		long a = shape == 1 || req[i].rows < req[i].cols ? req[i].rows : req[i].cols;
+		long b = shape == 1 || req[i].rows > req[i].cols ? req[i].rows : req[i].cols;
+		lo = a < lo ? a : lo;
+		hi = b > hi ? b : hi;
+	}
+	/* At least a factor of four of range, never below 64. */
+	if (lo > hi / 4)
+		lo = hi / 4;
+	if (lo < 64)
+		lo = 64;
+	if (hi < lo * 4)
+		hi = lo * 4;
+	/* Shapes as (row, col) positions between lo (0) and hi (1), log scale;
+	 * the first two, the mid and the small square, are the anchors: a
+	 * small matrix stays in L2, where other variants win than at the mid
+	 * size (f16 near 1025 x 1025 on an H100: 81 to 91% of the ceiling with
+	 * the candidates of the mid sizes, 92 to 93% with every variant).
+	 * Their column alignments take turns over the classes, except where
+	 * own_cols is set: a large matrix whose columns align as its rows do
+	 * (rows and columns both odd is a quarter of all sizes for 2-byte
+	 * types, and the turns give it no large shape). */
+	static const struct probe_shape shapes[] = {
+		{ { 0.5, 0.5 }, 0, 1 }, { { 0.0, 0.0 }, 0, 1 }, { { 0.95, 0.9 }, 0, 0 }, { { 0.9, 0.12 }, 0, 0 },
+		{ { 0.12, 0.9 }, 0, 0 }, { { 0.75, 0.3 }, 0, 0 }, { { 0.3, 0.75 }, 0, 0 }, { { 0.85, 0.8 }, 1, 0 },
+	};
+	/* Vectors: a mid length (the anchor), a short and a long one (at 3/4
+	 * of the range on a log scale: the longest lengths are the costliest
+	 * to prepare, and a vector has no shape to learn beyond its length). */
+	static const struct probe_shape lengths[] = { { { 0.5, 0 }, 0, 1 }, { { 0.1, 0 }, 0, 0 }, { { 0.75, 0 }, 0, 0 } };
+	const struct probe_shape *shape_at = shape == 1 ? lengths : shapes;
+	size_t nshapes = shape == 1 ? ARRAY_SIZE(lengths) : ARRAY_SIZE(shapes);
+	long classes[6];
+	int nclass = 0;
+	for (long a = (long)esize; a <= 32; a *= 2)
+		classes[nclass++] = a;
+	/* A vector's row class is all of its shape: a class the requested
+	 * lengths already have needs no probe (matrices of one class still
+	 * differ in aspect, so they are probed whatever was asked). */
+	int covered[6] = { 0 };
+	for (int c = 0; c < nclass; c++)
+		for (size_t i = 0; shape == 1 && i < nreq; i++)
+			covered[c] |= gputune_choice_align(req[i].rows, (long)esize) == classes[c];
+	const double ln_ratio = gputune_choice_ln((double)hi / (double)lo);
+	size_t n = 0;
+	/* Every class's anchors first, then the other shapes: the tuner takes
+	 * the candidates it measures at the other shapes from the requested
+	 * sizes and all the anchors. */
+	for (size_t s = 0; s < nshapes; s++) {
+		/* lo * ratio^t, with ratio^t = exp(t ln ratio) by its series (no
+		 * libm: t ln ratio is a few units at most). */
+		double dim[2];
+		for (int d = 0; d < 2; d++) {
+			double x = ln_ratio * shape_at[s].at[d], term = 1, sum = 1;
+			for (int k = 1; k < 60; k++) {
+				term *= x / k;
+				sum += term;
+			}
+			dim[d] = (double)lo * sum;
+		}
+		for (int c = 0; c < nclass && n < max; c++) {
+			if (covered[c])
+				continue;
+			/* Odd columns (one element's alignment) at every other
+			 * shape, from small to large: the rule's evidence at odd
+			 * columns is the row class's sizes of odd columns alone;
+			 * the even classes take turns at the rest. */
+			long colclass = classes[1 + (c + (int)s / 2) % (nclass - 1)];
+			if (s % 2)
+				colclass = classes[0];
+			if (shape_at[s].own_cols)
+				colclass = classes[c];
+			out[n].rows = with_alignment(dim[0], classes[c], esize);
+			out[n].cols = shape == 1 ? 1 : with_alignment(dim[1], colclass, esize);
+			out[n].depth = 1;
+			anchor[n] = shape_at[s].anchor;
+			n++;
+		}
+	}
+	return n;
+}

@@ -1,0 +1,79 @@
+/*
+ * choice.h - the choice model behind `query --size`, `validate` and the
+ * exported headers: per device, family, element type and timing mode, the
+ * measured sizes with their winners, the candidate variants measured at
+ * every one of those sizes, and each candidate's share of each size's
+ * best.  The rule that picks from it is choice-rule.h, the same text the
+ * exported headers carry.
+ */
+#ifndef GPUTUNE_CHOICE_H
+#define GPUTUNE_CHOICE_H
+
+#include "db/results.h"
+#include "util/sizes.h"
+
+/* At most this many candidates per group go into the model (and so into
+ * a header). */
+#define CHOICE_MAX_CAND 48
+
+struct choice_group {
+	const struct result *key;     /* device, family, dtype, mode: its first winner */
+	int n;                        /* measured sizes */
+	const struct result **entry;  /* their winners */
+	long *rows, *cols, *depth;    /* depth: K of 3-D sizes, else 1 */
+	int has_depth;                /* a 3-D family: the rule reads depth */
+	int *winner;                  /* index into names */
+	int nnames;
+	char **names;                 /* the variants (params) the group refers to */
+	unsigned *paths;              /* per name: the template's code paths it takes (template_paths) */
+	int ncand;
+	int *cand;                    /* index into names */
+	float *share;                 /* n x ncand: candidate's GB/s over the size's best */
+	const struct result **source; /* n x ncand: the measurement each share comes from */
+};
+
+struct choice_set {
+	struct result_set winners;
+	struct result_set measured; /* the latest measurement of every variant */
+	size_t ngroups;
+	struct choice_group *g;
+};
+
+/* Loads the winners matching flt (as results_load) and the measurements
+ * the candidates come from.  0, or -1 after reporting. */
+int choice_load(const char *db_path, const struct result_filter *flt, struct choice_set *cs);
+void choice_free(struct choice_set *cs);
+
+/* The variant (index into g->names) the rule picks at size d for an
+ * element of esize bytes; *how is a GPUTUNE_CHOICE_* step. */
+int choice_pick(const struct choice_group *g, size_t esize, const struct dims *d, int *how);
+/* The same as if the sizes held[0..nheld) had not been measured (what
+ * `validate` asks: the header's choice at sizes it did not see); -1 when
+ * no size is left. */
+int choice_pick_held_out(const struct choice_group *g, size_t esize, const struct dims *d,
+			 const struct dims *held, size_t nheld, int *how);
+/* The k best of the rule's ranking there, best first, into out (see
+ * gputune_choice_rank); how many. */
+int choice_rank_held_out(const struct choice_group *g, size_t esize, const struct dims *d,
+			 const struct dims *held, size_t nheld, int k, int *out, int *how);
+/* How many of the rule's best an exported header's calibration times at a
+ * new size (its GPUTUNE_*_CALIBRATE default), and `validate` with it. */
+#define CHOICE_CALIBRATE 4
+/* What *how means, for people. */
+const char *choice_how_text(int how);
+
+/*
+ * Extra sizes a tuning run measures so that the rule has evidence of every
+ * row class (see choice-rule.h) across the requested range: for each
+ * class, eight shapes (small, mid and large squares, tall and wide, two
+ * in between, and a large one whose columns align as its rows) with the
+ * column class varying; for a 1-D family (shape 1), three lengths of each
+ * class the requested lengths lack.  The mid size of each class is an anchor,
+ * measured with the whole space, and for matrices the small square too; the
+ * others are measured with the candidates only.  Writes up to max sizes into
+ * out (anchor[i] set for anchors); returns how many.
+ */
+size_t choice_probe_sizes(int shape, const struct dims *req, size_t nreq, size_t esize, struct dims *out,
+			  int *anchor, size_t max);
+
+#endif

@@ -1,0 +1,100 @@
+/*
+ * family-copy.c - a plain device-to-device copy, out[i] = in[i], over a
+ * rows x cols matrix.  It is the ceiling every other family is measured
+ * against (the tuner times a fixed vectorised point of it beside
+ * cuMemcpyDtoDAsync in every run), and `gputune copy` tunes it like any
+ * other family.
+ */
+#include "families/family.h"
+#include "util/util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { P_VEC, P_THREADS, P_ITEMS, NPARAMS };
+_Static_assert(NPARAMS <= MAX_PARAMS, "more parameters than MAX_PARAMS");
+
+static const struct param_def params[NPARAMS] = {
+	[P_VEC] = { "vec", "GT_VEC", "elements per load and store",
+		    NULL, { 1, 2, 4, 8 }, 4, { 1, 2, 4, 8 }, 4, 4, 0 },
+	[P_THREADS] = { "threads", "GT_THREADS", "threads per block",
+			NULL, { 64, 128, 256, 512, 1024 }, 5, { 128, 256, 512 }, 3, 256, 0 },
+	[P_ITEMS] = { "items", "GT_ITEMS", "vectors per thread, all loaded before the first store",
+		      NULL, { 1, 2, 4, 8, 16 }, 5, { 1, 2, 4, 8 }, 4, 4, 0 },
+};
+
+static const char *reject(const int *v, const struct dtype *dt, const struct device_limits *lim,
+			  char *buf, size_t n)
+{
+	if ((size_t)v[P_VEC] * dt->size > 16) {
+		snprintf(buf, n, "vec x element size exceeds the 16-byte access limit (%zu bytes)",
+			 (size_t)v[P_VEC] * dt->size);
+		return buf;
+	}
+	if (v[P_THREADS] > lim->max_threads_per_block) {
+		snprintf(buf, n, "threads per block exceed the device limit (%d > %d)", v[P_THREADS],
+			 lim->max_threads_per_block);
+		return buf;
+	}
+	return NULL;
+}
+
+static void geometry(const int *v, const struct dtype *dt, const struct dims *d,
+		     struct launch_geometry *g)
+{
+	(void)dt;
+	size_t nvec = family_elems(d) / (size_t)v[P_VEC];
+	size_t per_block = (size_t)v[P_THREADS] * (size_t)v[P_ITEMS];
+	size_t blocks = (nvec + per_block - 1) / per_block;
+	g->grid[0] = (unsigned)(blocks ? blocks : 1);
+	g->grid[1] = g->grid[2] = 1;
+	g->block[0] = (unsigned)v[P_THREADS];
+	g->block[1] = g->block[2] = 1;
+	g->smem = 0;
+}
+
+static void reference(const void *in, void *out, const struct dtype *dt, const struct dims *d)
+{
+	memcpy(out, in, family_elems_bytes(dt, d));
+}
+
+static const char *const classics[] = {
+	"scalar:vec=1,threads=256,items=1",
+	"vec16B:vec=4,threads=256,items=4",
+	NULL
+};
+
+const struct family family_copy = {
+	.name = "copy",
+	.summary = "device-to-device copy, the bandwidth ceiling",
+	.command_summary = "tune the copy kernel (the bandwidth ceiling) at the given sizes",
+	.template_name = "templates/copy.cu",
+	.kernel_name = "gputune_copy",
+	.shape = SHAPE_2D,
+	.default_sizes = "1024-8192",
+	.dtypes = "f32,f64,f16,i32",
+	.metric = METRIC_BYTES,
+	.check = CHECK_EXACT,
+	.ceiling = CEILING_COPY,
+	.args = ARGS_MATRIX,
+	.params = params,
+	.nparams = NPARAMS,
+	.reject = reject,
+	.geometry = geometry,
+	.geometry_c =
+		"\tunsigned long long nvec = (unsigned long long)rows * cols / (unsigned)c->vec;\n"
+		"\tunsigned long long per = (unsigned long long)c->threads * (unsigned)c->items;\n"
+		"\tunsigned long long blocks = (nvec + per - 1) / per;\n"
+		"\tgrid[0] = (unsigned)(blocks ? blocks : 1);\n"
+		"\tgrid[1] = grid[2] = 1;\n"
+		"\tblock[0] = (unsigned)c->threads;\n"
+		"\tblock[1] = block[2] = 1;\n",
+	.in_elems = family_elems,
+	.out_bytes = family_elems_bytes,
+	.work = family_copy_bytes,
+	.reference = reference,
+	.classics = classics,
+	.nreport = 2,
+	.fallback = 1,
+	.validate_sizes = "random:40:1000-8192",
+};

@@ -1,0 +1,318 @@
+/*
+ * family-gemm.c - C = A B in single precision on the CUDA cores, as a
+ * point in a space of block, warp and thread tiles, k-steps, load widths,
+ * padding, staging and block order (templates/gemm.cu says what each
+ * parameter does).  The space runs to thousands of valid points, too many
+ * to time in full at every size, so the family's default is a search
+ * (strategy.h) with a budget of variants per size.
+ *
+ * Sizes are M x N x K (A is M x K, B is K x N, all row-major); the figure
+ * is GFLOP/s (2 M N K operations per launch) and the ceiling the GPU's
+ * measured rate of fused multiply-adds in the same run.
+ *
+ * The check: the reference is computed on the GPU, in double precision,
+ * by a plain tiled kernel (support.cu), with beside each element the sum
+ * of |a b| over its products.  Any order of the K fused multiply-adds in
+ * single precision is within gamma(K) sum |a b| of the exact result
+ * (gamma(K) = K u / (1 - K u), u = 2^-24), so a variant whose output is
+ * further from the reference than that anywhere is wrong.  The timed
+ * input is of values of both signs in [-1, 1], so a wrong index cannot
+ * pass by accident.  Because a bound loose enough for every order could
+ * hide one missing product, each variant is also run on a second input of
+ * integers in [-4, 4] \ {0}: every product and partial sum is then an
+ * integer below 2^24 (K <= 2^20), exact in single precision whatever the
+ * order, so the output must equal the reference exactly.
+ */
+#include "families/family.h"
+#include "families/strategy.h"
+#include "util/util.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { P_BM, P_BN, P_BK, P_WM, P_WN, P_TM, P_TN, P_VEC, P_PAD, P_DBUF, P_GROUP, P_INJECT, NPARAMS };
+_Static_assert(NPARAMS <= MAX_PARAMS, "more parameters than MAX_PARAMS");
+
+static const char *const inject_names[] = { "none", "wrong", NULL };
+
+static const struct param_def params[NPARAMS] = {
+	[P_BM] = { "bm", "GT_BM", "rows of C per block (the block tile's height)",
+		   NULL, { 16, 32, 64, 128, 256 }, 5, { 32, 64, 128, 256 }, 4, 128, 0 },
+	[P_BN] = { "bn", "GT_BN", "columns of C per block (the block tile's width)",
+		   NULL, { 16, 32, 64, 128, 256 }, 5, { 32, 64, 128, 256 }, 4, 128, 0 },
+	[P_BK] = { "bk", "GT_BK", "the step along K staged in shared memory per round",
+		   NULL, { 8, 16, 32 }, 3, { 8, 16, 32 }, 3, 8, 0 },
+	[P_WM] = { "wm", "GT_WM", "rows of a warp's tile (a multiple of 4 tm)",
+		   NULL, { 4, 8, 16, 32, 64, 128 }, 6, { 16, 32, 64, 128 }, 4, 32, 0 },
+	[P_WN] = { "wn", "GT_WN", "columns of a warp's tile (a multiple of 8 tn)",
+		   NULL, { 8, 16, 32, 64, 128 }, 5, { 16, 32, 64, 128 }, 4, 64, 0 },
+	[P_TM] = { "tm", "GT_TM", "rows of a thread's tile (outputs kept in registers)",
+		   NULL, { 1, 2, 4, 8 }, 4, { 2, 4, 8 }, 3, 8, 0 },
+	[P_TN] = { "tn", "GT_TN", "columns of a thread's tile",
+		   NULL, { 1, 2, 4, 8 }, 4, { 2, 4, 8 }, 3, 8, 0 },
+	[P_VEC] = { "vec", "GT_VEC", "elements per global load of A and B (4: 16-byte loads where rows allow)",
+		    NULL, { 1, 4 }, 2, { 1, 4 }, 2, 4, 0 },
+	[P_PAD] = { "pad", "GT_PAD", "floats of padding per shared-memory row (bank conflicts)",
+		    NULL, { 0, 1, 4, 8 }, 4, { 0, 4 }, 2, 4, 0 },
+	[P_DBUF] = { "dbuf", "GT_DBUF", "1: two shared stages, the next round's tiles loaded while this one is computed",
+		     NULL, { 0, 1 }, 2, { 0, 1 }, 2, 0, 0 },
+	[P_GROUP] = { "group", "GT_GROUP", "block order: 1 row by row of C's tiles; G walks G tile rows column by column (L2 reuse)",
+		      NULL, { 1, 4, 8, 16 }, 4, { 1, 8 }, 2, 1, 0 },
+	[P_INJECT] = { "inject", "GT_INJECT", "test-only fault injection: none, or wrong (leaves out A's last column)",
+		       inject_names, { 0, 1 }, 2, { 0 }, 1, 0, 1 },
+};
+
+/* Threads of a block: one warp per warp tile. */
+static int threads_of(const int *v)
+{
+	return (v[P_BM] / v[P_WM]) * (v[P_BN] / v[P_WN]) * 32;
+}
+
+/* Bytes of dynamic shared memory: BK rows of A (transposed) and of B, padded,
+ * once or twice. */
+static size_t smem_of(const int *v)
+{
+	return (size_t)v[P_BK] * (size_t)(v[P_BM] + v[P_PAD] + v[P_BN] + v[P_PAD]) * (v[P_DBUF] ? 2 : 1) * 4;
+}
+
+/* Most outputs a thread keeps in registers: more spill. */
+#define MAX_ACC 128
+
+static const char *reject(const int *v, const struct dtype *dt, const struct device_limits *lim,
+			  char *buf, size_t n)
+{
+	(void)dt;
+	if (v[P_BM] % v[P_WM] || v[P_BN] % v[P_WN])
+		return "the warp tile does not divide the block tile";
+	if (v[P_WM] % (4 * v[P_TM]) || v[P_WN] % (8 * v[P_TN]))
+		return "the thread tile does not divide the warp tile (a warp is 4 x 8 threads of tm x tn)";
+	int t = threads_of(v);
+	if (t > lim->max_threads_per_block) {
+		snprintf(buf, n, "threads per block exceed the device limit (%d)", lim->max_threads_per_block);
+		return buf;
+	}
+	if (v[P_BK] % v[P_VEC] || v[P_BN] % v[P_VEC])
+		return "vector loads would straddle a tile row (bk and bn must be multiples of vec)";
+	int la = v[P_BM] * v[P_BK] / v[P_VEC], lb = v[P_BK] * v[P_BN] / v[P_VEC];
+	if (la % t || lb % t)
+		return "the threads cannot share the loads of a round's tiles evenly";
+	if ((v[P_WM] / 4) * (v[P_WN] / 8) > MAX_ACC) {
+		snprintf(buf, n, "more than %d outputs per thread (wm wn / 32): registers would spill", MAX_ACC);
+		return buf;
+	}
+	if (smem_of(v) > (size_t)lim->max_smem_per_block) {
+		snprintf(buf, n, "shared memory exceeds the device limit (%d bytes)", lim->max_smem_per_block);
+		return buf;
+	}
+	return NULL;
+}
+
+static void geometry(const int *v, const struct dtype *dt, const struct dims *d, struct launch_geometry *g)
+{
+	(void)dt;
+	long tiles = ((d->rows + v[P_BM] - 1) / v[P_BM]) * ((d->cols + v[P_BN] - 1) / v[P_BN]);
+	g->grid[0] = (unsigned)tiles;
+	g->grid[1] = g->grid[2] = 1;
+	g->block[0] = (unsigned)threads_of(v);
+	g->block[1] = g->block[2] = 1;
+	g->smem = (unsigned)smem_of(v);
+}
+
+/* A (M x K) then B (K x N). */
+static size_t in_elems(const struct dims *d)
+{
+	return (size_t)d->rows * (size_t)d->depth + (size_t)d->depth * (size_t)d->cols;
+}
+
+static double flops(const struct dtype *dt, const struct dims *d)
+{
+	(void)dt;
+	return 2.0 * (double)d->rows * (double)d->cols * (double)d->depth;
+}
+
+/* Set 0: values of both signs, |x| in [2^-12, 1]; set 1: integers in
+ * [-4, 4] \ {0} (see the top of this file). */
+static void fill(void *in, const struct dtype *dt, const struct dims *d, uint64_t seed, int set)
+{
+	(void)dt;
+	float *x = in;
+	size_t n = in_elems(d);
+	uint64_t s = seed * 0x9e3779b97f4a7c15ULL + (uint64_t)set + 1;
+	for (size_t i = 0; i < n; i++) {
+		/* splitmix64: every element from its own state step. */
+		uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+		z ^= z >> 31;
+		float sign = (z & 1) ? -1.0f : 1.0f;
+		if (set == 0)
+			x[i] = sign * (float)(((z >> 40) | 1) * (1.0 / 16777216.0)); /* (0, 1), 24 bits */
+		else
+			x[i] = sign * (float)(1 + (z >> 61) % 4);
+	}
+}
+
+/* What the reference kernel writes per element: the sum in double, and
+ * the sum of |a b|. */
+struct gemm_expected {
+	double sum, mag;
+};
+
+/* One slice of the output, judged by one thread: how many elements are
+ * outside the bound, the first of them, and the worst one's error over
+ * its bound. */
+struct judge_part {
+	const struct gemm_expected *e;
+	const float *c;
+	size_t begin, end;
+	double gamma;
+	int exact;
+	size_t bad, first;
+	double ratio, worst, worst_bound;
+};
+
+static void *judge_slice(void *arg)
+{
+	struct judge_part *p = arg;
+	for (size_t i = p->begin; i < p->end; i++) {
+		double err = fabs((double)p->c[i] - p->e[i].sum);
+		double bound = p->exact ? 0 : p->gamma * p->e[i].mag;
+		if (err <= bound)
+			continue;
+		if (!p->bad++)
+			p->first = i;
+		double r = bound > 0 && !isnan(err) ? err / bound : INFINITY;
+		if (p->bad == 1 || r > p->ratio) {
+			p->ratio = r;
+			p->worst = err;
+			p->worst_bound = bound;
+		}
+	}
+	return NULL;
+}
+
+/* Slices judged at once: a large output takes a tenth of a second on one
+ * core, for each variant and input set. */
+#define JUDGE_THREADS 16
+
+static const char *judge(const void *expected, const void *out, const int *v, const struct dtype *dt,
+			 const struct dims *d, int set, char *buf, size_t n)
+{
+	(void)v;
+	double u = dt->acc_eps, K = (double)d->depth;
+	size_t count = family_elems(d);
+	int k = count < ((size_t)1 << 20) ? 1 : JUDGE_THREADS;
+	struct judge_part parts[JUDGE_THREADS];
+	pthread_t tid[JUDGE_THREADS];
+	int started[JUDGE_THREADS] = {0};
+	for (int t = 0; t < k; t++) {
+		/* Set 1 is exact (integers below 2^24); set 0 within the bound. */
+		parts[t] = (struct judge_part){ .e = expected, .c = out, .gamma = K * u / (1 - K * u), .exact = set == 1,
+						.begin = count / (size_t)k * (size_t)t,
+						.end = t == k - 1 ? count : count / (size_t)k * (size_t)(t + 1) };
+		started[t] = k > 1 && pthread_create(&tid[t], NULL, judge_slice, &parts[t]) == 0;
+		if (!started[t])
+			judge_slice(&parts[t]);
+	}
+	struct judge_part all = { .bad = 0 };
+	for (int t = 0; t < k; t++) {
+		if (started[t])
+			pthread_join(tid[t], NULL);
+		const struct judge_part *p = &parts[t];
+		if (!p->bad)
+			continue;
+		if (!all.bad)
+			all.first = p->first; /* the slices are in order */
+		if (!all.bad || p->ratio > all.ratio) {
+			all.ratio = p->ratio;
+			all.worst = p->worst;
+			all.worst_bound = p->worst_bound;
+		}
+		all.bad += p->bad;
+	}
+	if (!all.bad)
+		return NULL;
+	snprintf(buf, n,
+		 "%zu of %zu outputs outside the bound (first at row %zu, column %zu); worst error %.3g where "
+		 "%s%.3g is allowed (input set %d: %s)",
+		 all.bad, count, all.first / (size_t)d->cols, all.first % (size_t)d->cols, all.worst,
+		 set == 1 ? "exactly " : "", all.worst_bound, set, set == 1 ? "integers, exact" : "gamma(K) sum |a b|");
+	return buf;
+}
+
+/* The named points: the seed's one-output-per-thread tiled kernel, its
+ * 2-D register-tiled kernel (128 x 128 x 8, 8 x 8 outputs a thread), and
+ * the best fixed point of the template's benchmark on an H200 (the
+ * default for an untuned device). */
+static const char *const classics[] = {
+	"tiled16:bm=16,bn=16,bk=16,wm=4,wn=8,tm=1,tn=1,vec=1,pad=0,dbuf=0,group=1",
+	"regtile8x8:bm=128,bn=128,bk=8,wm=32,wn=64,tm=8,tn=8,vec=4,pad=4,dbuf=0,group=1",
+	"wide:bm=128,bn=256,bk=8,wm=64,wn=64,tm=8,tn=4,vec=4,pad=4,dbuf=1,group=8",
+	NULL
+};
+
+const struct family family_gemm = {
+	.name = "gemm",
+	.summary = "single-precision matrix multiply C = A B on the CUDA cores",
+	.command_summary = "tune the single-precision matrix multiply for this GPU at the given sizes",
+	.command_help =
+		"Sizes are MxNxK: C (M x N) = A (M x K) B (K x N), all row-major; N alone, and\n"
+		"ranges, are cubes N x N x N.  CUDA cores only: no tensor cores, no TF32.\n"
+		"\nThe space has thousands of valid points, so the default is a genetic search\n"
+		"measuring 240 variants per size (and the named points always); --strategy\n"
+		"exhaustive times them all, --budget sets another budget.  After a search\n"
+		"of several sizes, the 4 fastest variants of each size are measured at the\n"
+		"others, so that exported headers have strong candidates measured at every\n"
+		"size to choose from at sizes nobody tuned.\n"
+		"\nThe check: a reference computed on the GPU in double precision by a plain\n"
+		"tiled kernel, with beside each element the sum of |a b| over its products.  Any\n"
+		"order of K fused multiply-adds in single precision stays within\n"
+		"  |C - ref| <= gamma(K) * sum_k |a_ik b_kj|,  gamma(K) = K u / (1 - K u),\n"
+		"with u = 2^-24; a variant outside it at any element is wrong.  The timed input\n"
+		"has values of both signs in (-1, 1).  As such a bound can hide one missing\n"
+		"product, every variant also multiplies a second input of integers in [-4, 4]\n"
+		"without 0, where every partial sum is an integer below 2^24 and so exact in any\n"
+		"order: that output must equal the reference exactly.  M, N and K need not be\n"
+		"multiples of any tile.  A wrong variant's reason gives the measured error.\n"
+		"\nThe figure is GFLOP/s (2 M N K operations a launch); the ceiling is the GPU's\n"
+		"rate of single-precision fused multiply-adds, measured by a kernel of\n"
+		"independent FMA chains in the same run (cuBLAS is not linked into gputune; the\n"
+		"benchmark under bench/ compares with it).  Exported headers give\n"
+		"gputune_gemm_launch(i, A, B, C, m, n, k, stream).\n",
+	.template_name = "templates/gemm.cu",
+	.kernel_name = "gputune_gemm",
+	.shape = SHAPE_3D,
+	.default_sizes = "1024-8192",
+	.dtypes = "f32",
+	.metric = METRIC_FLOPS,
+	.check = CHECK_GPU_REFERENCE,
+	.ceiling = CEILING_FMA,
+	.args = ARGS_GEMM,
+	.params = params,
+	.nparams = NPARAMS,
+	.reject = reject,
+	.geometry = geometry,
+	.geometry_c =
+		"\tgrid[0] = (unsigned)(((m + c->bm - 1) / c->bm) * ((n + c->bn - 1) / c->bn));\n"
+		"\tgrid[1] = grid[2] = 1;\n"
+		"\tblock[0] = (unsigned)((c->bm / c->wm) * (c->bn / c->wn) * 32);\n"
+		"\tblock[1] = block[2] = 1;\n"
+		"\t*smem = (unsigned)(c->bk * (c->bm + c->pad + c->bn + c->pad) * (c->dbuf ? 2 : 1) * 4);\n"
+		"\t(void)k;\n",
+	.in_elems = in_elems,
+	.out_bytes = family_elems_bytes, /* C: M x N */
+	.work = flops,
+	.fill = fill,
+	.nsets = 2,
+	.gpu_reference = "gt_gemm_reference",
+	.expected_elem = sizeof(struct gemm_expected),
+	.judge = judge,
+	.classics = classics,
+	.nreport = 2,
+	.fallback = 2,
+	.validate_sizes = "random:12:512-4096",
+	.strategy = STRATEGY_GENETIC,
+	.budget = 240,
+};

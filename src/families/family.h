@@ -1,0 +1,259 @@
+/*
+ * family.h - kernel families: what the tuner, the database and the
+ * exporter know about a kind of kernel, as one table entry each.
+ *
+ * Adding a kernel family
+ * ----------------------
+ *  1. Write templates/<name>.cu: the kernel as one __device__ function
+ *     template taking the element type (and, for arithmetic families, the
+ *     accumulator type) and then the parameters in the order of the
+ *     family's table; under #ifdef GT_HEADER_KERNEL a __global__ template
+ *     of that name with the blocks per SM first, as its __launch_bounds__'
+ *     second argument (0 for none, as the entry point has), then the
+ *     same arguments (exported headers instantiate it per variant for
+ *     nvcc); and under #ifdef GT_ELEM_BYTES the extern "C" entry point
+ *     GT_KERNEL_NAME (default: the family's kernel name) with the
+ *     arguments of the family's `args` that instantiates the template
+ *     with the GT_* macros (a rendered variant).  Say at its top
+ *     what it computes and what each parameter means.  A path only some
+ *     points take may lie between a line that is the comment `{PARAM`
+ *     (taken where PARAM is not 0, its first name) or `{PARAM:VALUE,...`
+ *     (taken at those values) and one that is `PARAM}`: an exported
+ *     header leaves out the paths none of its variants take, and the
+ *     marker lines of those it keeps.
+ *  2. Write src/families/family-<name>.c defining `const struct family family_<name>`:
+ *     its size shape (1-D N, 2-D rows x cols, 3-D M x N x K) and default
+ *     sizes, element types, parameters, the constraints that reject a
+ *     point (each with the reason printed to the user), the launch
+ *     geometry, its buffers and arguments, its metric (bytes or
+ *     floating-point operations), how its output is checked (bit for bit
+ *     against a host reference, or by its judge against a host or a GPU
+ *     reference) and against which ceiling it is measured, its named
+ *     classic points, and, for a space too large to time in full, its
+ *     default search strategy and budget.
+ *  3. Add it to family_table[] in src/families/family.c and the template to
+ *     EMBEDDED_FILES in Makefile.am.
+ *  4. Its command, `gputune <name>`, comes from the table line (src/cli/cmd-tune.c):
+ *     give the descriptor its command_summary and, where the parameters'
+ *     list does not say enough, its command_help.
+ *  5. Tests: a seeded sample of the space compiles (t1003; every variant
+ *     under `make check-full`), each constraint rejects what it should,
+ *     and a GPU test (t5xxx) tunes a small size.
+ */
+#ifndef GPUTUNE_FAMILY_H
+#define GPUTUNE_FAMILY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util/sizes.h"
+
+#define MAX_PARAMS 16 /* each family file asserts its count against it */
+#define MAX_VALUES 16
+
+struct dtype {
+	const char *name; /* "f32" */
+	size_t size;      /* bytes */
+	const char *ctype; /* the C type an exported header names */
+	/* For families that compute on elements (GT_ELEM_TYPE, GT_ACC_TYPE in
+	 * a rendered variant): the CUDA type of an element and of the
+	 * accumulator (unsigned for i32, so that a sum wraps as defined), the
+	 * accumulator's size, and its unit roundoff (0: exact). */
+	const char *cuda_type, *acc_type;
+	size_t acc_size;
+	double acc_eps;
+};
+
+/* f32, f64, f16, i32; NULL when name is unknown. */
+const struct dtype *dtype_find(const char *name);
+extern const struct dtype dtype_table[];
+
+struct param_def {
+	const char *name;   /* as on the command line: "tile" */
+	const char *macro;  /* as in the template: "GT_TILE" */
+	const char *help;
+	/* Symbolic values ("cartesian", ...), NULL-terminated; the macro gets
+	 * the value's index.  NULL for numeric parameters. */
+	const char *const *names;
+	int allowed[MAX_VALUES];  /* every value the template supports */
+	int nallowed;
+	int defaults[MAX_VALUES]; /* the default search space */
+	int ndefaults;
+	int single;               /* the value `gputune source` uses when not given */
+	int hidden;               /* test-only: left out of names when at `single` */
+	/* Left out of names when at `single`, like a hidden one, but a real
+	 * parameter: one added after results were stored, so that the names
+	 * of the points it leaves unchanged (and the results stored under
+	 * them) stay as they were. */
+	int quiet;
+};
+
+/* What a point is checked against: the GPU's limits (or the target
+ * architecture's defaults when there is no GPU). */
+struct device_limits {
+	int max_threads_per_block;
+	int max_smem_per_block;
+	int cc; /* compute capability x 10 (90 for 9.0); 0 when not known */
+};
+
+/* How a family's sizes read and print: 1-D sizes are N (stored as rows =
+ * N, cols = 1), 2-D sizes rows x cols, 3-D sizes M x N x K (rows = M,
+ * cols = N, depth = K). */
+enum family_shape { SHAPE_1D = 1, SHAPE_2D = 2, SHAPE_3D = 3 };
+/* What a family's figure counts per second. */
+enum family_metric { METRIC_BYTES, METRIC_FLOPS };
+/* How a variant's output is checked: bit for bit against the host
+ * reference on the GPU, or by the family's judge on the host (a
+ * floating-point tolerance) against what its `reference` computed on the
+ * host or, with CHECK_GPU_REFERENCE, what the support kernel named by
+ * `gpu_reference` computed on the GPU. */
+enum family_check { CHECK_EXACT, CHECK_HOST, CHECK_GPU_REFERENCE };
+/* The ceiling measured beside the variants at every size: a copy of the
+ * input (cuMemcpy and a copy kernel), a streaming read of it, or the
+ * GPU's measured rate of fused multiply-adds (the support kernels'). */
+enum family_ceiling { CEILING_COPY, CEILING_READ, CEILING_FMA };
+/* The arguments of a kernel: (in, out, unsigned rows, unsigned cols),
+ * (in, out, scratch, unsigned long long n), or (A, B, C, int M, int N,
+ * int K) with A and B one after the other in the input buffer. */
+enum family_args { ARGS_MATRIX, ARGS_VECTOR, ARGS_GEMM };
+
+
+struct launch_geometry {
+	unsigned grid[3], block[3];
+	unsigned smem; /* bytes of dynamic shared memory */
+};
+
+struct family {
+	const char *name;
+	const char *summary;
+	/* Its command, `gputune <name>`: the line the command list gives it,
+	 * and what its help says after the parameters (NULL: nothing). */
+	const char *command_summary;
+	const char *command_help;
+	const char *template_name; /* "templates/transpose.cu" */
+	const char *kernel_name;   /* the extern "C" entry point */
+	int shape;                 /* enum family_shape */
+	const char *default_sizes; /* --sizes when not given */
+	const char *dtypes;        /* the element types it supports: "f32,f64,f16" */
+	int metric;                /* enum family_metric */
+	int check;                 /* enum family_check */
+	int ceiling;               /* enum family_ceiling */
+	int args;                  /* enum family_args */
+	int arithmetic;            /* renders GT_ELEM_TYPE and GT_ACC_TYPE */
+	const struct param_def *params;
+	int nparams;
+	/* NULL when point v is valid for dt on a device with lim; otherwise
+	 * the reason, written into buf (size n) or a static string. */
+	const char *(*reject)(const int *v, const struct dtype *dt,
+			      const struct device_limits *lim, char *buf, size_t n);
+	/* NULL when point v of the default space stays in it; otherwise why it
+	 * is left out: a value some paths search by default and the rest only
+	 * when asked for (asked[i]: parameter i was given with --param).  NULL
+	 * where every default combines with every other. */
+	const char *(*default_only)(const int *v, const int *asked);
+	/* Whether point v's kernel takes the tensor maps of
+	 * src/gpu/transpose-maps.h after the family's arguments, for blocks of
+	 * *stripe input rows by *width columns (the transpose's rowclass=on);
+	 * NULL where none does. */
+	int (*tensor_maps)(const int *v, unsigned *stripe, unsigned *width);
+	void (*geometry)(const int *v, const struct dtype *dt, const struct dims *d,
+			 struct launch_geometry *g);
+	/* The same geometry as C statements for exported headers: they read
+	 * the configuration through `c->PARAM`, and `rows`, `cols` (2-D),
+	 * `n` (1-D) or `m`, `n`, `k` (3-D), and set `grid[3]`, `block[3]`
+	 * (unsigned) and `smem` (bytes of dynamic shared memory). */
+	const char *geometry_c;
+	/* Elements of the input (every input matrix, one after the other),
+	 * and bytes of the output, for a size. */
+	size_t (*in_elems)(const struct dims *d);
+	size_t (*out_bytes)(const struct dtype *dt, const struct dims *d);
+	/* Bytes of scratch memory point v needs (zeroed before its first
+	 * launch; no launch needs it zeroed again), or NULL for none; scratch_c
+	 * is the same as a C expression of `c->PARAM` and `n` for headers. */
+	size_t (*scratch_bytes)(const int *v, const struct dtype *dt, const struct dims *d);
+	const char *scratch_c;
+	/* What one launch counts for the metric: bytes moved through device
+	 * memory (read + write), or floating-point operations. */
+	double (*work)(const struct dtype *dt, const struct dims *d);
+	/* The input, or NULL for pseudo-random elements, never zero.  set 0
+	 * is timed; a family with nsets == 2 is also checked on set 1. */
+	void (*fill)(void *in, const struct dtype *dt, const struct dims *d, uint64_t seed, int set);
+	int nsets;
+	/* CHECK_EXACT: the expected output of in, bit for bit.  CHECK_HOST:
+	 * what judge needs (expected_bytes of it), computed from in.
+	 * CHECK_GPU_REFERENCE: NULL; the support kernel gpu_reference_<dtype>
+	 * (templates/support.cu) computes what judge needs on the GPU, with
+	 * the family's arguments (in, expected, M, N, K) and expected_elem
+	 * bytes per element of the output. */
+	void (*reference)(const void *in, void *expected, const struct dtype *dt, const struct dims *d);
+	size_t expected_bytes;
+	const char *gpu_reference;
+	size_t expected_elem;
+	/* CHECK_HOST: NULL when out (copied back) is right for point v on
+	 * input set `set`; otherwise why, with the measured error, in buf. */
+	const char *(*judge)(const void *expected, const void *out, const int *v, const struct dtype *dt,
+			     const struct dims *d, int set, char *buf, size_t n);
+	/* Named points of the space (the classic kernels), "name:p=v,p=v",
+	 * NULL-terminated; every run measures them and the report gives the
+	 * winner's speed-up over the first nreport of them. */
+	const char *const *classics;
+	int nreport;
+	int fallback; /* the classic an untuned device gets (exported headers) */
+	/* validate's sizes when not given */
+	const char *validate_sizes;
+	/* How its space is walked when --strategy is not given (strategy.h):
+	 * 0, exhaustive, for spaces small enough to time in full; and with a
+	 * search, the variants measured per size when --budget is not given
+	 * (0: a tenth of the space). */
+	int strategy;
+	int budget;
+};
+
+extern const struct family *const family_table[];
+extern const struct family family_transpose;
+extern const struct family family_copy;
+extern const struct family family_reduce;
+extern const struct family family_gemm;
+
+const struct family *family_find(const char *name);
+/* Element type name of f, or NULL when unknown or not one f supports. */
+const struct dtype *family_dtype(const struct family *f, const char *name);
+/* Buffer and work helpers for table entries: every element of a size;
+ * its bytes in dt (an output the input's size); the bytes of reading and
+ * writing each element once. */
+size_t family_elems(const struct dims *d);
+size_t family_elems_bytes(const struct dtype *dt, const struct dims *d);
+double family_copy_bytes(const struct dtype *dt, const struct dims *d);
+/* The ceiling's kind as stored: "copy", "read" or "fma". */
+const char *family_ceiling_name(const struct family *f);
+/* "GB/s" or "GFLOP/s". */
+const char *family_metric_unit(const struct family *f);
+/* The size as people write it for f: "N", "RxC" or "MxNxK". */
+const char *family_size_text(const struct family *f, const struct dims *d, char *buf, size_t n);
+/* Index of parameter name in f, or -1. */
+int family_param_index(const struct family *f, const char *name);
+/* The value's text ("32", "diagonal") into buf. */
+const char *param_value_text(const struct param_def *p, int value, char *buf, size_t n);
+/* Parses one value of p: 0 and *out, or -1. */
+int param_value_parse(const struct param_def *p, const char *text, int *out);
+/* Canonical "tile=32,block_rows=8,..." for point v (hidden parameters
+ * at their default omitted).  Caller frees. */
+char *family_point_name(const struct family *f, const int *v);
+/* Lists f's parameters for help: name, what it does, the values the
+ * template supports and the default search values. */
+void family_print_params(const struct family *f, FILE *out);
+/* Classic point i of f ("name:p=v,...", see struct family) into v.
+ * 0, or -1 when f has no classic i. */
+int family_classic_point(const struct family *f, int i, int *v);
+/* The point an untuned device gets: the fallback classic, else every
+ * parameter at its single default. */
+void family_fallback_point(const struct family *f, int *v);
+/* Parses a canonical name back into v (parameters not named take their
+ * single default).  0, or -1 after reporting. */
+int family_point_parse(const struct family *f, const char *name, int *v);
+/* The same without a message: 0, or -1 with why (size n) naming the bad
+ * setting. */
+int family_point_check(const struct family *f, const char *name, int *v, char *why, size_t n);
+
+#endif
