@@ -1,0 +1,184 @@
+/*
+ * run-gpu.c - a tuning run on the GPU: every size checked to fit, the
+ * compile workers forked before the driver is loaded, the sizes measured
+ * in order, and the summary of where the time went.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "config.h"
+#include "tune/run.h"
+#include "compile/compile-pool.h"
+#include "compile/nvrtc-compile.h"
+#include "db/db.h"
+#include "export/choice.h"
+#include "families/strategy.h"
+#include "gpu/bench.h"
+#include "gpu/cuda-driver.h"
+#include "gpu/nvml.h"
+#include "tune/conditions.h"
+#include "tune/restart.h"
+#include "util/interrupt.h"
+#include "util/table.h"
+#include "util/util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int gpu_run(struct run_state *s, const char *arch, const char *cache_dir, int workers)
+{
+	/* Every size must fit before any work starts. */
+	for (size_t k = 0; k < s->nsizes; k++) {
+		size_t need = bench_bytes_needed(&s->g, s->f, s->dt, &s->sizes[k]);
+		char size[48];
+		if (need > s->g.mem_bytes / 10 * 9)
+			return error("%s: size %s %s needs %.1f GiB of GPU memory; GPU %d (%s) has %.1f GiB",
+				     s->f->name, family_size_text(s->f, &s->sizes[k], size, sizeof(size)),
+				     s->dt->name, (double)need / (1 << 30), s->g.index, s->g.name,
+				     (double)s->g.mem_bytes / (1 << 30));
+		/* And the host's copies of the inputs and of what the check reads. */
+		size_t host = bench_host_bytes_needed(s->f, s->dt, &s->sizes[k]);
+		double have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+		if (have > 0 && (double)host > have * 0.8)
+			return error("%s: size %s %s needs %.1f GiB of host memory; this machine has %.1f GiB",
+				     s->f->name, family_size_text(s->f, &s->sizes[k], size, sizeof(size)),
+				     s->dt->name, (double)host / (1 << 30), have / (1 << 30));
+	}
+	char *path = db_path_from(s->o->db);
+	int rc = db_open(path, DB_WRITE, &s->db);
+	free(path);
+	if (rc < 0)
+		return EXIT_FAIL;
+	if (plan_run(s) < 0)
+		return EXIT_FAIL;
+	/* Jobs: [0] support kernels, [1] ceiling copy, then each point still needed. */
+	s->njobs = 2;
+	for (size_t i = 0; i < s->npts; i++) {
+		int any = 0;
+		for (size_t k = 0; k < s->nsizes; k++)
+			any |= s->pts[i].needed[k];
+		s->pts[i].job = any ? (int)s->njobs++ : -1;
+	}
+	struct tune_report_key key = { s->device_id, s->family_id, s->dt->name, s->mode };
+	if (s->njobs == 2) {
+		if (!s->quiet)
+			fprintf(stderr, "gputune: every variant is already measured on this device at these sizes "
+				"(--force measures again)\n");
+		return tune_report(s->db, s->f, &key, s->sizes, s->nreq, s->format) < 0 ? EXIT_FAIL : EXIT_OK;
+	}
+	make_jobs(s);
+	s->t_start = now_seconds();
+	struct compile_pool *pool = compile_pool_start(s->jobs, s->njobs, arch, cache_dir, workers,
+						       s->strategy != STRATEGY_EXHAUSTIVE);
+	if (!pool)
+		return EXIT_FAIL;
+	/* Only now may this process touch the driver. */
+	const char *why = NULL;
+	if (cuda_load(&why) < 0) {
+		compile_pool_stop(pool);
+		error("%s needs a GPU: %s", s->f->name, why);
+		return EXIT_NO_GPU;
+	}
+	/* NVML, like the driver, only after the workers are forked. */
+	const char *nvml_why = NULL;
+	int have_nvml = nvml_open(s->g.uuid, &nvml_why) == 0;
+	s->conditions = have_nvml ? "recorded" : nvml_why;
+	if (!have_nvml && !s->quiet)
+		warning("run conditions (clocks, temperature, power) are not recorded: %s", s->conditions);
+	double tw = now_seconds();
+	int st0 = compile_pool_wait(pool, 0), st1 = compile_pool_wait(pool, 1);
+	s->t_wait_compile += now_seconds() - tw;
+	size_t slen = 0, clen = 0;
+	char *support = st0 == COMPILE_OK ? compile_pool_cubin(pool, 0, &slen) : NULL;
+	char *copy = st1 == COMPILE_OK ? compile_pool_cubin(pool, 1, &clen) : NULL;
+	if (!support || !copy) {
+		char *log = compile_pool_log(pool, support ? 1 : 0);
+		error("the tuner's own kernels failed to compile:\n%s", log ? log : "");
+		free(log);
+		free(support);
+		free(copy);
+		compile_pool_stop(pool);
+		return EXIT_FAIL;
+	}
+	rc = EXIT_OK;
+	struct bench *b = bench_open(&s->g, support, s->reps, s->hot);
+	if (!b)
+		rc = EXIT_FAIL;
+	if (rc == EXIT_OK && (start_run_row(s) < 0 || conditions_mark_run(s->db, s->run_id, s->conditions) < 0))
+		rc = EXIT_FAIL;
+	int stop = 0, narrowed = 0;
+	size_t nanchor = 0;
+	for (size_t k = s->nreq; k < s->nsizes; k++)
+		nanchor += s->anchor[k];
+	for (size_t k = 0; rc == EXIT_OK && k < s->nsizes && !stop; k++) {
+		double tk = now_seconds();
+		if (k == s->nreq && !s->quiet)
+			fprintf(stderr, "%sgputune: measuring %zu extra sizes for the choice at untuned sizes: %zu "
+				"with every variant, the rest with the strongest candidates (--no-probe skips this)\n",
+				isatty(2) ? "\r\033[K" : "", s->nsizes - s->nreq, nanchor);
+		if (k >= s->nreq && !s->anchor[k] && !narrowed) {
+			narrowed = 1;
+			if (narrow_probes(s) < 0) {
+				rc = EXIT_FAIL;
+				break;
+			}
+		}
+		int r = run_size(s, b, pool, k, copy, s->strategy != STRATEGY_EXHAUSTIVE);
+		if (k >= s->nreq)
+			s->t_probe += now_seconds() - tk;
+		if (r < 0)
+			rc = EXIT_FAIL;
+		else if (r > 0)
+			stop = 1;
+	}
+	if (rc == EXIT_OK && !stop && s->strategy != STRATEGY_EXHAUSTIVE && !s->x) {
+		double tc = now_seconds();
+		int r = cross_measure(s, b, pool, copy);
+		s->t_cross = now_seconds() - tc;
+		if (r < 0)
+			rc = EXIT_FAIL;
+		else if (r > 0)
+			stop = 1;
+	}
+	double total = now_seconds() - s->t_start;
+	size_t compiled = compile_pool_compiled(pool);
+	compile_pool_stop(pool);
+	bench_close(b);
+	free(support);
+	free(copy);
+	if (s->run_id && s->db)
+		finish_run_row(s, rc != EXIT_OK ? "failed" : stop ? "interrupted" : "complete");
+	if (stop) {
+		if (!s->quiet && isatty(2))
+			fputs("\n", stderr);
+		error("interrupted: the results measured so far are stored; run the same command to resume");
+		return EXIT_INTERRUPTED;
+	}
+	if (rc != EXIT_OK)
+		return rc;
+	if (s->x) {
+		s->x->seconds = total;
+		s->x->run_id = s->run_id;
+		if (s->x->no_report)
+			return EXIT_OK;
+	}
+	if (tune_report(s->db, s->f, &key, s->sizes, s->nreq, s->format) < 0)
+		return EXIT_FAIL;
+	FILE *out = s->format == FMT_TABLE ? stdout : stderr;
+	char cross[96] = "";
+	if (s->n_cross > 0)
+		snprintf(cross, sizeof(cross), ", %.1f s measuring each size's %d best at the others (%zu)", s->t_cross,
+			 CROSS_TOP, s->n_cross);
+	if (!s->quiet || s->format == FMT_TABLE)
+		fprintf(out, "\n%s on %s in %.1f s: %zu variants compiled by this run (%zu jobs), "
+			"%.1f s waiting for the compiler, %.1f s preparing sizes and ceilings, "
+			"%.1f s verifying, %.1f s timing; %.1f s of it on %zu extra sizes (%zu candidates)%s\n",
+			s->f->name, s->g.name, total, compiled, s->njobs, s->t_wait_compile, s->t_prepare,
+			s->t_verify, s->t_timing, s->t_probe, s->nsizes - s->nreq, s->probe_cands, cross);
+	char cond[400];
+	conditions_run_text(s->db, s->run_id, cond, sizeof(cond));
+	if (*cond && (!s->quiet || s->format == FMT_TABLE))
+		fprintf(out, "GPU conditions while timing: %s\n", cond);
+	return EXIT_OK;
+}

@@ -1,0 +1,107 @@
+/*
+ * run.h - the state of one tuning run, shared by the files of the tuning
+ * layer: tune.c (options to points, the dry run), run-gpu.c (the run on
+ * the GPU), run-size.c (measuring one size) and run-store.c (the run's
+ * rows in the database).  Not for use outside src/tune/.
+ */
+#ifndef GPUTUNE_TUNE_RUN_H
+#define GPUTUNE_TUNE_RUN_H
+
+#include "compile/compile-pool.h"
+#include "families/family.h"
+#include "gpu/bench.h"
+#include "gpu/gpu.h"
+#include "tune/tune.h"
+
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One point of the space on its way through the run. */
+struct point {
+	int v[MAX_PARAMS];
+	char *name;        /* canonical parameters */
+	char *source;
+	char hash[17];
+	int64_t variant_id;
+	int job;           /* index into the compile jobs, -1 when not compiled */
+	int always;        /* measured even by a search: a classic, or a point validate asks for */
+	unsigned char *always_at; /* per size, for a point validate asks for: where always holds (NULL: everywhere) */
+	unsigned char *needed; /* per size: still to measure */
+};
+
+struct run_state {
+	const struct family *f;
+	const struct dtype *dt;
+	const struct tune_opts *o;
+	struct dims *sizes;
+	size_t nsizes;
+	size_t nreq;            /* the requested sizes come first; then the probes */
+	int *anchor;            /* per size: 1 for an anchor probe (whole space) */
+	size_t probe_cands;     /* candidates measured at the other probes */
+	double t_probe;
+	double t_cross;     /* a search's best variants measured at the run's other sizes */
+	size_t n_cross;     /* how many such measurements */
+	struct tune_extra *x;   /* changes by another command, or NULL */
+	long *confirm_pt;       /* per requested size, confirm_per of them: points confirmed there besides the winner, or -1 */
+	size_t confirm_per;
+	struct point *pts;
+	size_t npts;
+	struct compile_job *jobs;
+	size_t njobs;
+	char *support_src, *copy_src;
+	int copy_v[MAX_PARAMS];
+	int format, quiet, reps, hot, force, device, workers;
+	const char *mode;    /* timing mode as stored: "flushed" or "hot" */
+	int64_t resumed_run; /* the run a restarted process continues, or 0 */
+	struct gpu_info g;
+	sqlite3 *db;
+	int64_t device_id, family_id, run_id;
+	const char *conditions; /* "recorded", or why NVML readings are not */
+	/* The search at each size (strategy.h) and its budget per size. */
+	int strategy;
+	long budget_n;      /* variants; 0: none */
+	double budget_s;    /* seconds; 0: none */
+	uint64_t seed;
+	int *vals;          /* the points' values, for the search */
+	/* Where the time went. */
+	double t_start, t_wait_compile, t_verify, t_timing, t_prepare;
+};
+
+/* Stores one variant's result at size d in a transaction of its own.
+ * 0 or -1. */
+int store_measurement(struct run_state *s, const struct point *p, const struct dims *d, const struct variant_result *r, double bytes, double ceiling);
+/* Stores the ceiling measured at size d.  0 or -1. */
+int store_ceiling(struct run_state *s, const struct dims *d, double mc, double kern);
+/* Marks what each point still needs at each size (all of it with
+ * --force).  0 or -1. */
+int plan_run(struct run_state *s);
+/* The run's row: a new one, or the one a restarted process resumes.
+ * 0 or -1. */
+int start_run_row(struct run_state *s);
+/* Marks the run finished with status. */
+void finish_run_row(struct run_state *s, const char *status);
+/* The first line of log, as a new string ("" for NULL). */
+char *first_line(const char *log);
+/* Measures size k: its ceiling, then every needed point (or a
+ * search's picks).  0, 1 when interrupted, -1 on a failure that ends
+ * the run. */
+int run_size(struct run_state *s, struct bench *b, struct compile_pool *pool, size_t k, const void *copy_cubin, int search);
+/* After a search: each size's fastest variants measured at the run's
+ * other sizes.  0, 1 when interrupted, or -1. */
+int cross_measure(struct run_state *s, struct bench *b, struct compile_pool *pool, const void *copy_cubin);
+/* Before the extra sizes that are not anchors: their candidates, the
+ * fastest at the anchors.  0 or -1. */
+int narrow_probes(struct run_state *s);
+/* The run on the GPU: plan, compile, measure every size, report.  The
+ * exit code. */
+int gpu_run(struct run_state *s, const char *arch, const char *cache_dir, int workers);
+/* After a search, how many of each size's fastest variants are measured
+ * at the run's other sizes (cross_measure). */
+#define CROSS_TOP 4
+
+/* The compile jobs: [0] the support kernels, [1] the ceiling's copy
+ * kernel, then each point that has a job. */
+void make_jobs(struct run_state *s);
+
+#endif
