@@ -43,9 +43,9 @@ static int exec_export(struct args *a)
 	if (fmt && !json && strcmp(fmt, "header"))
 		return cmd_usage_error(a->cmd, "export: unknown format '%s' (header or json)", fmt);
 	const char *kernel = args_get(a, "kernel");
-	const struct family *fam = kernel ? family_find(kernel) : NULL;
+	const struct family *fam = kernel ? cmd_family_arg(a->cmd, "kernel", kernel) : NULL;
 	if (kernel && !fam)
-		return cmd_usage_error(a->cmd, "export: unknown kernel '%s' (transpose, copy, reduce, gemm)", kernel);
+		return EXIT_USAGE;
 	if (!fam && !json)
 		return cmd_usage_error(a->cmd, "export: a header needs --kernel FAMILY");
 	if (args_has(a, "every") && !json)

@@ -18,7 +18,7 @@
 #include <string.h>
 
 static const struct cmd_option options[] = {
-	{ "kernel", "FAMILY", "the kernel family (default transpose)", 0, 0 },
+	{ "kernel", "FAMILY", "the kernel family (default: the first of `gputune help`'s)", 0, 0 },
 	{ "dtype", "TYPE", "the element type (default f32)", 0, 0 },
 	{ "device", "NAME|UUID|INDEX", "the device (default: the one measured last for this family and type)", 0, 0 },
 	{ "size", "N|RxC", "space and map: the size shown (default: the largest tuned)", 0, 0 },
@@ -117,9 +117,9 @@ static int exec_plot(struct args *a)
 	struct plot_sel s;
 	memset(&s, 0, sizeof(s));
 	const char *fam = args_get(a, "kernel"), *dtn = args_get(a, "dtype"), *fmt = args_get(a, "format");
-	s.f = family_find(fam ? fam : "transpose");
+	s.f = fam ? cmd_family_arg(a->cmd, "kernel", fam) : family_table[0];
 	if (!s.f)
-		return cmd_usage_error(a->cmd, "plot: unknown kernel '%s' (transpose, copy, reduce)", fam);
+		return EXIT_USAGE;
 	/* The plots read sizes as rows x cols; a matrix product's third
 	 * dimension would fold different sizes into one point. */
 	if (s.f->shape == SHAPE_3D)

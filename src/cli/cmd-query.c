@@ -21,7 +21,7 @@
 
 static const struct cmd_option options[] = {
 	{ "device", "NAME|UUID|INDEX", "one device: name substring (any case), UUID, or index from `gputune db devices`", 0, 0 },
-	{ "kernel", "FAMILY", "one kernel family (transpose, copy, reduce, gemm)", 0, 0 },
+	{ "kernel", "FAMILY", "one kernel family (`gputune help` lists them)", 0, 0 },
 	{ "dtype", "TYPE", "one element type (f32, f64, f16, i32)", 0, 0 },
 	{ "size", "N|RxC", "one size (N is a vector length for 1-D families, N x N for matrices); when it was not measured, the variant exported headers choose there", 0, 0 },
 	{ "mode", "MODE", "timing mode: flushed or hot (default: both)", 0, 0 },
@@ -140,8 +140,8 @@ static int exec_query(struct args *a)
 		return EXIT_USAGE;
 	struct result_filter flt = { args_get(a, "device"), args_get(a, "kernel"), args_get(a, "dtype"),
 				     args_get(a, "mode"), args_has(a, "no-shipped") };
-	if (flt.family && !family_find(flt.family))
-		return cmd_usage_error(a->cmd, "query: unknown kernel '%s' (transpose, copy, reduce, gemm)", flt.family);
+	if (flt.family && !cmd_family_arg(a->cmd, "kernel", flt.family))
+		return EXIT_USAGE;
 	if (flt.dtype && !dtype_find(flt.dtype))
 		return cmd_usage_error(a->cmd, "query: unknown dtype '%s' (f32, f64, f16, i32)", flt.dtype);
 	if (flt.mode && strcmp(flt.mode, "flushed") && strcmp(flt.mode, "hot"))

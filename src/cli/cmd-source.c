@@ -21,15 +21,9 @@ static const struct cmd_option options[] = {
 
 static int exec_source(struct args *a)
 {
-	const struct family *f = family_find(a->pos[0]);
-	if (!f) {
-		struct strbuf sb = {0};
-		for (size_t i = 0; family_table[i]; i++)
-			sb_printf(&sb, "%s%s", i ? ", " : "", family_table[i]->name);
-		int r = cmd_usage_error(a->cmd, "source: unknown kernel family '%s' (families: %s)", a->pos[0], sb.buf);
-		sb_free(&sb);
-		return r;
-	}
+	const struct family *f = cmd_family_arg(a->cmd, "kernel family", a->pos[0]);
+	if (!f)
+		return EXIT_USAGE;
 	const char *dtn = args_get(a, "dtype");
 	const struct dtype *dt = family_dtype(f, dtn ? dtn : "f32");
 	if (!dt)

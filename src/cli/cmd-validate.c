@@ -330,83 +330,145 @@ static int replay(const struct family *f, const struct dtype *dt, struct args *a
 	return rc;
 }
 
-static int exec_validate(struct args *a)
-{
-	const struct family *f = family_find(a->pos[0]);
-	if (!f)
-		return cmd_usage_error(a->cmd, "validate: unknown kernel family '%s' (transpose, copy, reduce, gemm)", a->pos[0]);
-	int format = args_format(a);
-	if (format < 0)
-		return EXIT_USAGE;
-	const char *dtn = args_get(a, "dtype");
-	const struct dtype *dt = family_dtype(f, dtn ? dtn : "f32");
-	if (!dt)
-		return cmd_usage_error(a->cmd, "validate: unknown --dtype '%s' for %s (%s)", dtn, f->name, f->dtypes);
-	if (args_has(a, "replay"))
-		return replay(f, dt, a, format);
-	long dev = 0;
-	if (args_get(a, "device") && parse_long(args_get(a, "device"), 0, 1024, &dev) < 0)
-		return cmd_usage_error(a->cmd, "validate: bad --device '%s' (a GPU index)", args_get(a, "device"));
-	struct dims *sizes = NULL;
-	size_t nsizes = 0;
-	char err[256];
-	const char *text = args_get(a, "sizes");
-	if (sizes_parse(f->shape, text ? text : f->validate_sizes, &sizes, &nsizes, err, sizeof(err)) < 0)
-		return cmd_usage_error(a->cmd, "validate: %s", err);
+/* The held-out sizes and what the rule picks at each: the rule's
+ * CHOICE_CALIBRATE best (the first is the choice; a shorter ranking
+ * repeats its last), all confirmed at that size as its winner is, which
+ * is what a calibrating header picks from. */
+struct held_out {
+	const struct family *f;
+	const struct dtype *dt;
 	struct gpu_info g;
-	char why[256];
-	int rc = gpu_probe((int)dev, &g, why, sizeof(why));
-	if (rc) {
-		free(sizes);
-		error("validate needs a GPU: %s", why);
-		return rc;
-	}
-	/* The choices, before anything is measured. */
-	struct result_filter flt = { NULL, f->name, dt->name, "flushed", args_has(a, "no-shipped") };
-	char *path = db_path_from(args_get(a, "db"));
-	struct choice_set cs;
-	if (choice_load(path, &flt, &cs) < 0) {
-		free(path);
-		free(sizes);
-		return EXIT_FAIL;
-	}
-	const struct choice_group *grp = group_for(&cs, &g);
-	/* Per size, the rule's CHOICE_CALIBRATE best (the first is the
-	 * choice; a shorter ranking repeats its last), all of them confirmed
-	 * at that size as its winner is: what a calibrating header picks
-	 * from. */
+	struct dims *sizes;
+	size_t nsizes;
+	char **ranked; /* nsizes x CHOICE_CALIBRATE names */
+	char **choice; /* per size, its first */
+	int *how;      /* per size: how the rule chose (-1: the fallback) */
+};
+
+static void held_out_free(struct held_out *h)
+{
+	for (size_t i = 0; h->ranked && i < h->nsizes * CHOICE_CALIBRATE; i++)
+		free(h->ranked[i]);
+	free(h->ranked);
+	free(h->choice);
+	free(h->how);
+	free(h->sizes);
+}
+
+/* Ranks the candidates at each held-out size from the results at path
+ * (the shipped ones too unless no_shipped).  0, or -1 after a message. */
+static int rank_choices(struct held_out *h, const char *path, int no_shipped, int quiet)
+{
 	const size_t K = CHOICE_CALIBRATE;
-	char **ranked = xcalloc(nsizes * K, sizeof(char *));
-	char **choice = xcalloc(nsizes, sizeof(char *));
-	int *how = xcalloc(nsizes, sizeof(int));
-	for (size_t i = 0; i < nsizes; i++) {
+	struct result_filter flt = { NULL, h->f->name, h->dt->name, "flushed", no_shipped };
+	struct choice_set cs;
+	if (choice_load(path, &flt, &cs) < 0)
+		return -1;
+	const struct choice_group *grp = group_for(&cs, &h->g);
+	h->ranked = xcalloc(h->nsizes * K, sizeof(char *));
+	h->choice = xcalloc(h->nsizes, sizeof(char *));
+	h->how = xcalloc(h->nsizes, sizeof(int));
+	for (size_t i = 0; i < h->nsizes; i++) {
 		int v[CHOICE_CALIBRATE];
-		int n = grp ? choice_rank_held_out(grp, dt->size, &sizes[i], sizes, nsizes, (int)K, v, &how[i]) : 0;
+		int n = grp ? choice_rank_held_out(grp, h->dt->size, &h->sizes[i], h->sizes, h->nsizes, (int)K, v,
+						   &h->how[i])
+			    : 0;
 		char *fallback = NULL;
 		if (n == 0) {
 			/* As a header with nothing tuned here: the classic tile. */
 			int p[MAX_PARAMS] = {0};
-			how[i] = -1;
-			family_fallback_point(f, p);
-			fallback = family_point_name(f, p);
+			h->how[i] = -1;
+			family_fallback_point(h->f, p);
+			fallback = family_point_name(h->f, p);
 		}
 		for (size_t j = 0; j < K; j++)
-			ranked[i * K + j] = xstrdup(n > 0 ? grp->names[v[(int)j < n ? (int)j : n - 1]] : fallback);
+			h->ranked[i * K + j] = xstrdup(n > 0 ? grp->names[v[(int)j < n ? (int)j : n - 1]] : fallback);
 		free(fallback);
-		choice[i] = ranked[i * K];
+		h->choice[i] = h->ranked[i * K];
 	}
-	if (!args_has(a, "quiet"))
+	if (!quiet)
 		fprintf(stderr, "gputune: validating the choice at %zu held-out %s sizes on %s from %s (%d measured "
 				"sizes, %d candidates); tuning each size for reference\n",
-			nsizes, dt->name, g.name, grp ? "the results" : "no results (the default variant)",
+			h->nsizes, h->dt->name, h->g.name, grp ? "the results" : "no results (the default variant)",
 			grp ? grp->n : 0, grp ? grp->ncand : 0);
 	choice_free(&cs);
+	return 0;
+}
 
-	struct tune_extra x = { sizes, nsizes, ranked, nsizes * K, 1, 1, (int)K, 0, 0 };
+/* Size i's row of the report, and its shares of the size's best (the
+ * choice's in sh, the calibrated pick's in cal); the choice's figures are
+ * stored under run_id.  0 or -1. */
+static int report_size(sqlite3 *db, const struct held_out *h, size_t i, int64_t run_id, struct table *t,
+		       struct shares *sh, struct shares *cal, double *worst_ceiling)
+{
+	const size_t K = CHOICE_CALIBRATE;
+	const char *uuid = h->g.uuid, *dtn = h->dt->name;
+	double frac = 0, bg = 0;
+	double cg = measured(db, uuid, h->f, dtn, h->choice[i], &h->sizes[i], &frac);
+	char *best = best_at(db, uuid, h->f, dtn, &h->sizes[i], &bg);
+	/* The calibrated pick: the fastest of the ranked, by their
+	 * confirmed figures. */
+	const char *pick = h->choice[i];
+	double pg = cg;
+	for (size_t j = 1; j < K; j++) {
+		double fr, gb = measured(db, uuid, h->f, dtn, h->ranked[i * K + j], &h->sizes[i], &fr);
+		if (gb > pg) {
+			pg = gb;
+			pick = h->ranked[i * K + j];
+		}
+	}
+	char sz[48], c1[32] = "", c2[32] = "", c3[32] = "", c4[32] = "", c5[32] = "";
+	family_size_text(h->f, &h->sizes[i], sz, sizeof(sz));
+	if (cg > 0 && bg > 0) {
+		snprintf(c1, sizeof(c1), "%.0f", cg);
+		snprintf(c2, sizeof(c2), "%.1f", 100 * frac);
+		snprintf(c3, sizeof(c3), "%.0f", bg);
+		snprintf(c4, sizeof(c4), "%.1f", 100 * cg / bg);
+		snprintf(c5, sizeof(c5), "%.1f", 100 * pg / bg);
+		shares_add(sh, cg / bg, sz);
+		shares_add(cal, pg / bg, sz);
+		*worst_ceiling = frac < *worst_ceiling ? frac : *worst_ceiling;
+	}
+	int rc = 0;
+	if (run_id && store_point(db, run_id, dtn, &h->sizes[i], h->choice[i], how_word(h->how[i]), cg, frac, bg) < 0)
+		rc = -1;
+	const char *cells[] = { sz, dtn, h->choice[i], how_word(h->how[i]), c1, c2, c3, c4, best ? best : "", pick, c5 };
+	table_add(t, cells);
+	free(best);
+	return rc;
+}
+
+/* The table, and the summary lines of the shares.  The exit code. */
+static int report_all(const struct held_out *h, const struct table *t, struct shares *sh, struct shares *cal,
+		      double worst_ceiling, double seconds, int format)
+{
+	table_print(t, format, stdout);
+	FILE *out = format == FMT_TABLE ? stdout : stderr;
+	fprintf(out, "\nheld-out %s on %s: %zu sizes, choice at %.1f%% of each size's own best in the median, "
+		     "%.1f%% at worst (%s), below 90%% at %zu; at least %.1f%% of the ceiling; %.1f s\n",
+		h->dt->name, h->g.name, sh->n, 100 * shares_median(sh), sh->n ? 100 * sh->worst : 0.0, sh->worst_size,
+		sh->below90, sh->n ? 100 * worst_ceiling : 0.0, seconds);
+	fprintf(out, "calibrated (the fastest of the rule's %d best, as a header's calibration picks): "
+		     "%.1f%% in the median, %.1f%% at worst (%s), below 90%% at %zu\n",
+		CHOICE_CALIBRATE, 100 * shares_median(cal), cal->n ? 100 * cal->worst : 0.0, cal->worst_size,
+		cal->below90);
+	if (sh->n < h->nsizes)
+		return error("validate: %zu of %zu sizes have no figure for the choice or the best", h->nsizes - sh->n,
+			     h->nsizes);
+	return EXIT_OK;
+}
+
+/* Tunes every held-out size for reference (the ranked points confirmed
+ * there), then reports the choice against each size's best.  The exit
+ * code. */
+static int measure_held_out(struct held_out *h, struct args *a, const char *path, int format)
+{
+	const size_t K = CHOICE_CALIBRATE;
+	struct tune_extra x = { h->sizes, h->nsizes, h->ranked, h->nsizes * K, 1, 1, (int)K, 0, 0 };
 	struct tune_opts o;
-	rc = tune_opts_parse(f, a, &o);
+	int rc = tune_opts_parse(h->f, a, &o);
 	if (rc == EXIT_OK) {
-		rc = tune_run(f, &o, &x);
+		rc = tune_run(h->f, &o, &x);
 		tune_opts_free(&o);
 	}
 	struct table t;
@@ -415,70 +477,58 @@ static int exec_validate(struct args *a)
 	if (rc == EXIT_OK && db_open(path, DB_WRITE, &db) < 0)
 		rc = EXIT_FAIL;
 	struct shares sh, cal;
-	shares_init(&sh, nsizes);
-	shares_init(&cal, nsizes);
+	shares_init(&sh, h->nsizes);
+	shares_init(&cal, h->nsizes);
 	double worst_ceiling = 2;
-	for (size_t i = 0; rc == EXIT_OK && i < nsizes; i++) {
-		double frac = 0, bg = 0;
-		double cg = measured(db, g.uuid, f, dt->name, choice[i], &sizes[i], &frac);
-		char *best = best_at(db, g.uuid, f, dt->name, &sizes[i], &bg);
-		/* The calibrated pick: the fastest of the ranked, by their
-		 * confirmed figures. */
-		const char *pick = choice[i];
-		double pg = cg;
-		for (size_t j = 1; j < K; j++) {
-			double fr, gb = measured(db, g.uuid, f, dt->name, ranked[i * K + j], &sizes[i], &fr);
-			if (gb > pg) {
-				pg = gb;
-				pick = ranked[i * K + j];
-			}
-		}
-		char sz[48], c1[32] = "", c2[32] = "", c3[32] = "", c4[32] = "", c5[32] = "";
-		family_size_text(f, &sizes[i], sz, sizeof(sz));
-		if (cg > 0 && bg > 0) {
-			snprintf(c1, sizeof(c1), "%.0f", cg);
-			snprintf(c2, sizeof(c2), "%.1f", 100 * frac);
-			snprintf(c3, sizeof(c3), "%.0f", bg);
-			snprintf(c4, sizeof(c4), "%.1f", 100 * cg / bg);
-			snprintf(c5, sizeof(c5), "%.1f", 100 * pg / bg);
-			shares_add(&sh, cg / bg, sz);
-			shares_add(&cal, pg / bg, sz);
-			worst_ceiling = frac < worst_ceiling ? frac : worst_ceiling;
-		}
-		if (x.run_id && store_point(db, x.run_id, dt->name, &sizes[i], choice[i], how_word(how[i]), cg, frac,
-					    bg) < 0)
+	for (size_t i = 0; rc == EXIT_OK && i < h->nsizes; i++)
+		if (report_size(db, h, i, x.run_id, &t, &sh, &cal, &worst_ceiling) < 0)
 			rc = EXIT_FAIL;
-		const char *cells[] = { sz, dt->name, choice[i], how_word(how[i]), c1, c2, c3, c4, best ? best : "",
-					pick, c5 };
-		table_add(&t, cells);
-		free(best);
-	}
 	db_close(db);
-	if (rc == EXIT_OK) {
-		table_print(&t, format, stdout);
-		const double median = shares_median(&sh);
-		FILE *out = format == FMT_TABLE ? stdout : stderr;
-		fprintf(out, "\nheld-out %s on %s: %zu sizes, choice at %.1f%% of each size's own best in the median, "
-			     "%.1f%% at worst (%s), below 90%% at %zu; at least %.1f%% of the ceiling; %.1f s\n",
-			dt->name, g.name, sh.n, 100 * median, sh.n ? 100 * sh.worst : 0.0, sh.worst_size, sh.below90,
-			sh.n ? 100 * worst_ceiling : 0.0, x.seconds);
-		const double cal_median = shares_median(&cal);
-		fprintf(out, "calibrated (the fastest of the rule's %zu best, as a header's calibration picks): "
-			     "%.1f%% in the median, %.1f%% at worst (%s), below 90%% at %zu\n",
-			K, 100 * cal_median, cal.n ? 100 * cal.worst : 0.0, cal.worst_size, cal.below90);
-		if (sh.n < nsizes)
-			rc = error("validate: %zu of %zu sizes have no figure for the choice or the best",
-				   nsizes - sh.n, nsizes);
-	}
+	if (rc == EXIT_OK)
+		rc = report_all(h, &t, &sh, &cal, worst_ceiling, x.seconds, format);
 	table_free(&t);
 	free(sh.v);
 	free(cal.v);
-	for (size_t i = 0; i < nsizes * K; i++)
-		free(ranked[i]);
-	free(ranked);
-	free(choice);
-	free(how);
-	free(sizes);
+	return rc;
+}
+
+static int exec_validate(struct args *a)
+{
+	struct held_out h;
+	memset(&h, 0, sizeof(h));
+	h.f = cmd_family_arg(a->cmd, "kernel family", a->pos[0]);
+	if (!h.f)
+		return EXIT_USAGE;
+	int format = args_format(a);
+	if (format < 0)
+		return EXIT_USAGE;
+	const char *dtn = args_get(a, "dtype");
+	h.dt = family_dtype(h.f, dtn ? dtn : "f32");
+	if (!h.dt)
+		return cmd_usage_error(a->cmd, "validate: unknown --dtype '%s' for %s (%s)", dtn, h.f->name, h.f->dtypes);
+	if (args_has(a, "replay"))
+		return replay(h.f, h.dt, a, format);
+	long dev = 0;
+	if (args_get(a, "device") && parse_long(args_get(a, "device"), 0, 1024, &dev) < 0)
+		return cmd_usage_error(a->cmd, "validate: bad --device '%s' (a GPU index)", args_get(a, "device"));
+	char err[256];
+	const char *text = args_get(a, "sizes");
+	if (sizes_parse(h.f->shape, text ? text : h.f->validate_sizes, &h.sizes, &h.nsizes, err, sizeof(err)) < 0)
+		return cmd_usage_error(a->cmd, "validate: %s", err);
+	char why[256];
+	int rc = gpu_probe((int)dev, &h.g, why, sizeof(why));
+	if (rc) {
+		held_out_free(&h);
+		error("validate needs a GPU: %s", why);
+		return rc;
+	}
+	/* The choices, before anything is measured. */
+	char *path = db_path_from(args_get(a, "db"));
+	if (rank_choices(&h, path, args_has(a, "no-shipped"), args_has(a, "quiet")) < 0)
+		rc = EXIT_FAIL;
+	else
+		rc = measure_held_out(&h, a, path, format);
+	held_out_free(&h);
 	free(path);
 	return rc;
 }

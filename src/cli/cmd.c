@@ -5,6 +5,7 @@
  */
 #include "cli/cmd.h"
 #include "cli/cmd-tune.h"
+#include "families/family.h"
 #include "util/util.h"
 
 #include <stdarg.h>
@@ -257,6 +258,19 @@ const char **args_all(const struct args *a, const char *name, size_t *n)
 	for (size_t i = 0; i < *n; i++)
 		v[i] = args_nth(a, name, i);
 	return v;
+}
+
+const struct family *cmd_family_arg(const struct cmd_entry *cmd, const char *noun, const char *name)
+{
+	const struct family *f = family_find(name);
+	if (f)
+		return f;
+	struct strbuf sb = {0};
+	for (size_t i = 0; family_table[i]; i++)
+		sb_printf(&sb, "%s%s", i ? ", " : "", family_table[i]->name);
+	cmd_usage_error(cmd, "%s: unknown %s '%s' (%s)", cmd->name, noun, name, sb.buf);
+	sb_free(&sb);
+	return NULL;
 }
 
 int args_format(const struct args *a)

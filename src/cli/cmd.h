@@ -124,6 +124,11 @@ int cmd_usage_error(const struct cmd_entry *cmd, const char *fmt, ...)
 #endif
 	;
 
+/* The kernel family named name, or NULL after a usage error of cmd that
+ * lists the families ("CMD: unknown NOUN 'X' (transpose, ...)"; noun:
+ * "kernel" for --kernel, "kernel family" for an argument). */
+const struct family *cmd_family_arg(const struct cmd_entry *cmd, const char *noun, const char *name);
+
 /* Output format from --format: table, csv or json; -1 after reporting a
  * bad value. */
 int args_format(const struct args *a);

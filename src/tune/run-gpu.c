@@ -26,9 +26,10 @@
 #include <string.h>
 #include <unistd.h>
 
-int gpu_run(struct run_state *s, const char *arch, const char *cache_dir, int workers)
+/* Every size must fit in the GPU's memory, and its host copies in the
+ * host's, before any work starts.  0, or EXIT_FAIL after a message. */
+static int check_fits(const struct run_state *s)
 {
-	/* Every size must fit before any work starts. */
 	for (size_t k = 0; k < s->nsizes; k++) {
 		size_t need = bench_bytes_needed(&s->g, s->f, s->dt, &s->sizes[k]);
 		char size[48];
@@ -37,7 +38,6 @@ int gpu_run(struct run_state *s, const char *arch, const char *cache_dir, int wo
 				     s->f->name, family_size_text(s->f, &s->sizes[k], size, sizeof(size)),
 				     s->dt->name, (double)need / (1 << 30), s->g.index, s->g.name,
 				     (double)s->g.mem_bytes / (1 << 30));
-		/* And the host's copies of the inputs and of what the check reads. */
 		size_t host = bench_host_bytes_needed(s->f, s->dt, &s->sizes[k]);
 		double have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
 		if (have > 0 && (double)host > have * 0.8)
@@ -45,14 +45,13 @@ int gpu_run(struct run_state *s, const char *arch, const char *cache_dir, int wo
 				     s->f->name, family_size_text(s->f, &s->sizes[k], size, sizeof(size)),
 				     s->dt->name, (double)host / (1 << 30), have / (1 << 30));
 	}
-	char *path = db_path_from(s->o->db);
-	int rc = db_open(path, DB_WRITE, &s->db);
-	free(path);
-	if (rc < 0)
-		return EXIT_FAIL;
-	if (plan_run(s) < 0)
-		return EXIT_FAIL;
-	/* Jobs: [0] support kernels, [1] ceiling copy, then each point still needed. */
+	return 0;
+}
+
+/* The jobs: [0] support kernels, [1] ceiling copy, then each point still
+ * needed at some size (-1: none). */
+static void number_jobs(struct run_state *s)
+{
 	s->njobs = 2;
 	for (size_t i = 0; i < s->npts; i++) {
 		int any = 0;
@@ -60,6 +59,113 @@ int gpu_run(struct run_state *s, const char *arch, const char *cache_dir, int wo
 			any |= s->pts[i].needed[k];
 		s->pts[i].job = any ? (int)s->njobs++ : -1;
 	}
+}
+
+/* The driver and NVML, loaded only now that the workers are forked (the
+ * driver is not fork-safe once initialised), and the tuner's own kernels
+ * (*support, *copy: CUBINs the caller frees).  EXIT_OK, or the exit code
+ * after a message. */
+static int load_driver(struct run_state *s, struct compile_pool *pool, char **support, char **copy)
+{
+	const char *why = NULL;
+	if (cuda_load(&why) < 0) {
+		error("%s needs a GPU: %s", s->f->name, why);
+		return EXIT_NO_GPU;
+	}
+	const char *nvml_why = NULL;
+	int have_nvml = nvml_open(s->g.uuid, &nvml_why) == 0;
+	s->conditions = have_nvml ? "recorded" : nvml_why;
+	if (!have_nvml && !s->quiet)
+		warning("run conditions (clocks, temperature, power) are not recorded: %s", s->conditions);
+	double tw = now_seconds();
+	int st0 = compile_pool_wait(pool, 0), st1 = compile_pool_wait(pool, 1);
+	s->t_wait_compile += now_seconds() - tw;
+	size_t slen = 0, clen = 0;
+	*support = st0 == COMPILE_OK ? compile_pool_cubin(pool, 0, &slen) : NULL;
+	*copy = st1 == COMPILE_OK ? compile_pool_cubin(pool, 1, &clen) : NULL;
+	if (!*support || !*copy) {
+		char *log = compile_pool_log(pool, *support ? 1 : 0);
+		error("the tuner's own kernels failed to compile:\n%s", log ? log : "");
+		free(log);
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+/* Measures every size in order (the requested ones, then the extra
+ * sizes), then a search's cross measurements.  EXIT_OK or EXIT_FAIL, and
+ * *stop set when interrupted. */
+static int measure_sizes(struct run_state *s, struct bench *b, struct compile_pool *pool, const char *copy,
+			 int *stop)
+{
+	int rc = EXIT_OK, narrowed = 0;
+	size_t nanchor = 0;
+	for (size_t k = s->nreq; k < s->nsizes; k++)
+		nanchor += s->anchor[k];
+	for (size_t k = 0; rc == EXIT_OK && k < s->nsizes && !*stop; k++) {
+		double tk = now_seconds();
+		if (k == s->nreq && !s->quiet)
+			fprintf(stderr, "%sgputune: measuring %zu extra sizes for the choice at untuned sizes: %zu "
+				"with every variant, the rest with the strongest candidates (--no-probe skips this)\n",
+				isatty(2) ? "\r\033[K" : "", s->nsizes - s->nreq, nanchor);
+		if (k >= s->nreq && !s->anchor[k] && !narrowed) {
+			narrowed = 1;
+			if (narrow_probes(s) < 0)
+				return EXIT_FAIL;
+		}
+		int r = run_size(s, b, pool, k, copy, s->strategy != STRATEGY_EXHAUSTIVE);
+		if (k >= s->nreq)
+			s->t_probe += now_seconds() - tk;
+		if (r < 0)
+			rc = EXIT_FAIL;
+		else if (r > 0)
+			*stop = 1;
+	}
+	if (rc == EXIT_OK && !*stop && s->strategy != STRATEGY_EXHAUSTIVE && !s->x) {
+		double tc = now_seconds();
+		int r = cross_measure(s, b, pool, copy);
+		s->t_cross = now_seconds() - tc;
+		if (r < 0)
+			rc = EXIT_FAIL;
+		else if (r > 0)
+			*stop = 1;
+	}
+	return rc;
+}
+
+/* The table of winners and where the time went. */
+static int report(struct run_state *s, const struct tune_report_key *key, double total, size_t compiled)
+{
+	if (tune_report(s->db, s->f, key, s->sizes, s->nreq, s->format) < 0)
+		return EXIT_FAIL;
+	FILE *out = s->format == FMT_TABLE ? stdout : stderr;
+	char cross[96] = "";
+	if (s->n_cross > 0)
+		snprintf(cross, sizeof(cross), ", %.1f s measuring each size's %d best at the others (%zu)", s->t_cross,
+			 CROSS_TOP, s->n_cross);
+	if (!s->quiet || s->format == FMT_TABLE)
+		fprintf(out, "\n%s on %s in %.1f s: %zu variants compiled by this run (%zu jobs), "
+			"%.1f s waiting for the compiler, %.1f s preparing sizes and ceilings, "
+			"%.1f s verifying, %.1f s timing; %.1f s of it on %zu extra sizes (%zu candidates)%s\n",
+			s->f->name, s->g.name, total, compiled, s->njobs, s->t_wait_compile, s->t_prepare,
+			s->t_verify, s->t_timing, s->t_probe, s->nsizes - s->nreq, s->probe_cands, cross);
+	char cond[400];
+	conditions_run_text(s->db, s->run_id, cond, sizeof(cond));
+	if (*cond && (!s->quiet || s->format == FMT_TABLE))
+		fprintf(out, "GPU conditions while timing: %s\n", cond);
+	return EXIT_OK;
+}
+
+int gpu_run(struct run_state *s, const char *arch, const char *cache_dir, int workers)
+{
+	if (check_fits(s))
+		return EXIT_FAIL;
+	char *path = db_path_from(s->o->db);
+	int rc = db_open(path, DB_WRITE, &s->db);
+	free(path);
+	if (rc < 0 || plan_run(s) < 0)
+		return EXIT_FAIL;
+	number_jobs(s);
 	struct tune_report_key key = { s->device_id, s->family_id, s->dt->name, s->mode };
 	if (s->njobs == 2) {
 		if (!s->quiet)
@@ -73,74 +179,22 @@ int gpu_run(struct run_state *s, const char *arch, const char *cache_dir, int wo
 						       s->strategy != STRATEGY_EXHAUSTIVE);
 	if (!pool)
 		return EXIT_FAIL;
-	/* Only now may this process touch the driver. */
-	const char *why = NULL;
-	if (cuda_load(&why) < 0) {
-		compile_pool_stop(pool);
-		error("%s needs a GPU: %s", s->f->name, why);
-		return EXIT_NO_GPU;
-	}
-	/* NVML, like the driver, only after the workers are forked. */
-	const char *nvml_why = NULL;
-	int have_nvml = nvml_open(s->g.uuid, &nvml_why) == 0;
-	s->conditions = have_nvml ? "recorded" : nvml_why;
-	if (!have_nvml && !s->quiet)
-		warning("run conditions (clocks, temperature, power) are not recorded: %s", s->conditions);
-	double tw = now_seconds();
-	int st0 = compile_pool_wait(pool, 0), st1 = compile_pool_wait(pool, 1);
-	s->t_wait_compile += now_seconds() - tw;
-	size_t slen = 0, clen = 0;
-	char *support = st0 == COMPILE_OK ? compile_pool_cubin(pool, 0, &slen) : NULL;
-	char *copy = st1 == COMPILE_OK ? compile_pool_cubin(pool, 1, &clen) : NULL;
-	if (!support || !copy) {
-		char *log = compile_pool_log(pool, support ? 1 : 0);
-		error("the tuner's own kernels failed to compile:\n%s", log ? log : "");
-		free(log);
+	char *support = NULL, *copy = NULL;
+	rc = load_driver(s, pool, &support, &copy);
+	if (rc != EXIT_OK) {
 		free(support);
 		free(copy);
 		compile_pool_stop(pool);
-		return EXIT_FAIL;
+		return rc;
 	}
-	rc = EXIT_OK;
 	struct bench *b = bench_open(&s->g, support, s->reps, s->hot);
 	if (!b)
 		rc = EXIT_FAIL;
 	if (rc == EXIT_OK && (start_run_row(s) < 0 || conditions_mark_run(s->db, s->run_id, s->conditions) < 0))
 		rc = EXIT_FAIL;
-	int stop = 0, narrowed = 0;
-	size_t nanchor = 0;
-	for (size_t k = s->nreq; k < s->nsizes; k++)
-		nanchor += s->anchor[k];
-	for (size_t k = 0; rc == EXIT_OK && k < s->nsizes && !stop; k++) {
-		double tk = now_seconds();
-		if (k == s->nreq && !s->quiet)
-			fprintf(stderr, "%sgputune: measuring %zu extra sizes for the choice at untuned sizes: %zu "
-				"with every variant, the rest with the strongest candidates (--no-probe skips this)\n",
-				isatty(2) ? "\r\033[K" : "", s->nsizes - s->nreq, nanchor);
-		if (k >= s->nreq && !s->anchor[k] && !narrowed) {
-			narrowed = 1;
-			if (narrow_probes(s) < 0) {
-				rc = EXIT_FAIL;
-				break;
-			}
-		}
-		int r = run_size(s, b, pool, k, copy, s->strategy != STRATEGY_EXHAUSTIVE);
-		if (k >= s->nreq)
-			s->t_probe += now_seconds() - tk;
-		if (r < 0)
-			rc = EXIT_FAIL;
-		else if (r > 0)
-			stop = 1;
-	}
-	if (rc == EXIT_OK && !stop && s->strategy != STRATEGY_EXHAUSTIVE && !s->x) {
-		double tc = now_seconds();
-		int r = cross_measure(s, b, pool, copy);
-		s->t_cross = now_seconds() - tc;
-		if (r < 0)
-			rc = EXIT_FAIL;
-		else if (r > 0)
-			stop = 1;
-	}
+	int stop = 0;
+	if (rc == EXIT_OK)
+		rc = measure_sizes(s, b, pool, copy, &stop);
 	double total = now_seconds() - s->t_start;
 	size_t compiled = compile_pool_compiled(pool);
 	compile_pool_stop(pool);
@@ -163,22 +217,5 @@ int gpu_run(struct run_state *s, const char *arch, const char *cache_dir, int wo
 		if (s->x->no_report)
 			return EXIT_OK;
 	}
-	if (tune_report(s->db, s->f, &key, s->sizes, s->nreq, s->format) < 0)
-		return EXIT_FAIL;
-	FILE *out = s->format == FMT_TABLE ? stdout : stderr;
-	char cross[96] = "";
-	if (s->n_cross > 0)
-		snprintf(cross, sizeof(cross), ", %.1f s measuring each size's %d best at the others (%zu)", s->t_cross,
-			 CROSS_TOP, s->n_cross);
-	if (!s->quiet || s->format == FMT_TABLE)
-		fprintf(out, "\n%s on %s in %.1f s: %zu variants compiled by this run (%zu jobs), "
-			"%.1f s waiting for the compiler, %.1f s preparing sizes and ceilings, "
-			"%.1f s verifying, %.1f s timing; %.1f s of it on %zu extra sizes (%zu candidates)%s\n",
-			s->f->name, s->g.name, total, compiled, s->njobs, s->t_wait_compile, s->t_prepare,
-			s->t_verify, s->t_timing, s->t_probe, s->nsizes - s->nreq, s->probe_cands, cross);
-	char cond[400];
-	conditions_run_text(s->db, s->run_id, cond, sizeof(cond));
-	if (*cond && (!s->quiet || s->format == FMT_TABLE))
-		fprintf(out, "GPU conditions while timing: %s\n", cond);
-	return EXIT_OK;
+	return report(s, &key, total, compiled);
 }
