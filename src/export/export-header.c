@@ -542,98 +542,136 @@ static void write_maps(FILE *f, const char *P, const char *U)
 		"\treturn &s.m;\n}\n\n", P, P);
 }
 
-int export_header(FILE *f, const struct family *fam, const struct choice_set *cs, const char *mode,
-		  const char *templates_dir, const char *cache_dir)
+/* What every section of a header reads: the family, the groups, the
+ * variants the header carries, and how its shape's sizes are written. */
+struct header {
+	FILE *f;
+	const struct family *fam;
+	const struct choice_set *cs;
+	const char *P; /* the family's name */
+	char U[64];    /* the name upper-cased, for macros */
+	struct hvariant *vs;
+	int nv;
+	int **gmap; /* per group, its names' variants (-1: not in the header) */
+	const struct dtype *types[8]; /* the family's element types, f32 first */
+	int ntypes, default_of[8];    /* and the default variant of each, or -1 */
+	int any_maps, vec, three;
+	/* How each shape's sizes are written in the helpers' signatures, and
+	 * the rule's rows, cols and depth from them; the launch helper's
+	 * buffers, as parameters, and all its arguments. */
+	const char *size_params, *size_locals, *geo_params, *size_args, *launch_bufs, *launch_args;
+	char *tmpl; /* the template, without the regions none of the variants takes */
+};
+
+/* Every variant a group refers to, once per element type: only the ones
+ * the rule can answer with (the winners and the candidates), not every
+ * variant ever measured.  0, or -1 after a message. */
+static int collect_variants(struct header *h)
 {
-	const char *P = fam->name;
-	char U[64]; /* the name upper-cased, for macros */
-	snprintf(U, sizeof(U), "%s", P);
-	for (char *u = U; *u; u++)
-		*u = (char)toupper((unsigned char)*u);
-	const struct embedded_file *rule = embedded_find("src/export/choice-rule.h");
-	const struct embedded_file *maps_text = embedded_find("src/gpu/transpose-maps.h");
-	char *tmpl = family_template_load(fam, templates_dir);
-	if (!tmpl || !rule || !maps_text) {
-		free(tmpl);
-		return !tmpl ? -1 : fail("export: the choice rule or the tensor maps' code is not built in");
-	}
-	/* Every variant a group refers to, once per element type. */
+	const struct choice_set *cs = h->cs;
 	int cap = 8;
 	for (size_t k = 0; k < cs->ngroups; k++)
 		cap += cs->g[k].nnames;
-	struct hvariant *vs = xcalloc((size_t)cap, sizeof(*vs));
-	int **gmap = xcalloc(cs->ngroups + 1, sizeof(int *));
-	int nv = 0, rc = 0;
-	for (size_t k = 0; k < cs->ngroups && rc == 0; k++) {
+	h->vs = xcalloc((size_t)cap, sizeof(*h->vs));
+	h->gmap = xcalloc(cs->ngroups + 1, sizeof(int *));
+	for (size_t k = 0; k < cs->ngroups; k++) {
 		const struct choice_group *g = &cs->g[k];
 		const struct dtype *dt = dtype_find(g->key->dtype);
-		if (!dt) {
-			rc = fail("export: unknown element type '%s' in the results", g->key->dtype);
-			break;
-		}
-		/* Only the variants the rule can answer with: the winners and
-		 * the candidates, not every variant ever measured. */
-		gmap[k] = xcalloc((size_t)g->nnames + 1, sizeof(int));
+		if (!dt)
+			return fail("export: unknown element type '%s' in the results", g->key->dtype);
+		h->gmap[k] = xcalloc((size_t)g->nnames + 1, sizeof(int));
 		for (int i = 0; i < g->nnames; i++)
-			gmap[k][i] = -1;
-		for (int i = 0; i < g->n + g->ncand && rc == 0; i++) {
+			h->gmap[k][i] = -1;
+		for (int i = 0; i < g->n + g->ncand; i++) {
 			int name = i < g->n ? g->winner[i] : g->cand[i - g->n];
-			if (gmap[k][name] < 0 && (gmap[k][name] = header_variant(fam, vs, &nv, dt, g->names[name])) < 0)
-				rc = -1;
-			else if (!vs[gmap[k][name]].cc)
-				vs[gmap[k][name]].cc = g->key->cc_major * 10 + g->key->cc_minor;
+			int *m = &h->gmap[k][name];
+			if (*m < 0 && (*m = header_variant(h->fam, h->vs, &h->nv, dt, g->names[name])) < 0)
+				return -1;
+			if (!h->vs[*m].cc)
+				h->vs[*m].cc = g->key->cc_major * 10 + g->key->cc_minor;
 		}
 	}
-	/* A default kernel for every element type: f32 always, and the others
-	 * tuned here. */
-	const struct dtype *types[8];
-	int ntypes = 0, default_of[8];
-	for (const struct dtype *d = dtype_table; d->name && ntypes < 8; d++)
+	return 0;
+}
+
+/* A default kernel for every element type: f32 always, and the others
+ * tuned here. */
+static void add_defaults(struct header *h)
+{
+	const struct family *fam = h->fam;
+	for (const struct dtype *d = dtype_table; d->name && h->ntypes < 8; d++)
 		if (family_dtype(fam, d->name) && !strcmp(d->name, "f32"))
-			types[ntypes++] = d;
-	for (const struct dtype *d = dtype_table; d->name && ntypes < 8; d++)
+			h->types[h->ntypes++] = d;
+	for (const struct dtype *d = dtype_table; d->name && h->ntypes < 8; d++)
 		if (family_dtype(fam, d->name) && strcmp(d->name, "f32"))
-			types[ntypes++] = d;
-	for (int t = 0; t < ntypes && rc == 0; t++) {
+			h->types[h->ntypes++] = d;
+	for (int t = 0; t < h->ntypes; t++) {
 		int used = t == 0;
-		for (int i = 0; i < nv && !used; i++)
-			used = vs[i].dt == types[t];
-		default_of[t] = -1;
+		for (int i = 0; i < h->nv && !used; i++)
+			used = h->vs[i].dt == h->types[t];
+		h->default_of[t] = -1;
 		if (!used)
 			continue;
 		int v[MAX_PARAMS] = {0};
 		family_fallback_point(fam, v);
-		int k = find_variant(vs, nv, types[t], v);
+		int k = find_variant(h->vs, h->nv, h->types[t], v);
 		if (k < 0) {
-			k = nv++;
-			vs[k].dt = types[t];
-			memcpy(vs[k].v, v, sizeof(v));
+			k = h->nv++;
+			h->vs[k].dt = h->types[t];
+			memcpy(h->vs[k].v, v, sizeof(v));
 		}
-		vs[k].is_default = 1;
-		default_of[t] = k;
+		h->vs[k].is_default = 1;
+		h->default_of[t] = k;
 	}
-	if (rc < 0)
-		goto out;
+}
+
+/* Each variant's name, tensor maps, registers, code paths and blocks per
+ * SM; the template without the paths none of them takes.  0 or -1. */
+static int describe_variants(struct header *h, const char *cache_dir)
+{
 	/* Whether a variant takes tensor maps: only then does the header
 	 * carry their code. */
-	int any_maps = 0;
-	for (int i = 0; i < nv; i++) {
-		vs[i].params = family_point_name(fam, vs[i].v);
-		vs[i].maps = fam->tensor_maps && fam->tensor_maps(vs[i].v, &vs[i].stripe, &vs[i].width);
-		any_maps |= vs[i].maps;
+	for (int i = 0; i < h->nv; i++) {
+		struct hvariant *v = &h->vs[i];
+		v->params = family_point_name(h->fam, v->v);
+		v->maps = h->fam->tensor_maps && h->fam->tensor_maps(v->v, &v->stripe, &v->width);
+		h->any_maps |= v->maps;
 	}
 	/* The counts from the template the tuner rendered (its compile
 	 * cache); the header's copy without the paths none of its variants
 	 * take. */
-	variant_registers(fam, vs, nv, tmpl, cache_dir);
-	for (int i = 0; i < nv; i++)
-		vs[i].paths = template_paths(fam, tmpl, vs[i].v);
-	if (!(tmpl = without_untaken_regions(fam, vs, nv, tmpl))) {
-		rc = -1;
-		goto out;
-	}
-	variant_occupancy(fam, vs, nv);
+	variant_registers(h->fam, h->vs, h->nv, h->tmpl, cache_dir);
+	for (int i = 0; i < h->nv; i++)
+		h->vs[i].paths = template_paths(h->fam, h->tmpl, h->vs[i].v);
+	if (!(h->tmpl = without_untaken_regions(h->fam, h->vs, h->nv, h->tmpl)))
+		return -1;
+	variant_occupancy(h->fam, h->vs, h->nv);
+	return 0;
+}
 
+/* The shape's spellings of sizes and arguments. */
+static void shape_words(struct header *h)
+{
+	h->vec = h->fam->shape == SHAPE_1D;
+	h->three = h->fam->shape == SHAPE_3D;
+	int vec = h->vec, three = h->three;
+	h->size_params = vec ? "long n" : three ? "long m, long n, long k" : "long rows, long cols";
+	h->size_locals = vec	 ? "\tlong rows = n, cols = 1, depth = 1;\n"
+			 : three ? "\tlong rows = m, cols = n, depth = k;\n"
+				 : "\tlong depth = 1;\n";
+	h->geo_params = vec ? "unsigned long long n" : three ? "int m, int n, int k" : "unsigned rows, unsigned cols";
+	h->size_args = vec ? "n" : three ? "m, n, k" : "rows, cols";
+	h->launch_bufs = three ? "const float *A, const float *B, float *C" : "const void *in, void *out";
+	h->launch_args = vec ? "in, out, scratch, n" : three ? "A, B, C, m, n, k" : "in, out, rows, cols";
+}
+
+/* The opening comment: what the header holds and how to call it. */
+static void write_preamble(const struct header *h, const char *mode)
+{
+	FILE *f = h->f;
+	const char *P = h->P;
+	const struct family *fam = h->fam;
+	const struct choice_set *cs = h->cs;
 	char ts[32];
 	db_timestamp(ts);
 	fprintf(f, "/*\n * gputune_%s.h - tuned %s kernels (%s).\n *\n", P, P, fam->summary);
@@ -650,20 +688,6 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	}
 	if (cs->ngroups == 0)
 		fputs(" *   none (only the default configuration is available)\n", f);
-	int vec = fam->shape == SHAPE_1D, three = fam->shape == SHAPE_3D;
-	/* How each shape's sizes are written in the helpers' signatures, and
-	 * the rule's rows, cols and depth from them. */
-	const char *size_params = vec ? "long n" : three ? "long m, long n, long k" : "long rows, long cols";
-	const char *size_locals = vec	  ? "\tlong rows = n, cols = 1, depth = 1;\n"
-				  : three ? "\tlong rows = m, cols = n, depth = k;\n"
-					  : "\tlong depth = 1;\n";
-	const char *geo_params = vec	 ? "unsigned long long n"
-				 : three ? "int m, int n, int k"
-					 : "unsigned rows, unsigned cols";
-	const char *size_args = vec ? "n" : three ? "m, n, k" : "rows, cols";
-	/* The launch helper's buffers, as parameters, and all its arguments. */
-	const char *launch_bufs = three ? "const float *A, const float *B, float *C" : "const void *in, void *out";
-	const char *launch_args = vec ? "in, out, scratch, n" : three ? "A, B, C, m, n, k" : "in, out, rows, cols";
 	char cal_note[64] = "";
 	if (!fam->scratch_bytes)
 		snprintf(cal_note, sizeof(cal_note), "  Untuned sizes: gputune_%s_calibrate().", P);
@@ -676,8 +700,8 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		" * gputune_%s_geometry() its launch grid and block%s.  From CUDA (nvcc):\n"
 		" * gputune_%s_launch(i, %s, stream) runs it.  Pointers\n"
 		" * aligned to 16 bytes take the vectorised paths.%s\n",
-		P, size_args, P, P, P, P, three ? " (and dynamic shared memory)" : "", P, launch_args, cal_note);
-	if (three)
+		P, h->size_args, P, P, P, P, h->three ? " (and dynamic shared memory)" : "", P, h->launch_args, cal_note);
+	if (h->three)
 		fprintf(f, " * C = A B with A m x k, B k x n and C m x n, row-major and densely packed.\n");
 	if (fam->scratch_bytes)
 		fprintf(f, " * gputune_%s_scratch_bytes(i, n) is the scratch memory variant i needs:\n"
@@ -694,10 +718,14 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		" * gputune_choice_rule() below.  With no group: the default variant of the\n"
 		" * element type; -1 for an element type this header has no kernel for.\n"
 		" */\n");
-	char guard[80];
-	snprintf(guard, sizeof(guard), "GPUTUNE_%s_H", U);
-	fprintf(f, "#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <string.h>\n\n", guard, guard);
+}
 
+/* The types the tables are made of. */
+static void write_types(const struct header *h)
+{
+	FILE *f = h->f;
+	const char *P = h->P;
+	const struct family *fam = h->fam;
 	/* The parameters in the family's order, a few to a line. */
 	fprintf(f, "typedef struct gputune_%s_config {\n\tint", P);
 	int col = 4;
@@ -732,7 +760,19 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		   "\tlong esize;\n\tint first, n;\n\tconst long *rows, *cols, *depths; /* depths: NULL unless 3-D */\n"
 		   "\tconst int *winner;\n"
 		   "\tint ncand;\n\tconst int *cand;\n\tconst float *share;\n} gputune_%s_group;\n\n", P, P);
+}
 
+/* The variants, their code paths, the measured entries and the groups
+ * the rule reads. */
+static void write_tables(const struct header *h)
+{
+	FILE *f = h->f;
+	const char *P = h->P, *U = h->U;
+	const struct family *fam = h->fam;
+	const struct choice_set *cs = h->cs;
+	const struct hvariant *vs = h->vs;
+	int nv = h->nv, three = h->three;
+	int **gmap = h->gmap;
 	fprintf(f, "#define GPUTUNE_%s_NUM_VARIANTS %d\n", U, nv);
 	fprintf(f, "static const gputune_%s_variant gputune_%s_variants[%d] = {\n", P, P, nv);
 	for (int i = 0; i < nv; i++) {
@@ -818,7 +858,17 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	if (cs->ngroups == 0)
 		fputs("\t{ \"\", 0, \"\", 0, 0, 0, NULL, NULL, NULL, NULL, 0, NULL, NULL }\n", f);
 	fputs("};\n\n", f);
+}
 
+/* NVRTC's programs (each variant's defines, and the template's text),
+ * the rule, and the tensor maps' builder where a variant takes them. */
+static void write_programs(const struct header *h, const char *rule, const char *maps_text)
+{
+	FILE *f = h->f;
+	const char *P = h->P;
+	const struct family *fam = h->fam;
+	const struct hvariant *vs = h->vs;
+	int nv = h->nv;
 	fprintf(f, "/* NVRTC: the program of variant i is gputune_%s_defines[i] followed by\n"
 		   " * gputune_%s_source (the kernel template below, without its comments);\n"
 		   " * its entry point is gputune_%s_kernel_name. */\n", P, P, P);
@@ -832,20 +882,32 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		free(defs);
 	}
 	fprintf(f, "};\nstatic const char gputune_%s_source[] =\n", P);
-	char *program = without_ifdef(tmpl, "GT_HEADER_KERNEL");
+	char *program = without_ifdef(h->tmpl, "GT_HEADER_KERNEL");
 	write_source_literal(f, program);
 	free(program);
 	fputs("\t;\n\n", f);
 	fputs("/* The rule (the same code gputune's query and validate run). */\n", f);
-	fputs(rule->text, f);
+	fputs(rule, f);
 	fputs("\n", f);
-	if (any_maps) {
+	if (h->any_maps) {
 		fprintf(f, "/* Variants with config.rowclass take, after the other arguments, the maps of\n"
 			   " * gputune_tmaps_build(stripe = tile x unroll, width = tile x wide); under nvcc\n"
 			   " * gputune_%s_launch() builds them. */\n", P);
-		fputs(maps_text->text, f);
+		fputs(maps_text, f);
 		fputs("\n", f);
 	}
+}
+
+/* The C helpers: the group and entry for a device, the default variant,
+ * the rule's candidates and choice, the geometry and the scratch size. */
+static void write_helpers(const struct header *h)
+{
+	FILE *f = h->f;
+	const char *P = h->P, *U = h->U;
+	const struct family *fam = h->fam;
+	const char *size_params = h->size_params, *size_locals = h->size_locals, *size_args = h->size_args;
+	const char *geo_params = h->geo_params;
+	int three = h->three;
 	fprintf(f, "static inline int gputune_%s_same_name(const char *a, const char *b)\n{\n"
 		   "\tfor (; *a && *b; a++, b++) {\n"
 		   "\t\tint x = *a >= 'A' && *a <= 'Z' ? *a - 'A' + 'a' : *a;\n"
@@ -873,9 +935,9 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		   "\treturn NULL;\n}\n\n", P, P, size_params, size_locals, P, P, P);
 	fprintf(f, "/* The variant for an untuned device: the classic kernel; -1 for an\n"
 		   " * element type without one. */\nstatic inline int gputune_%s_default_variant(const char *dtype)\n{\n", P);
-	for (int t = 0; t < ntypes; t++)
-		if (default_of[t] >= 0)
-			fprintf(f, "\tif (!strcmp(dtype, \"%s\"))\n\t\treturn %d;\n", types[t]->name, default_of[t]);
+	for (int t = 0; t < h->ntypes; t++)
+		if (h->default_of[t] >= 0)
+			fprintf(f, "\tif (!strcmp(dtype, \"%s\"))\n\t\treturn %d;\n", h->types[t]->name, h->default_of[t]);
 	fputs("\treturn -1;\n}\n\n", f);
 	fprintf(f, "/* The rule's count best at this size (count <= GPUTUNE_CHOICE_MAX_RANK), best first, into\n"
 		   " * out; how many: choose()'s first, one at a measured size or unseen device. */\n"
@@ -901,7 +963,16 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		fprintf(f, "static inline size_t gputune_%s_scratch_bytes(int variant, unsigned long long n)\n{\n"
 			   "\tunsigned grid[3], block[3];\n\tgputune_%s_geometry(variant, n, grid, block);\n"
 			   "\treturn %s;\n}\n\n", P, P, fam->scratch_c);
+}
 
+/* For nvcc: the template's text once, the tensor maps' helpers, and the
+ * pick between a variant's bounded and unbounded builds. */
+static void write_nvcc_kernels(const struct header *h)
+{
+	FILE *f = h->f;
+	const char *P = h->P, *U = h->U;
+	const char *tmpl = h->tmpl;
+	int any_maps = h->any_maps;
 	/* nvcc: the same template text, once, and one instantiation per
 	 * variant.  The text ends with the header's kernel (the block under
 	 * GT_HEADER_KERNEL): what follows is a rendered variant's entry point,
@@ -938,6 +1009,19 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		   "\t    !cudaFuncGetAttributes(&ab, bounded) && !cudaFuncGetAttributes(&au, unbounded))\n"
 		   "\t\tpick[v] = nu >= nb || ab.localSizeBytes > au.localSizeBytes ? 2 : 1;\n"
 		   "\treturn pick[v] == 2 ? unbounded : bounded;\n}\n\n", P, U);
+}
+
+/* For nvcc: the launch helper, one case a variant, and the calibration
+ * where a family has no scratch memory. */
+static void write_launch(const struct header *h)
+{
+	FILE *f = h->f;
+	const char *P = h->P, *U = h->U;
+	const struct family *fam = h->fam;
+	const struct hvariant *vs = h->vs;
+	int nv = h->nv, vec = h->vec, three = h->three;
+	const char *launch_bufs = h->launch_bufs, *geo_params = h->geo_params, *size_args = h->size_args;
+	const char *launch_args = h->launch_args;
 	fprintf(f, "/* Launches variant i on stream; returns the launch's error. */\n"
 		   "static inline cudaError_t gputune_%s_launch(int variant, %s,\n"
 		   "\t%s, cudaStream_t stream)\n{\n"
@@ -988,15 +1072,53 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	fputs("\t}\n\treturn cudaGetLastError();\n}\n", f);
 	if (!fam->scratch_bytes)
 		write_calibrate(f, P, U, launch_bufs, geo_params, size_args, launch_args);
-	fputs("#endif /* __CUDACC__ */\n\n", f);
-	fprintf(f, "#endif /* %s */\n", guard);
-out:
-	for (int i = 0; i < nv; i++)
-		free(vs[i].params);
-	for (size_t k = 0; k < cs->ngroups; k++)
-		free(gmap[k]);
-	free(gmap);
-	free(vs);
-	free(tmpl);
+}
+
+int export_header(FILE *f, const struct family *fam, const struct choice_set *cs, const char *mode,
+		  const char *templates_dir, const char *cache_dir)
+{
+	struct header h;
+	memset(&h, 0, sizeof(h));
+	h.f = f;
+	h.fam = fam;
+	h.cs = cs;
+	h.P = fam->name;
+	snprintf(h.U, sizeof(h.U), "%s", h.P);
+	for (char *u = h.U; *u; u++)
+		*u = (char)toupper((unsigned char)*u);
+	const struct embedded_file *rule = embedded_find("src/export/choice-rule.h");
+	const struct embedded_file *maps_text = embedded_find("src/gpu/transpose-maps.h");
+	h.tmpl = family_template_load(fam, templates_dir);
+	if (!h.tmpl || !rule || !maps_text) {
+		free(h.tmpl);
+		return !h.tmpl ? -1 : fail("export: the choice rule or the tensor maps' code is not built in");
+	}
+	int rc = collect_variants(&h);
+	if (rc == 0) {
+		add_defaults(&h);
+		rc = describe_variants(&h, cache_dir);
+	}
+	if (rc == 0) {
+		shape_words(&h);
+		write_preamble(&h, mode);
+		char guard[80];
+		snprintf(guard, sizeof(guard), "GPUTUNE_%s_H", h.U);
+		fprintf(f, "#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <string.h>\n\n", guard, guard);
+		write_types(&h);
+		write_tables(&h);
+		write_programs(&h, rule->text, maps_text->text);
+		write_helpers(&h);
+		write_nvcc_kernels(&h);
+		write_launch(&h);
+		fputs("#endif /* __CUDACC__ */\n\n", f);
+		fprintf(f, "#endif /* %s */\n", guard);
+	}
+	for (int i = 0; i < h.nv; i++)
+		free(h.vs[i].params);
+	for (size_t k = 0; h.gmap && k < cs->ngroups; k++)
+		free(h.gmap[k]);
+	free(h.gmap);
+	free(h.vs);
+	free(h.tmpl);
 	return rc;
 }
