@@ -9,6 +9,7 @@
  * kernels.  At small sizes, also the placements the timed launches rotate
  * over (placement.h).
  */
+#include "gpu/bench-state.h"
 #include "gpu/bench.h"
 #include "gpu/placement.h"
 #include "gpu/transpose-maps.h"
@@ -21,49 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define GUARD (64u << 10)
-#define GUARD_BYTE 0xA5
-#define POISON_BYTE 0x5A
-#define CHECK_BLOCKS 1024u
-#define CHECK_THREADS 256u
-/* The FMA ceiling's kernel: chains per thread (independent, to hide the
- * FMA latency) and steps per chain; support.cu unrolls by FMA_CHAINS. */
-#define FMA_CHAINS 8
-#define FMA_ITERS 4096
-
-struct bench {
-	struct gpu_info g;
-	CUdevice dev;
-	CUcontext ctx;
-	CUstream stream;
-	CUevent start, stop; /* around each timed launch, which is waited for */
-	int reps, hot;
-	int max_reps; /* the most reps a measurement may ask for (the confirmation round's) */
-	void *support_image; /* copy of the support cubin, reloaded after a reset */
-	size_t support_len;
-	CUmodule support;
-	CUfunction compare, check_fill, read, fma;
-	CUdeviceptr flush, result;
-	size_t flush_bytes;
-	/* The prepared size. */
-	const struct family *f;
-	const struct dtype *dt;
-	struct dims d;
-	size_t in_bytes, out_bytes;
-	int nsets;
-	void *host_in[2], *host_expected[2], *host_out;
-	CUdeviceptr in[2], expected, out_base, out;
-	CUdeviceptr scratch;
-	size_t scratch_bytes; /* allocated */
-	int set;              /* the input set launches read */
-	CUdeviceptr place_in, place_out; /* the other placements (placement.h), or 0 */
-	int warm;                        /* the GPU was kept busy before the first ceiling */
-	/* The tensor maps of the variant being measured, one per placement,
-	 * for kernels that take them (family.h, tensor_maps); 128-byte
-	 * aligned, allocated on first use. */
-	struct gputune_tmaps *maps;
-};
 
 const char *variant_status_name(int status)
 {
@@ -129,7 +87,7 @@ static void free_size(struct bench *b)
 }
 
 /* How many placements the timed launches rotate over at this size. */
-static int places(const struct bench *b)
+int places(const struct bench *b)
 {
 	return b->place_in ? PLACES : 1;
 }
@@ -289,7 +247,7 @@ static int encode_map(void *map, int dtype, uint32_t rank, void *base, const uin
 
 /* The buffers placement `place` reads and writes (0: the input set's and
  * the output itself, whose output is checked; the others timed only). */
-static void placement(const struct bench *b, int place, CUdeviceptr *in, CUdeviceptr *out)
+void placement(const struct bench *b, int place, CUdeviceptr *in, CUdeviceptr *out)
 {
 	*in = place ? b->place_in + place_offset(place) : b->in[b->set];
 	*out = place ? b->place_out + place_offset(place) : b->out;
@@ -317,17 +275,7 @@ static int build_maps(struct bench *b, const int *v, int place)
 	return 1;
 }
 
-/* The arguments of the family's kernels at the prepared size, reading in
- * and writing out (ARGS_GEMM: A, then B, in one buffer). */
-struct kernel_args {
-	CUdeviceptr in, b, out;
-	unsigned rows, cols;
-	int m, n, k;
-	unsigned long long len;
-	void *p[6];
-};
-
-static void **family_args(struct bench *b, CUdeviceptr in, CUdeviceptr out, struct kernel_args *a)
+void **family_args(struct bench *b, CUdeviceptr in, CUdeviceptr out, struct kernel_args *a)
 {
 	a->in = in;
 	a->out = out;
@@ -425,213 +373,6 @@ double bench_gbps(double bytes, double ms)
 double bench_work(const struct bench *b)
 {
 	return b->f->work(b->dt, &b->d);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double quantile(const double *sorted, int n, double q)
-{
-	double pos = q * (n - 1);
-	int lo = (int)floor(pos), hi = (int)ceil(pos);
-	return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
-}
-
-/* The launch being timed, as a callback: a kernel with the family's
- * arguments, the copy ceiling's kernel or cuMemcpy, or a read. */
-enum launch_kind { LAUNCH_FAMILY, LAUNCH_COPY, LAUNCH_MEMCPY, LAUNCH_READ, LAUNCH_FMA };
-struct launch {
-	CUfunction fn;
-	const struct launch_geometry *geo;
-	int kind;
-	int maps; /* the kernel takes b->maps[place] after the family's arguments */
-};
-
-/* One launch at placement `place` (0: the buffers themselves, whose
- * output is checked; the others are timed only, from input set 0). */
-static CUresult do_launch(struct bench *b, const struct launch *l, int place)
-{
-	struct kernel_args a;
-	assert(place == 0 || b->set == 0);
-	CUdeviceptr in, out;
-	placement(b, place, &in, &out);
-	void **params = family_args(b, in, out, &a);
-	if (l->maps) {
-		assert(b->f->args == ARGS_MATRIX);
-		a.p[4] = &b->maps[place];
-	}
-	unsigned long long in_bytes = b->in_bytes;
-	int iters = FMA_ITERS;
-	void *read[] = { &a.in, &in_bytes, &b->result };
-	void *fma[] = { &b->result, &iters };
-	switch (l->kind) {
-	case LAUNCH_MEMCPY:
-		return cu.MemcpyDtoDAsync(out, in, b->in_bytes, b->stream);
-	case LAUNCH_READ:
-		params = read;
-		break;
-	case LAUNCH_FMA:
-		params = fma;
-		break;
-	}
-	return cu.LaunchKernel(l->fn, l->geo->grid[0], l->geo->grid[1], l->geo->grid[2], l->geo->block[0],
-			       l->geo->block[1], l->geo->block[2], l->geo->smem, b->stream, params, NULL);
-}
-
-/* An empty launch (gt_fma of no iterations, one warp) on the stream. */
-static CUresult idle_launch(struct bench *b)
-{
-	int none = 0;
-	void *args[] = { &b->result, &none };
-	return cu.LaunchKernel(b->fma, 1, 1, 1, 32, 1, 1, 0, b->stream, args, NULL);
-}
-
-/* Warm-up, then reps launches each between two events (after an L2 flush
- * unless hot, and an empty launch before every other one), each waited
- * for before the next is queued.
- *
- * The empty launches are there because a kernel that takes tensor maps
- * (rowclass) runs at one of two speeds by how many launches came before
- * it on the stream.  On H200s, f16 rowclass kernels timed 30 launches at a
- * time read up to 5% apart from one measurement to the next, and one more
- * launch before a measurement moved its median from one speed to the
- * other; kernels without maps held within 1%.  With a flush and a launch
- * per step, a measurement's median so depended on what ran before it.
- * With an empty launch every other step its launches fall on both speeds,
- * and the medians held within 2% (within 1% over 200 launches).
- *
- * Each launch is waited for because, when hundreds are queued ahead, the
- * events around a launch also hold part of the GPU's work of taking it
- * from the queue, which on an H200 added 0.6 us to a 6 us kernel launched
- * through the runtime and 1.2 us through the driver, so the same kernel
- * measured 9% apart by how it was launched.  Waited for, both read the
- * same to within 0.6%.  Launch i runs at placement i % places(b).
- * Returns the CUresult of the first failure. */
-static CUresult time_launches(struct bench *b, const struct launch *l, struct timing *t)
-{
-	CUresult r;
-	for (int i = 0; i < 3; i++)
-		if ((r = do_launch(b, l, i % places(b))) != CUDA_SUCCESS)
-			return r;
-	double *ms = xcalloc((size_t)b->reps, sizeof(double));
-	for (int i = 0; i < b->reps; i++) {
-		float f = 0;
-		if ((!b->hot && (r = cu.MemsetD32Async(b->flush, (unsigned)i, b->flush_bytes / 4, b->stream))) ||
-		    (i % 2 && (r = idle_launch(b))) || (r = cu.EventRecord(b->start, b->stream)) ||
-		    (r = do_launch(b, l, i % places(b))) || (r = cu.EventRecord(b->stop, b->stream)) ||
-		    (r = cu.EventSynchronize(b->stop)) || (r = cu.EventElapsedTime(&f, b->start, b->stop))) {
-			free(ms);
-			return r;
-		}
-		ms[i] = f;
-	}
-	qsort(ms, (size_t)b->reps, sizeof(double), cmp_double);
-	t->launches = b->reps;
-	t->min_ms = ms[0];
-	t->max_ms = ms[b->reps - 1];
-	t->median_ms = quantile(ms, b->reps, 0.5);
-	t->p25_ms = quantile(ms, b->reps, 0.25);
-	t->p75_ms = quantile(ms, b->reps, 0.75);
-	free(ms);
-	return CUDA_SUCCESS;
-}
-
-/* The best rate of a support kernel over three grid shapes ({threads,
- * blocks per SM}) that cover the GPU: work per launch is `fixed` plus
- * `per_thread` for each thread launched. */
-static int best_of_shapes(struct bench *b, CUfunction fn, int kind, const unsigned shapes[3][2], double fixed,
-			  double per_thread, double *rate)
-{
-	*rate = 0;
-	for (size_t i = 0; i < 3; i++) {
-		struct launch_geometry geo = { { shapes[i][1] * (unsigned)b->g.sm_count, 1, 1 }, { shapes[i][0], 1, 1 }, 0 };
-		struct launch l = { fn, &geo, kind, 0 };
-		struct timing t;
-		if (CU(time_launches(b, &l, &t)))
-			return -1;
-		double g = bench_gbps(fixed + per_thread * (double)geo.grid[0] * (double)geo.block[0], t.median_ms);
-		*rate = g > *rate ? g : *rate;
-	}
-	return 0;
-}
-
-/* The read ceiling: gt_read (support.cu), every byte of the input read once. */
-static int read_ceiling(struct bench *b, double *gbps)
-{
-	static const unsigned shapes[3][2] = { { 256, 8 }, { 512, 4 }, { 1024, 2 } };
-	return best_of_shapes(b, b->read, LAUNCH_READ, shapes, (double)b->in_bytes, 0, gbps);
-}
-
-/* The FMA ceiling: gt_fma (support.cu), FMA_CHAINS independent chains of
- * FMA_ITERS fused multiply-adds per thread, over grids that fill the GPU
- * several times, in GFLOP/s. */
-static int fma_ceiling(struct bench *b, double *gflops)
-{
-	static const unsigned shapes[3][2] = { { 128, 16 }, { 256, 8 }, { 512, 4 } };
-	return best_of_shapes(b, b->fma, LAUNCH_FMA, shapes, 0, 2.0 * FMA_CHAINS * FMA_ITERS, gflops);
-}
-
-/* A second of back-to-back flushes before the run's first ceiling, so that
- * the first size is measured on a GPU as warm as the later ones: on an H200
- * that had idled, the copy ceiling at f16 1024 x 1024 read 819 GB/s where
- * the same copy read 832-835 after a second of work, which made that
- * size's shares of the ceiling look 2% better than they were. */
-static int warm_up(struct bench *b)
-{
-	float ms = 0;
-	for (float busy = 0; busy < 1000; busy += ms) {
-		if (CU(cu.EventRecord(b->start, b->stream)))
-			return -1;
-		for (unsigned i = 0; i < 100; i++)
-			if (CU(cu.MemsetD32Async(b->flush, i, b->flush_bytes / 4, b->stream)))
-				return -1;
-		if (CU(cu.EventRecord(b->stop, b->stream)) || CU(cu.EventSynchronize(b->stop)) ||
-		    CU(cu.EventElapsedTime(&ms, b->start, b->stop)))
-			return -1;
-	}
-	b->warm = 1;
-	return 0;
-}
-
-int bench_ceiling(struct bench *b, const void *copy_cubin, const struct launch_geometry *copy_geo,
-		  double *memcpy_gbps, double *kernel_gbps)
-{
-	if (!b->warm && warm_up(b) < 0)
-		return -1;
-	if (b->f->ceiling == CEILING_READ) {
-		*memcpy_gbps = 0;
-		return read_ceiling(b, kernel_gbps);
-	}
-	if (b->f->ceiling == CEILING_FMA) {
-		*memcpy_gbps = 0;
-		return fma_ceiling(b, kernel_gbps);
-	}
-	/* The ceiling copies the input's bytes; for a transpose that is also
-	 * what one launch moves. */
-	double bytes = 2.0 * (double)b->in_bytes;
-	struct timing t;
-	struct launch mc = { NULL, NULL, LAUNCH_MEMCPY, 0 };
-	if (CU(time_launches(b, &mc, &t)))
-		return -1;
-	*memcpy_gbps = bench_gbps(bytes, t.median_ms);
-	CUmodule m;
-	CUfunction fn;
-	if (CU(cu.ModuleLoadData(&m, copy_cubin)))
-		return -1;
-	if (CU(cu.ModuleGetFunction(&fn, m, family_copy.kernel_name))) {
-		cu.ModuleUnload(m);
-		return -1;
-	}
-	struct launch kl = { fn, copy_geo, LAUNCH_COPY, 0 };
-	CUresult r = CU(time_launches(b, &kl, &t));
-	cu.ModuleUnload(m);
-	if (r)
-		return -1;
-	*kernel_gbps = bench_gbps(bytes, t.median_ms);
-	return 0;
 }
 
 static void set_reason(struct variant_result *r, int status, const char *fmt, ...) GT_PRINTF(3, 4);
