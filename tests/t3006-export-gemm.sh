@@ -120,7 +120,10 @@ check_header_programs gemm
 # JSON export and merge keep the third dimension.
 run_gt 0 export --format json --kernel gemm --no-shipped -o "$T/round.json"
 grep_in "$T/round.json" '"depth": 5000'
+grep_in "$T/round.json" '"name": "gemm", "params": "bm,bn,bk,wm,wn,tm,tn,vec,pad,dbuf,group,inject", "shape": "3d"'
 run_gt 0 db merge "$T/round.json" --db "$T/round.db"
+check "the merged copy stores the family's shape as 3d" \
+	test "$("$top_builddir/tests/sqlexec" "$T/round.db" "SELECT shape FROM family WHERE name = 'gemm'")" = 3d
 run_gt 0 export --kernel gemm --no-shipped --db "$T/round.db" -o "$T/round.h"
 check "a merged copy exports the same tables" \
 	sh -c "grep -v Generated '$T/round.h' > '$T/a' && grep -v Generated '$T/gputune_gemm.h' > '$T/b' && cmp -s '$T/a' '$T/b'"

@@ -133,7 +133,7 @@ int export_json(FILE *f, const struct choice_set *cs, sqlite3 *every_db, const s
 		field_s(f, "", "name", rs->r[i].family);
 		field_s(f, ", ", "params", sb.buf ? sb.buf : "");
 		if (fam) {
-			field_s(f, ", ", "shape", fam->shape == SHAPE_1D ? "1d" : "2d");
+			field_s(f, ", ", "shape", family_shape_name(fam));
 			field_s(f, ", ", "metric", family_metric_unit(fam));
 		}
 		fputs("}", f);

@@ -93,6 +93,11 @@ const char *family_size_text(const struct family *f, const struct dims *d, char 
 	return buf;
 }
 
+const char *family_shape_name(const struct family *f)
+{
+	return f->shape == SHAPE_1D ? "1d" : f->shape == SHAPE_3D ? "3d" : "2d";
+}
+
 int family_param_index(const struct family *f, const char *name)
 {
 	for (int i = 0; i < f->nparams; i++)

@@ -233,6 +233,8 @@ const char *family_metric_unit(const struct family *f);
 const char *family_size_text(const struct family *f, const struct dims *d, char *buf, size_t n);
 /* Index of parameter name in f, or -1. */
 int family_param_index(const struct family *f, const char *name);
+/* The size shape as the database and JSON name it: "1d", "2d" or "3d". */
+const char *family_shape_name(const struct family *f);
 /* The value's text ("32", "diagonal") into buf. */
 const char *param_value_text(const struct param_def *p, int value, char *buf, size_t n);
 /* Parses one value of p: 0 and *out, or -1. */
