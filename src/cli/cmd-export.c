@@ -61,7 +61,7 @@ static int exec_export(struct args *a)
 	struct result_filter flt = { args_get(a, "device"), kernel, dtype, mode, args_has(a, "no-shipped") };
 	char *path = db_path_from(args_get(a, "db"));
 	struct choice_set cs;
-	int rc = choice_load(path, &flt, &cs);
+	int rc = choice_load(path, &flt, templates_dir_from(args_get(a, "templates")), &cs);
 	sqlite3 *every = NULL;
 	if (rc == 0 && args_has(a, "every") && db_open(path, DB_MISSING_OK, &every) < 0) {
 		choice_free(&cs);

@@ -6,6 +6,7 @@
 #include "export/choice.h"
 #include "export/choice-rule.h"
 #include "cli/cmd.h"
+#include "compile/render.h"
 #include "db/db.h"
 #include "families/family.h"
 #include "gpu/nvml.h"
@@ -180,7 +181,7 @@ static int exec_query(struct args *a)
 		return rc;
 	}
 	struct choice_set cs;
-	if (choice_load(path, &flt, &cs) < 0) {
+	if (choice_load(path, &flt, templates_dir_from(NULL), &cs) < 0) {
 		free(path);
 		for (int shape = SHAPE_1D; shape <= SHAPE_3D; shape++)
 			free(by_shape[shape]);

@@ -13,6 +13,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "export/choice.h"
 #include "cli/cmd.h"
+#include "compile/render.h"
 #include "cli/cmd-tune.h"
 #include "db/db.h"
 #include "families/family.h"
@@ -231,7 +232,7 @@ static int replay(const struct family *f, const struct dtype *dt, struct args *a
 	struct result_filter flt = { args_get(a, "device"), f->name, dt->name, "flushed", args_has(a, "no-shipped") };
 	char *path = db_path_from(args_get(a, "db"));
 	struct choice_set cs;
-	int rc = choice_load(path, &flt, &cs);
+	int rc = choice_load(path, &flt, templates_dir_from(args_get(a, "templates")), &cs);
 	free(path);
 	if (rc < 0) {
 		free(held);
@@ -356,13 +357,15 @@ static void held_out_free(struct held_out *h)
 }
 
 /* Ranks the candidates at each held-out size from the results at path
- * (the shipped ones too unless no_shipped).  0, or -1 after a message. */
-static int rank_choices(struct held_out *h, const char *path, int no_shipped, int quiet)
+ * (the shipped ones too unless no_shipped), reading code paths from the
+ * templates in templates_dir.  0, or -1 after a message. */
+static int rank_choices(struct held_out *h, const char *path, const char *templates_dir, int no_shipped,
+			int quiet)
 {
 	const size_t K = CHOICE_CALIBRATE;
 	struct result_filter flt = { NULL, h->f->name, h->dt->name, "flushed", no_shipped };
 	struct choice_set cs;
-	if (choice_load(path, &flt, &cs) < 0)
+	if (choice_load(path, &flt, templates_dir, &cs) < 0)
 		return -1;
 	const struct choice_group *grp = group_for(&cs, &h->g);
 	h->ranked = xcalloc(h->nsizes * K, sizeof(char *));
@@ -524,7 +527,8 @@ static int exec_validate(struct args *a)
 	}
 	/* The choices, before anything is measured. */
 	char *path = db_path_from(args_get(a, "db"));
-	if (rank_choices(&h, path, args_has(a, "no-shipped"), args_has(a, "quiet")) < 0)
+	if (rank_choices(&h, path, templates_dir_from(args_get(a, "templates")), args_has(a, "no-shipped"),
+			 args_has(a, "quiet")) < 0)
 		rc = EXIT_FAIL;
 	else
 		rc = measure_held_out(&h, a, path, format);

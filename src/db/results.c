@@ -210,30 +210,35 @@ static int open_both(const char *db_path, const struct result_filter *flt, sqlit
 	return 0;
 }
 
-int results_load_latest(const char *db_path, const struct result_filter *flt, struct result_set *out)
+/* The latest 'ok' measurement of each variant in the open databases. */
+static int load_latest(sqlite3 *user, sqlite3 *shipped, const struct result_filter *flt, struct result_set *out)
 {
 	memset(out, 0, sizeof(*out));
-	sqlite3 *user, *shipped;
-	if (open_both(db_path, flt, &user, &shipped) < 0)
-		return -1;
 	int rc = 0;
 	if (user)
 		rc = results_read(user, flt, 0, RESULTS_LATEST_OK, out);
 	if (rc == 0 && shipped)
 		rc = results_read(shipped, flt, 1, RESULTS_LATEST_OK, out);
-	db_close(user);
-	db_close(shipped);
 	if (rc < 0)
 		results_free(out);
 	return rc;
 }
 
-int results_load(const char *db_path, const struct result_filter *flt, struct result_set *out)
+int results_load_latest(const char *db_path, const struct result_filter *flt, struct result_set *out)
 {
-	memset(out, 0, sizeof(*out));
 	sqlite3 *user, *shipped;
 	if (open_both(db_path, flt, &user, &shipped) < 0)
 		return -1;
+	int rc = load_latest(user, shipped, flt, out);
+	db_close(user);
+	db_close(shipped);
+	return rc;
+}
+
+/* The winners of the open databases (see results_load). */
+static int load_winners(sqlite3 *user, sqlite3 *shipped, const struct result_filter *flt, struct result_set *out)
+{
+	memset(out, 0, sizeof(*out));
 	sqlite3 *dbs[2] = { user, shipped };
 	struct result_set devs = {0}, all = {0};
 	int rc = 0;
@@ -245,8 +250,6 @@ int results_load(const char *db_path, const struct result_filter *flt, struct re
 		if (rc == 0)
 			rc = results_read(dbs[k], flt, k == 1, RESULTS_WINNERS, &all);
 	}
-	db_close(user);
-	db_close(shipped);
 	if (rc < 0)
 		goto fail;
 	if (flt->device) {
@@ -295,4 +298,29 @@ fail:
 	results_free(&devs);
 	results_free(&all);
 	return -1;
+}
+
+int results_load(const char *db_path, const struct result_filter *flt, struct result_set *out)
+{
+	sqlite3 *user, *shipped;
+	if (open_both(db_path, flt, &user, &shipped) < 0)
+		return -1;
+	int rc = load_winners(user, shipped, flt, out);
+	db_close(user);
+	db_close(shipped);
+	return rc;
+}
+
+int results_load_both(const char *db_path, const struct result_filter *flt, struct result_set *winners,
+		      struct result_set *latest)
+{
+	sqlite3 *user, *shipped;
+	if (open_both(db_path, flt, &user, &shipped) < 0)
+		return -1;
+	int rc = load_winners(user, shipped, flt, winners);
+	if (rc == 0 && (rc = load_latest(user, shipped, flt, latest)) < 0)
+		results_free(winners);
+	db_close(user);
+	db_close(shipped);
+	return rc;
 }

@@ -58,6 +58,10 @@ void results_free(struct result_set *s);
  * database and (unless flt->no_shipped) the shipped results, the user's
  * first; not filtered by device.  0 or -1. */
 int results_load_latest(const char *db_path, const struct result_filter *flt, struct result_set *out);
+/* Both at once, from one opening of the database and one import of the
+ * shipped results.  0, or -1 (reported; nothing to free). */
+int results_load_both(const char *db_path, const struct result_filter *flt, struct result_set *winners,
+		      struct result_set *latest);
 
 /* Whether text (a --device value) names the device with this database
  * index, UUID and name: the index when text is all digits, else the UUID

@@ -191,14 +191,14 @@ static void pick_candidates(struct choice_group *g, const double *gbps, const st
 
 _Static_assert(CHOICE_MAX_CAND <= GPUTUNE_CHOICE_MAX_CAND, "the rule scores every candidate of the model");
 
-/* Each name's code paths in the family's (built-in) template: the
+/* Each name's code paths in the family's template: the
  * ranking's spread (choice-rule.h).  All 0 when the family or a name is
  * not known. */
-static void name_paths(struct choice_group *g)
+static void name_paths(struct choice_group *g, const char *templates_dir)
 {
 	g->paths = xcalloc((size_t)g->nnames + 1, sizeof(unsigned));
 	const struct family *f = family_find(g->key->family);
-	char *tmpl = f ? family_template_load(f, NULL) : NULL;
+	char *tmpl = f ? family_template_load(f, templates_dir) : NULL;
 	for (int i = 0; tmpl && i < g->nnames; i++) {
 		int v[MAX_PARAMS];
 		if (family_point_parse(f, g->names[i], v) == 0)
@@ -207,16 +207,13 @@ static void name_paths(struct choice_group *g)
 	free(tmpl);
 }
 
-int choice_load(const char *db_path, const struct result_filter *flt, struct choice_set *cs)
+int choice_load(const char *db_path, const struct result_filter *flt, const char *templates_dir,
+		struct choice_set *cs)
 {
 	memset(cs, 0, sizeof(*cs));
-	if (results_load(db_path, flt, &cs->winners) < 0)
-		return -1;
 	struct result_set *meas = &cs->measured;
-	if (results_load_latest(db_path, flt, meas) < 0) {
-		results_free(&cs->winners);
+	if (results_load_both(db_path, flt, &cs->winners, meas) < 0)
 		return -1;
-	}
 	cs->g = xcalloc(cs->winners.n + 1, sizeof(*cs->g));
 	for (size_t k = 0; k < cs->winners.n; k++) {
 		const struct result *r = &cs->winners.r[k];
@@ -248,7 +245,7 @@ int choice_load(const char *db_path, const struct result_filter *flt, struct cho
 		const struct result **src = NULL;
 		double *gbps = measured_gbps(&cs->g[k], meas, &src);
 		pick_candidates(&cs->g[k], gbps, src);
-		name_paths(&cs->g[k]);
+		name_paths(&cs->g[k], templates_dir);
 		free(gbps);
 		free(src);
 	}

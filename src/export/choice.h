@@ -40,8 +40,11 @@ struct choice_set {
 };
 
 /* Loads the winners matching flt (as results_load) and the measurements
- * the candidates come from.  0, or -1 after reporting. */
-int choice_load(const char *db_path, const struct result_filter *flt, struct choice_set *cs);
+ * the candidates come from; the names' code paths are read from the
+ * templates in templates_dir (NULL: the built-in ones), the same the
+ * header is written from.  0, or -1 after reporting. */
+int choice_load(const char *db_path, const struct result_filter *flt, const char *templates_dir,
+		struct choice_set *cs);
 void choice_free(struct choice_set *cs);
 
 /* The variant (index into g->names) the rule picks at size d for an
