@@ -153,8 +153,13 @@ static void shape_words(struct header *h)
 				 : "\tlong depth = 1;\n";
 	h->geo_params = vec ? "unsigned long long n" : three ? "int m, int n, int k" : "unsigned rows, unsigned cols";
 	h->size_args = vec ? "n" : three ? "m, n, k" : "rows, cols";
-	h->launch_bufs = three ? "const float *A, const float *B, float *C" : "const void *in, void *out";
-	h->launch_args = vec ? "in, out, scratch, n" : three ? "A, B, C, m, n, k" : "in, out, rows, cols";
+	/* The launch helper's buffers and arguments are the kernel's, which
+	 * the family's descriptor names (not its size shape). */
+	int args = h->fam->args;
+	h->launch_bufs = args == ARGS_GEMM ? "const float *A, const float *B, float *C" : "const void *in, void *out";
+	h->launch_args = args == ARGS_VECTOR ? "in, out, scratch, n"
+			 : args == ARGS_GEMM ? "A, B, C, m, n, k"
+					     : "in, out, rows, cols";
 }
 
 /* The opening comment: what the header holds and how to call it. */

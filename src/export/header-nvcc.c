@@ -177,7 +177,7 @@ void write_launch(const struct header *h)
 	const char *P = h->P, *U = h->U;
 	const struct family *fam = h->fam;
 	const struct hvariant *vs = h->vs;
-	int nv = h->nv, vec = h->vec, three = h->three;
+	int nv = h->nv, three = h->three, args = fam->args;
 	const char *launch_bufs = h->launch_bufs, *geo_params = h->geo_params, *size_args = h->size_args;
 	const char *launch_args = h->launch_args;
 	fprintf(f, "/* Launches variant i on stream; returns the launch's error. */\n"
@@ -186,7 +186,7 @@ void write_launch(const struct header *h)
 		   "\tif (variant < 0 || variant >= GPUTUNE_%s_NUM_VARIANTS)\n\t\treturn cudaErrorInvalidValue;\n"
 		   "\tunsigned g[3], b[3]%s;\n\tgputune_%s_geometry(variant, %s, g, b%s);\n"
 		   "\tdim3 grid(g[0], g[1], g[2]), block(b[0], b[1], b[2]);\n\tswitch (variant) {\n", P,
-		launch_bufs, vec ? "void *scratch, unsigned long long n" : geo_params, U, three ? ", smem = 0" : "", P,
+		launch_bufs, args == ARGS_VECTOR ? "void *scratch, unsigned long long n" : geo_params, U, three ? ", smem = 0" : "", P,
 		size_args, three ? ", &smem" : "");
 	for (int i = 0; i < nv; i++) {
 		/* Bit-moving families take one unsigned type per element size;
@@ -199,7 +199,7 @@ void write_launch(const struct header *h)
 			snprintf(T, sizeof(T), "gt_uint<%zu>::type", vs[i].dt->size);
 			snprintf(A, sizeof(A), "%s", T);
 		}
-		if (three) {
+		if (args == ARGS_GEMM) {
 			/* The matrix product's template is of single precision only. */
 			struct strbuf targs = {0};
 			for (int k = 0; k < fam->nparams; k++)
@@ -220,7 +220,7 @@ void write_launch(const struct header *h)
 					 vs[i].stripe, vs[i].width);
 			sb_printf(&cargs, "((const %s *)in, (%s *)out, rows, cols, *m)", T, A);
 		} else {
-			sb_printf(&cargs, "((const %s *)in, (%s *)out, %s)", T, A, vec ? "scratch, n" : "rows, cols");
+			sb_printf(&cargs, "((const %s *)in, (%s *)out, %s)", T, A, args == ARGS_VECTOR ? "scratch, n" : "rows, cols");
 		}
 		write_case(f, P, i, vs[i].min_blocks, targs.buf, "0", cargs.buf, maps);
 		free(maps);
