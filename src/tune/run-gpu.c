@@ -75,7 +75,7 @@ static int load_driver(struct run_state *s, struct compile_pool *pool, char **su
 	const char *nvml_why = NULL;
 	int have_nvml = nvml_open(s->g.uuid, &nvml_why) == 0;
 	s->conditions = have_nvml ? "recorded" : nvml_why;
-	if (!have_nvml && !s->quiet)
+	if (!have_nvml && !s->o->quiet)
 		warning("run conditions (clocks, temperature, power) are not recorded: %s", s->conditions);
 	double tw = now_seconds();
 	int st0 = compile_pool_wait(pool, 0), st1 = compile_pool_wait(pool, 1);
@@ -104,7 +104,7 @@ static int measure_sizes(struct run_state *s, struct bench *b, struct compile_po
 		nanchor += s->anchor[k];
 	for (size_t k = 0; rc == EXIT_OK && k < s->nsizes && !*stop; k++) {
 		double tk = now_seconds();
-		if (k == s->nreq && !s->quiet)
+		if (k == s->nreq && !s->o->quiet)
 			fprintf(stderr, "%sgputune: measuring %zu extra sizes for the choice at untuned sizes: %zu "
 				"with every variant, the rest with the strongest candidates (--no-probe skips this)\n",
 				isatty(2) ? "\r\033[K" : "", s->nsizes - s->nreq, nanchor);
@@ -113,7 +113,7 @@ static int measure_sizes(struct run_state *s, struct bench *b, struct compile_po
 			if (narrow_probes(s) < 0)
 				return EXIT_FAIL;
 		}
-		int r = run_size(s, b, pool, k, copy, s->strategy != STRATEGY_EXHAUSTIVE);
+		int r = run_size(s, b, pool, k, copy, s->o->strategy != STRATEGY_EXHAUSTIVE);
 		if (k >= s->nreq)
 			s->t_probe += now_seconds() - tk;
 		if (r < 0)
@@ -121,7 +121,7 @@ static int measure_sizes(struct run_state *s, struct bench *b, struct compile_po
 		else if (r > 0)
 			*stop = 1;
 	}
-	if (rc == EXIT_OK && !*stop && s->strategy != STRATEGY_EXHAUSTIVE && !s->x) {
+	if (rc == EXIT_OK && !*stop && s->o->strategy != STRATEGY_EXHAUSTIVE && !s->x) {
 		double tc = now_seconds();
 		int r = cross_measure(s, b, pool, copy);
 		s->t_cross = now_seconds() - tc;
@@ -136,14 +136,14 @@ static int measure_sizes(struct run_state *s, struct bench *b, struct compile_po
 /* The table of winners and where the time went. */
 static int report(struct run_state *s, const struct tune_report_key *key, double total, size_t compiled)
 {
-	if (tune_report(s->db, s->f, key, s->sizes, s->nreq, s->format) < 0)
+	if (tune_report(s->db, s->f, key, s->sizes, s->nreq, s->o->format) < 0)
 		return EXIT_FAIL;
-	FILE *out = s->format == FMT_TABLE ? stdout : stderr;
+	FILE *out = s->o->format == FMT_TABLE ? stdout : stderr;
 	char cross[96] = "";
 	if (s->n_cross > 0)
 		snprintf(cross, sizeof(cross), ", %.1f s measuring each size's %d best at the others (%zu)", s->t_cross,
 			 CROSS_TOP, s->n_cross);
-	if (!s->quiet || s->format == FMT_TABLE)
+	if (!s->o->quiet || s->o->format == FMT_TABLE)
 		fprintf(out, "\n%s on %s in %.1f s: %zu variants compiled by this run (%zu jobs), "
 			"%.1f s waiting for the compiler, %.1f s preparing sizes and ceilings, "
 			"%.1f s verifying, %.1f s timing; %.1f s of it on %zu extra sizes (%zu candidates)%s\n",
@@ -151,7 +151,7 @@ static int report(struct run_state *s, const struct tune_report_key *key, double
 			s->t_verify, s->t_timing, s->t_probe, s->nsizes - s->nreq, s->probe_cands, cross);
 	char cond[400];
 	conditions_run_text(s->db, s->run_id, cond, sizeof(cond));
-	if (*cond && (!s->quiet || s->format == FMT_TABLE))
+	if (*cond && (!s->o->quiet || s->o->format == FMT_TABLE))
 		fprintf(out, "GPU conditions while timing: %s\n", cond);
 	return EXIT_OK;
 }
@@ -168,15 +168,15 @@ int gpu_run(struct run_state *s, const char *arch, const char *cache_dir, int wo
 	number_jobs(s);
 	struct tune_report_key key = { s->device_id, s->family_id, s->dt->name, s->mode };
 	if (s->njobs == 2) {
-		if (!s->quiet)
+		if (!s->o->quiet)
 			fprintf(stderr, "gputune: every variant is already measured on this device at these sizes "
 				"(--force measures again)\n");
-		return tune_report(s->db, s->f, &key, s->sizes, s->nreq, s->format) < 0 ? EXIT_FAIL : EXIT_OK;
+		return tune_report(s->db, s->f, &key, s->sizes, s->nreq, s->o->format) < 0 ? EXIT_FAIL : EXIT_OK;
 	}
 	make_jobs(s);
 	s->t_start = now_seconds();
 	struct compile_pool *pool = compile_pool_start(s->jobs, s->njobs, arch, cache_dir, workers,
-						       s->strategy != STRATEGY_EXHAUSTIVE);
+						       s->o->strategy != STRATEGY_EXHAUSTIVE);
 	if (!pool)
 		return EXIT_FAIL;
 	char *support = NULL, *copy = NULL;
@@ -187,7 +187,7 @@ int gpu_run(struct run_state *s, const char *arch, const char *cache_dir, int wo
 		compile_pool_stop(pool);
 		return rc;
 	}
-	struct bench *b = bench_open(&s->g, support, s->reps, s->hot);
+	struct bench *b = bench_open(&s->g, support, s->o->reps, s->o->hot);
 	if (!b)
 		rc = EXIT_FAIL;
 	if (rc == EXIT_OK && (start_run_row(s) < 0 || conditions_mark_run(s->db, s->run_id, s->conditions) < 0))
@@ -204,7 +204,7 @@ int gpu_run(struct run_state *s, const char *arch, const char *cache_dir, int wo
 	if (s->run_id && s->db)
 		finish_run_row(s, rc != EXIT_OK ? "failed" : stop ? "interrupted" : "complete");
 	if (stop) {
-		if (!s->quiet && isatty(2))
+		if (!s->o->quiet && isatty(2))
 			fputs("\n", stderr);
 		error("interrupted: the results measured so far are stored; run the same command to resume");
 		return EXIT_INTERRUPTED;

@@ -42,7 +42,7 @@ char *first_line(const char *log)
 
 static void progress(struct run_state *s, size_t k, size_t done, size_t total, double best, double ceil)
 {
-	if (s->quiet || !isatty(2))
+	if (s->o->quiet || !isatty(2))
 		return;
 	double el = now_seconds() - s->t_start;
 	double per = done ? el / (double)done : 0;
@@ -94,7 +94,7 @@ static int measure_point(struct run_state *s, struct bench *b, struct compile_po
 		/* Nothing more can run in this process: the fault is stored;
 		 * carry on in a fresh one. */
 		char size[48];
-		if (!s->quiet)
+		if (!s->o->quiet)
 			fprintf(stderr, "%sgputune: %s %s faulted at %s (%s); restarting "
 				"to continue with a fresh CUDA context\n",
 				isatty(2) ? "\r\033[K" : "", s->f->name, p->name,
@@ -160,13 +160,13 @@ static double recorded_figure(struct run_state *s, sqlite3_stmt *st, size_t i, s
 static int search_size(struct run_state *s, struct bench *b, struct compile_pool *pool, size_t k, double bytes,
 		       double ceiling, double *ms_of, double *best_ms)
 {
-	size_t budget = s->budget_n > 0 ? (size_t)s->budget_n : (s->npts + 9) / 10;
-	if (s->budget_s > 0 && s->budget_n <= 0)
+	size_t budget = s->o->budget_n > 0 ? (size_t)s->o->budget_n : (s->npts + 9) / 10;
+	if (s->o->budget_s > 0 && s->o->budget_n <= 0)
 		budget = s->npts;
 	if (budget > s->npts)
 		budget = s->npts;
-	struct strategy *st = strategy_new(s->strategy, s->vals, MAX_PARAMS, s->f->nparams, s->npts, budget,
-					   s->seed ^ (uint64_t)(k * 0x9e3779b97f4a7c15ULL));
+	struct strategy *st = strategy_new(s->o->strategy, s->vals, MAX_PARAMS, s->f->nparams, s->npts, budget,
+					   s->o->seed ^ (uint64_t)(k * 0x9e3779b97f4a7c15ULL));
 	sqlite3_stmt *q = db_prepare(s->db,
 		"SELECT m.status, m.gbps FROM measurement m JOIN run r ON r.id = m.run_id WHERE m.variant_id = ?1"
 		" AND m.rows = ?2 AND m.cols = ?3 AND m.depth = ?6 AND r.device_id = ?4 AND r.timing_mode = ?5"
@@ -199,10 +199,10 @@ static int search_size(struct run_state *s, struct bench *b, struct compile_pool
 		used++;
 	}
 	double t0 = now_seconds();
-	size_t window = 2 * (size_t)(s->workers > 0 ? s->workers : 8), *queue = xcalloc(window, sizeof(size_t));
+	size_t window = 2 * (size_t)(s->o->workers > 0 ? s->o->workers : 8), *queue = xcalloc(window, sizeof(size_t));
 	size_t nq = 0, done = 0;
 	while (rc == 0) {
-		int spent = used + nq >= budget || (s->budget_s > 0 && now_seconds() - t0 >= s->budget_s);
+		int spent = used + nq >= budget || (s->o->budget_s > 0 && now_seconds() - t0 >= s->o->budget_s);
 		if (!spent && nq < window) {
 			size_t want = window - nq;
 			if (want > budget - used - nq)
@@ -296,7 +296,7 @@ measured:
 	int confirm_reps = BENCH_CONFIRM_REPS;
 	if (best_ms > 0 && BENCH_CONFIRM_MS / best_ms > confirm_reps)
 		confirm_reps = (int)fmin(BENCH_CONFIRM_MS / best_ms, BENCH_MAX_REPS);
-	bench_set_reps(b, s->reps > confirm_reps ? s->reps : confirm_reps);
+	bench_set_reps(b, s->o->reps > confirm_reps ? s->o->reps : confirm_reps);
 	/* A point another command compares with the winner (validate's
 	 * choice) is confirmed the same way, so that neither figure of the
 	 * comparison is a single noisy median against a confirmed one. */
@@ -314,7 +314,7 @@ measured:
 			break;
 		rc = confirm_point(s, b, pool, top, d, bytes, ceiling, ms_of, confirmed);
 	}
-	bench_set_reps(b, s->reps);
+	bench_set_reps(b, s->o->reps);
 	free(ms_of);
 	free(confirmed);
 	struct gpu_conditions cond;
@@ -323,7 +323,7 @@ measured:
 		return rc;
 	if (cond.samples && conditions_store(s->db, s->run_id, s->dt->name, d, &cond) < 0)
 		return -1;
-	if (cond.reasons && !s->quiet) {
+	if (cond.reasons && !s->o->quiet) {
 		char size[48], names[160];
 		if (isatty(2))
 			fputs("\r\033[K", stderr);
@@ -339,7 +339,7 @@ measured:
 	}
 	if (db_commit(s->db) < 0)
 		return -1;
-	if (!s->quiet && isatty(2))
+	if (!s->o->quiet && isatty(2))
 		fputs("\r\033[K", stderr);
 	return 0;
 }
@@ -413,7 +413,7 @@ int cross_measure(struct run_state *s, struct bench *b, struct compile_pool *poo
 				compile_pool_request(pool, (size_t)s->pts[i].job);
 				break;
 			}
-	if (todo && !s->quiet)
+	if (todo && !s->o->quiet)
 		fprintf(stderr, "%sgputune: measuring the %d fastest variants of each size at the others (%zu "
 			"measurements), for the choice at untuned sizes\n", isatty(2) ? "\r\033[K" : "", CROSS_TOP, todo);
 	int rc = 0;

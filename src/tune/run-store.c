@@ -105,7 +105,7 @@ static int already_measured(struct run_state *s, sqlite3_stmt *st, int64_t varia
 	sqlite3_bind_int64(st, 7, d->depth);
 	sqlite3_bind_int64(st, 4, s->device_id);
 	sqlite3_bind_text(st, 5, s->mode, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 6, s->force ? s->resumed_run : 0);
+	sqlite3_bind_int64(st, 6, s->o->force ? s->resumed_run : 0);
 	int r = sqlite3_step(st);
 	if (r != SQLITE_ROW && r != SQLITE_DONE)
 		return fail("database: %s", sqlite3_errmsg(s->db));
@@ -135,7 +135,7 @@ int plan_run(struct run_state *s)
 			goto fail;
 		p->needed = xcalloc(s->nsizes, 1);
 		for (size_t k = 0; k < s->nsizes; k++) {
-			int m = s->force && !s->resumed_run
+			int m = s->o->force && !s->resumed_run
 					? 0
 					: already_measured(s, st, p->variant_id, &s->sizes[k]);
 			if (m < 0)
@@ -176,7 +176,7 @@ int start_run_row(struct run_state *s)
 	sqlite3_bind_text(st, 5, PACKAGE_VERSION, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 6, nvrtc_version_string(), -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 7, s->mode, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 8, s->reps);
+	sqlite3_bind_int(st, 8, s->o->reps);
 	if (db_step_done(s->db, st) < 0)
 		return -1;
 	s->run_id = sqlite3_last_insert_rowid(s->db);

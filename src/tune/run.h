@@ -51,18 +51,12 @@ struct run_state {
 	size_t njobs;
 	char *support_src, *copy_src;
 	int copy_v[MAX_PARAMS];
-	int format, quiet, reps, hot, force, device, workers;
 	const char *mode;    /* timing mode as stored: "flushed" or "hot" */
 	int64_t resumed_run; /* the run a restarted process continues, or 0 */
 	struct gpu_info g;
 	sqlite3 *db;
 	int64_t device_id, family_id, run_id;
 	const char *conditions; /* "recorded", or why NVML readings are not */
-	/* The search at each size (strategy.h) and its budget per size. */
-	int strategy;
-	long budget_n;      /* variants; 0: none */
-	double budget_s;    /* seconds; 0: none */
-	uint64_t seed;
 	int *vals;          /* the points' values, for the search */
 	/* Where the time went. */
 	double t_start, t_wait_compile, t_verify, t_timing, t_prepare;

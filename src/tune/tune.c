@@ -188,19 +188,8 @@ static void init_state(struct run_state *s, const struct family *f, const struct
 	s->f = f;
 	s->o = o;
 	s->x = x;
-	s->format = o->format;
 	s->dt = o->dt;
-	s->reps = o->reps;
-	s->device = o->device;
-	s->quiet = o->quiet;
-	s->hot = o->hot;
-	s->mode = s->hot ? "hot" : "flushed";
-	s->force = o->force;
-	s->strategy = o->strategy;
-	s->budget_n = o->budget_n;
-	s->budget_s = o->budget_s;
-	s->seed = o->seed;
-	s->workers = o->workers;
+	s->mode = o->hot ? "hot" : "flushed";
 	s->resumed_run = restart_resumed_run();
 	const struct dims *req = x && x->sizes ? x->sizes : o->sizes;
 	s->nsizes = x && x->sizes ? x->nsizes : o->nsizes;
@@ -224,9 +213,9 @@ static int find_target(struct run_state *s, char *arch, struct device_limits *li
 	char why[256];
 	if (o->list) {
 		/* The device's limits where there is one, else the defaults. */
-		have_gpu = gpu_probe(s->device, &s->g, why, sizeof(why)) == 0;
+		have_gpu = gpu_probe(s->o->device, &s->g, why, sizeof(why)) == 0;
 	} else if (!o->dry_run || !o->arch) {
-		int r = gpu_probe(s->device, &s->g, why, sizeof(why));
+		int r = gpu_probe(s->o->device, &s->g, why, sizeof(why));
 		if (r) {
 			if (o->dry_run)
 				error("%s: no GPU to take the architecture from (%s): give --arch, e.g. --arch sm_90",
@@ -241,7 +230,7 @@ static int find_target(struct run_state *s, char *arch, struct device_limits *li
 		if (!o->arch) {
 			snprintf(arch, 32, "%s", gpu_arch);
 		} else if (!o->dry_run && strcmp(arch, gpu_arch)) {
-			error("%s: --arch %s does not match GPU %d (%s, %s)", name, arch, s->device, s->g.name, gpu_arch);
+			error("%s: --arch %s does not match GPU %d (%s, %s)", name, arch, s->o->device, s->g.name, gpu_arch);
 			return EXIT_USAGE;
 		}
 	}
@@ -372,9 +361,9 @@ int tune_run(const struct family *f, const struct tune_opts *o, struct tune_extr
 			make_jobs(&s);
 			if (sp.npoints < sp.nvalid)
 				printf("a sample of %zu of the %zu valid variants (--sample)\n", sp.npoints, sp.nvalid);
-			rc = dry_run(&s, &sp, arch, cache_dir, s.workers);
+			rc = dry_run(&s, &sp, arch, cache_dir, o->workers);
 		} else {
-			rc = gpu_run(&s, arch, cache_dir, s.workers);
+			rc = gpu_run(&s, arch, cache_dir, o->workers);
 		}
 		free(cache_dir);
 	}
