@@ -217,8 +217,8 @@ static int exec_query(struct args *a)
 		table_add(&t, cells);
 	}
 	if (t.rows == 0 && format == FMT_TABLE)
-		fprintf(stderr, "gputune: nothing tuned matches (a tuning run such as "
-				"`gputune transpose` adds results)\n");
+		fprintf(stderr, "gputune: nothing tuned matches (a tuning run, `gputune FAMILY`, "
+				"adds results)\n");
 	else
 		table_print(&t, format, stdout);
 	table_free(&t);

@@ -230,6 +230,7 @@ static void help_family(const struct cmd_entry *cmd, FILE *f)
 	else
 		fprintf(f, "\nBy default the space is walked by a %s search, %d variants a size.\n",
 			strategy_name(cmd->family->strategy), cmd->family->budget);
+	fprintf(f, "`gputune validate %s` holds out, by default: %s.\n", cmd->family->name, cmd->family->validate_sizes);
 	if (cmd->family->command_help)
 		fprintf(f, "\n%s", cmd->family->command_help);
 }

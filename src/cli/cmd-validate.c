@@ -29,7 +29,7 @@
 #include <strings.h>
 
 static const struct cmd_option options[] = {
-	{ "sizes", "LIST", "held-out sizes, as for tuning (default: random:40:1000-8192 for matrices, random:20:65536-268435456 for vectors, random:12:512-4096 for gemm)", 0, 0 },
+	{ "sizes", "LIST", "held-out sizes, as for tuning (default: the family's, which `gputune help FAMILY` gives)", 0, 0 },
 	TUNE_OPT_DTYPE,
 	{ "no-shipped", NULL, "choose from your database only, not the results shipped with gputune", 0, 0 },
 	{ "param", "NAME=V,...", "the space each held-out size is tuned with, as for tuning (default: the family's)", 1, 0 },
@@ -542,26 +542,25 @@ const struct cmd_entry cmd_validate_entry = {
 	.summary = "measure how well the exported choice holds at sizes nobody tuned",
 	.usage = "FAMILY",
 	.description =
-		"For each size (default for matrices random:40:1000-8192: 40 sizes with rows\n"
-		"and columns drawn independently from [1000, 8192], seed 1; for vectors\n"
-		"random:20:65536-268435456), takes the variant an exported header\n"
+		"For each size (default: the family's held-out sizes, which `gputune help\n"
+		"FAMILY` gives; random:40:1000-8192 is 40 sizes with rows and columns drawn\n"
+		"independently from [1000, 8192], seed 1), takes the variant an exported header\n"
 		"would run there, choosing from the results as they stand but with the asked\n"
 		"sizes left out (held out even if they were measured before); then, on the GPU,\n"
-		"tunes each size with the whole space (gemm: with its default search, the\n"
-		"chosen variant always measured; no extra sizes).  The choice is timed again\n"
+		"tunes each size with the whole space (or with the family's default search\n"
+		"where it has one, the chosen variant always measured; no extra sizes).  The\n"
+		"choice is timed again\n"
 		"with as many launches as the size's best gets when it is confirmed, so\n"
 		"the two figures compared are equally sure.  It reports the choice's\n"
-		"figure (GB/s, or GFLOP/s for gemm), its share of the\n"
+		"figure (the family's metric), its share of the\n"
 		"family's ceiling and of the size's own best, with the median and the worst at the end.\n"
 		"Beside it, what a header's calibration (gputune help export) picks there:\n"
 		"the rule's 4 best are all confirmed so, and the fastest is reported\n"
 		"(columns calibrated and calibrated_pct_of_best, and a second summary line).\n"
 		"The measurements are stored like any tuning run's, and each held-out point\n"
 		"(the choice, its figure and the size's best) in the validation table, which\n"
-		"`gputune plot sizes` draws.  It costs a full tuning run per size: about\n"
-		"6 s a size for the transpose in f32 (223 s for 40 on an H200, 254 s on an\n"
-		"H100 with an empty compile cache), and for gemm (its default search) 20 s\n"
-		"to a minute and a half between 512 and 4096.\n"
+		"`gputune plot sizes` draws.  It costs a full tuning run per size;\n"
+		"docs/benchmarks.md gives what it took for each family.\n"
 		"\n"
 		"--replay needs no GPU: for each device in the results (or --device, as\n"
 		"`gputune query` reads it), it leaves each measured size out in turn, takes\n"
