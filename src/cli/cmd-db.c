@@ -155,7 +155,10 @@ static int check_sources_first(struct source *srcs, size_t n)
 			db_interruptible(mem);
 		}
 		if (srcs[i].json) {
-			rc = db_check_json(mem, srcs[i].json, srcs[i].path);
+			rc = db_stage_json(mem, srcs[i].json);
+			if (rc == 0)
+				rc = db_check_json(mem, srcs[i].json, srcs[i].path);
+			db_unstage_json(mem);
 			continue;
 		}
 		sqlite3_stmt *st = db_prepare(mem, "ATTACH DATABASE ?1 AS other");

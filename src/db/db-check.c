@@ -17,6 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The staged records of one array of the document (db_stage_json), as
+ * json_each would give them: key (the index) and value. */
+#define STAGED(path) "(SELECT key, value FROM temp.import_doc WHERE path = " path ")"
+
 enum rule_kind {
 	R_INT,    /* an integer in [min, max] */
 	R_NUM,    /* a number in [min, max] */
@@ -263,7 +267,7 @@ static int check_json_array(sqlite3 *db, const char *json, const char *array, co
 	sb_printf(&sb, "SELECT '%s[' || j.key || ']', why FROM (SELECT j.key, j.value, CASE"
 		       " WHEN json_type(j.value) IS NOT 'object' THEN 'must be an object'", array);
 	case_arms(&sb, &json_access, rules_of, NULL);
-	sb_printf(&sb, " END AS why FROM json_each(?1, '$.%s') j) j WHERE why IS NOT NULL LIMIT 1", array);
+	sb_printf(&sb, " END AS why FROM " STAGED("'$.%s'") " j) j WHERE why IS NOT NULL LIMIT 1", array);
 	int rc = first_problem(db, sb.buf, json, what);
 	sb_free(&sb);
 	return rc;
@@ -279,6 +283,35 @@ static int check_table(sqlite3 *db, const char *table, const char *what)
 	int rc = first_problem(db, sb.buf, NULL, what);
 	sb_free(&sb);
 	return rc;
+}
+
+int db_stage_json(sqlite3 *db, const char *json)
+{
+	/* A string element is kept as JSON (quoted), so that json_type and
+	 * json_extract read it as the document had it. */
+	static const char sql[] =
+		"CREATE TEMP TABLE import_doc AS SELECT path, key,"
+		" CASE WHEN type = 'text' THEN json_quote(value) ELSE value END AS value FROM ("
+		" SELECT '$.devices' AS path, key, value, type FROM json_each(?1, '$.devices')"
+		" UNION ALL SELECT '$.kernels', key, value, type FROM json_each(?1, '$.kernels')"
+		" UNION ALL SELECT '$.results', key, value, type FROM json_each(?1, '$.results')"
+		" UNION ALL SELECT '$.measurements', key, value, type FROM json_each(?1, '$.measurements')"
+		" UNION ALL SELECT '$.conditions', key, value, type FROM json_each(?1, '$.conditions')"
+		" UNION ALL SELECT '$.validation', key, value, type FROM json_each(?1, '$.validation'))";
+	db_unstage_json(db);
+	sqlite3_stmt *st = db_prepare(db, sql);
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+	int rc = db_step_done(db, st);
+	if (rc == 0)
+		rc = db_exec(db, "CREATE INDEX temp.import_doc_path ON import_doc (path)");
+	return rc;
+}
+
+void db_unstage_json(sqlite3 *db)
+{
+	sqlite3_exec(db, "DROP TABLE IF EXISTS temp.import_doc", NULL, NULL, NULL);
 }
 
 /* What a family makes of one record's kernel, element type, parameters
@@ -340,16 +373,16 @@ static int check_families(sqlite3 *db, const char *sql, const char *json, const 
 	"SELECT '" array "[' || min(j.key) || ']', json_extract(j.value, '$.kernel') AS k,"                  \
 	" json_extract(j.value, '$.dtype') AS d, json_extract(j.value, '$.params') AS p,"                    \
 	" json_extract(j.value, '$.rows') AS r, json_extract(j.value, '$.cols') AS c,"                       \
-	" coalesce(json_extract(j.value, '$.depth'), 1) AS z FROM json_each(?1, '$." array "') j"            \
+	" coalesce(json_extract(j.value, '$.depth'), 1) AS z FROM " STAGED("'$." array "'") " j"               \
 	" GROUP BY k, d, p, r, c, z"
 
 /* A run UUID that the document gives two devices or two kernels. */
 static const char json_runs_sql[] =
 	"SELECT 'run ' || json_quote(u), 'its records name more than one device or kernel'"
 	" FROM (SELECT json_extract(value, '$.run.uuid') AS u, json_extract(value, '$.device_uuid') AS d,"
-	" json_extract(value, '$.kernel') AS k FROM json_each(?1, '$.results')"
+	" json_extract(value, '$.kernel') AS k FROM " STAGED("'$.results'")
 	" UNION ALL SELECT json_extract(value, '$.run.uuid'), json_extract(value, '$.device_uuid'),"
-	" json_extract(value, '$.kernel') FROM json_each(?1, '$.measurements'))"
+	" json_extract(value, '$.kernel') FROM " STAGED("'$.measurements'") ")"
 	" GROUP BY u HAVING count(DISTINCT d) > 1 OR count(DISTINCT k) > 1 LIMIT 1";
 
 int db_check_json(sqlite3 *db, const char *json, const char *what)
@@ -416,7 +449,8 @@ int db_check_json_runs(sqlite3 *db, const char *json, const char *what)
 		" ' with ' || f.name || ' in this database, where the record names ' ||"
 		" json_quote(json_extract(j.value, '$.device_uuid')) || ' with ' ||"
 		" json_quote(json_extract(j.value, '$.kernel'))"
-		" FROM (SELECT 'results' AS a UNION ALL SELECT 'measurements') arr, json_each(?1, '$.' || arr.a) j"
+		" FROM (SELECT 'results' AS a UNION ALL SELECT 'measurements') arr"
+		" JOIN temp.import_doc j ON j.path = '$.' || arr.a"
 		" JOIN run r ON r.uuid = json_extract(j.value, '$.run.uuid') JOIN device d ON d.id = r.device_id"
 		" JOIN family f ON f.id = r.family_id"
 		" WHERE d.uuid <> json_extract(j.value, '$.device_uuid') OR f.name <> json_extract(j.value, '$.kernel')"

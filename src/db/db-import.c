@@ -26,17 +26,17 @@ static const char *const json_steps[] = {
 	" json_extract(value, '$.sm_count'), json_extract(value, '$.mem_bytes'),"
 	" json_extract(value, '$.l2_bytes'), json_extract(value, '$.bus_width_bits'),"
 	" json_extract(value, '$.mem_clock_khz'), json_extract(value, '$.driver_version')"
-	" FROM json_each(?1, '$.devices') WHERE true ON CONFLICT (uuid) DO NOTHING",
+	" FROM (SELECT key, value FROM temp.import_doc WHERE path = '$.devices') WHERE true ON CONFLICT (uuid) DO NOTHING",
 
 	"INSERT INTO family (name, params, shape, metric)"
 	" SELECT json_extract(value, '$.name'), json_extract(value, '$.params'),"
 	" coalesce(json_extract(value, '$.shape'), '2d'), coalesce(json_extract(value, '$.metric'), 'GB/s')"
-	" FROM json_each(?1, '$.kernels') WHERE true ON CONFLICT (name) DO NOTHING",
+	" FROM (SELECT key, value FROM temp.import_doc WHERE path = '$.kernels') WHERE true ON CONFLICT (name) DO NOTHING",
 
 	"INSERT OR IGNORE INTO variant (family_id, dtype, params, source_hash)"
 	" SELECT f.id, json_extract(j.value, '$.dtype'), json_extract(j.value, '$.params'),"
 	" json_extract(j.value, '$.source_hash')"
-	" FROM json_each(?1, ?2) j JOIN family f ON f.name = json_extract(j.value, '$.kernel')",
+	" FROM (SELECT key, value FROM temp.import_doc WHERE path = ?2) j JOIN family f ON f.name = json_extract(j.value, '$.kernel')",
 
 	"INSERT OR IGNORE INTO run (uuid, device_id, family_id, started_at, finished_at,"
 	" gputune_version, nvrtc_version, timing_mode, repetitions, status, conditions)"
@@ -44,7 +44,7 @@ static const char *const json_steps[] = {
 	" json_extract(j.value, '$.run.started_at'), json_extract(j.value, '$.run.gputune_version'),"
 	" json_extract(j.value, '$.run.nvrtc_version'), json_extract(j.value, '$.timing_mode'),"
 	" json_extract(j.value, '$.run.repetitions'), 'complete', json_extract(j.value, '$.run.conditions')"
-	" FROM json_each(?1, ?2) j"
+	" FROM (SELECT key, value FROM temp.import_doc WHERE path = ?2) j"
 	" JOIN device d ON d.uuid = json_extract(j.value, '$.device_uuid')"
 	" JOIN family f ON f.name = json_extract(j.value, '$.kernel')",
 
@@ -53,7 +53,7 @@ static const char *const json_steps[] = {
 	" json_extract(j.value, '$.cols'), " DEPTH_SQL ", json_extract(j.value, '$.memcpy_gbps'),"
 	" json_extract(j.value, '$.copy_kernel_gbps'), json_extract(j.value, '$.ceiling_gbps'),"
 	" coalesce(json_extract(j.value, '$.ceiling_kind'), 'copy')"
-	" FROM json_each(?1, ?2) j JOIN run r ON r.uuid = json_extract(j.value, '$.run.uuid')"
+	" FROM (SELECT key, value FROM temp.import_doc WHERE path = ?2) j JOIN run r ON r.uuid = json_extract(j.value, '$.run.uuid')"
 	" WHERE json_extract(j.value, '$.ceiling_gbps') IS NOT NULL",
 
 	/* A record without "status" is 'ok'; one that is not has no figures. */
@@ -63,7 +63,7 @@ static const char *const json_steps[] = {
 	" json_extract(j.value, '$.reason'), " IF_OK("median_ms") ", " IF_OK("min_ms") ", " IF_OK("max_ms") ","
 	" " IF_OK("p25_ms") ", " IF_OK("p75_ms") ", json_extract(j.value, '$.launches'), " IF_OK("gbps") ","
 	" " IF_OK("fraction")
-	" FROM json_each(?1, ?2) j"
+	" FROM (SELECT key, value FROM temp.import_doc WHERE path = ?2) j"
 	" JOIN run r ON r.uuid = json_extract(j.value, '$.run.uuid')"
 	" JOIN family f ON f.name = json_extract(j.value, '$.kernel')"
 	" JOIN variant v ON v.family_id = f.id AND v.dtype = json_extract(j.value, '$.dtype')"
@@ -74,7 +74,7 @@ static const char *const json_steps[] = {
 /* A result the document names but that did not land (an unknown device or
  * kernel) means the document is inconsistent: refuse it whole. */
 static const char check_sql[] =
-	"SELECT count(*) FROM json_each(?1, ?2) j"
+	"SELECT count(*) FROM (SELECT key, value FROM temp.import_doc WHERE path = ?2) j"
 	" WHERE NOT EXISTS (SELECT 1 FROM measurement m JOIN run r ON r.id = m.run_id"
 	"  JOIN variant v ON v.id = m.variant_id JOIN family f ON f.id = v.family_id"
 	"  JOIN device d ON d.id = r.device_id"
@@ -145,13 +145,13 @@ static const char *const extra_steps[] = {
 	" json_extract(j.value, '$.power_w_start'), json_extract(j.value, '$.power_w_end'),"
 	" json_extract(j.value, '$.power_w_max'), json_extract(j.value, '$.throttle_reasons'),"
 	" json_extract(j.value, '$.samples')"
-	" FROM json_each(?1, '$.conditions') j JOIN run r ON r.uuid = json_extract(j.value, '$.run_uuid')",
+	" FROM (SELECT key, value FROM temp.import_doc WHERE path = '$.conditions') j JOIN run r ON r.uuid = json_extract(j.value, '$.run_uuid')",
 
 	"INSERT OR IGNORE INTO validation (run_id, dtype, rows, cols, depth, params, how, gbps, fraction, best_gbps)"
 	" SELECT r.id, json_extract(j.value, '$.dtype'), json_extract(j.value, '$.rows'),"
 	" json_extract(j.value, '$.cols'), " DEPTH_SQL ", json_extract(j.value, '$.params'), json_extract(j.value, '$.how'),"
 	" json_extract(j.value, '$.gbps'), json_extract(j.value, '$.fraction'), json_extract(j.value, '$.best_gbps')"
-	" FROM json_each(?1, '$.validation') j JOIN run r ON r.uuid = json_extract(j.value, '$.run_uuid')",
+	" FROM (SELECT key, value FROM temp.import_doc WHERE path = '$.validation') j JOIN run r ON r.uuid = json_extract(j.value, '$.run_uuid')",
 };
 
 static int import_extras(sqlite3 *db, const char *json, const char *what)
@@ -210,27 +210,33 @@ long long db_import_json(sqlite3 *db, const char *json, const char *what, int tr
 	if (kind == 0)
 		return fail("%s is JSON but not gputune results (no \"format\": \"gputune-results\" "
 			    "with a \"results\" array)", what);
-	if (!trusted && db_check_json(db, json, what) < 0)
+	if (db_stage_json(db, json) < 0)
 		return -1;
-	if (db_begin(db) < 0)
+	if ((!trusted && db_check_json(db, json, what) < 0) || db_begin(db) < 0) {
+		db_unstage_json(db);
 		return -1;
+	}
 	/* The winners, then the candidates' measurements (absent from older
 	 * documents: json_each of a missing path is empty). */
+	int rc = 0;
 	if (db_check_json_runs(db, json, what) < 0 || import_array(db, json, "$.results", what, &added) < 0 ||
-	    import_array(db, json, "$.measurements", what, &added) < 0 || import_extras(db, json, what) < 0) {
-		db_rollback(db);
-		return -1;
-	}
-	if (update_winners(db,
+	    import_array(db, json, "$.measurements", what, &added) < 0 || import_extras(db, json, what) < 0)
+		rc = -1;
+	if (rc == 0 &&
+	    update_winners(db,
 			   "SELECT r.device_id, f.id, json_extract(j.value, '$.dtype'), json_extract(j.value, '$.rows'),"
-			   " json_extract(j.value, '$.cols'), " DEPTH_SQL ", r.timing_mode FROM json_each(?1, '$.results') j"
+			   " json_extract(j.value, '$.cols'), " DEPTH_SQL ", r.timing_mode FROM"
+			   " (SELECT key, value FROM temp.import_doc WHERE path = '$.results') j"
 			   " JOIN run r ON r.uuid = json_extract(j.value, '$.run.uuid')"
 			   " JOIN family f ON f.name = json_extract(j.value, '$.kernel')",
-			   json) < 0) {
+			   json) < 0)
+		rc = -1;
+	if (rc == 0)
+		rc = db_commit(db);
+	else
 		db_rollback(db);
-		return -1;
-	}
-	return db_commit(db) < 0 ? -1 : added;
+	db_unstage_json(db);
+	return rc < 0 ? -1 : added;
 }
 
 static const char *const merge_steps[] = {
