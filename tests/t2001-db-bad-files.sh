@@ -12,7 +12,7 @@ expect_refused() {
 	f=$1 msg=$2
 	shift 2
 	cp -p "$f" "$T/before" 2>/dev/null || true
-	$as_user "$GPUTUNE" "$@" --db "$f" >"$T/out" 2>"$T/err"
+	$as_user "${ro_gputune:-$GPUTUNE}" "$@" --db "$f" >"$T/out" 2>"$T/err"
 	rc=$?
 	check "$* on $(basename "$f"): non-zero exit ($rc)" test "$rc" -ne 0
 	grep_in "$T/err" "$msg"
@@ -88,11 +88,18 @@ expect_refused "$T/other.db" "is a SQLite database but not a gputune database" d
 # Read-only files and directories.  As root every file is writable, so
 # root runs these as the unprivileged user nobody (setpriv drops the
 # privileges), where it can; otherwise they are skipped, saying so.
+ro_gputune=$GPUTUNE
 if [ "$(id -u)" -eq 0 ]; then
 	chmod 0755 "$T"
-	if command -v setpriv >/dev/null 2>&1 &&
-		setpriv --reuid=65534 --regid=65534 --clear-groups "$GPUTUNE" --version >/dev/null 2>&1; then
-		as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	drop="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	# The build tree may lie where nobody cannot reach (root's home):
+	# then a copy of the binary in $T runs instead.
+	if command -v setpriv >/dev/null 2>&1 && ! $drop "$ro_gputune" --version >/dev/null 2>&1; then
+		mkdir "$T/bin" && cp "$GPUTUNE" "$T/bin/gputune" && chmod 0755 "$T/bin" "$T/bin/gputune"
+		ro_gputune=$T/bin/gputune
+	fi
+	if command -v setpriv >/dev/null 2>&1 && $drop "$ro_gputune" --version >/dev/null 2>&1; then
+		as_user=$drop
 	else
 		as_user=none
 	fi
@@ -106,7 +113,7 @@ if [ "$as_user" != none ]; then
 	for cmd in "db info" "query --no-shipped" "export --kernel transpose --no-shipped"; do
 		# shellcheck disable=SC2086
 		check "a read-only database can still be read: $cmd" \
-			sh -c "$as_user '$GPUTUNE' $cmd --db '$T/ro/ro.db' > /dev/null"
+			sh -c "$as_user '$ro_gputune' $cmd --db '$T/ro/ro.db' > /dev/null"
 	done
 	check "reading it left nothing beside it" test "$(ls "$T/ro")" = ro.db
 	# A writable file in a directory that is not: SQLite cannot keep its
@@ -116,9 +123,9 @@ if [ "$as_user" != none ]; then
 	chmod 0666 "$T/rodir/w.db"
 	chmod 0555 "$T/rodir"
 	check "a database in a read-only directory can still be read" \
-		sh -c "$as_user '$GPUTUNE' db info --db '$T/rodir/w.db' > /dev/null"
+		sh -c "$as_user '$ro_gputune' db info --db '$T/rodir/w.db' > /dev/null"
 	expect_refused "$T/rodir/w.db" "its directory $T/rodir is not writable" db merge "$T/a.json"
-	$as_user "$GPUTUNE" db merge "$T/a.json" --db "$T/rodir/new.db" >"$T/out" 2>"$T/err"
+	$as_user "$ro_gputune" db merge "$T/a.json" --db "$T/rodir/new.db" >"$T/out" 2>"$T/err"
 	check "a new database in a read-only directory is refused" test $? -ne 0
 	grep_in "$T/err" "rodir/new.db"
 	as_user=
