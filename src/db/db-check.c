@@ -254,7 +254,7 @@ static int first_problem(sqlite3 *db, const char *sql, const char *json, const c
 		rc = fail("%s: %s: %s", what, (const char *)sqlite3_column_text(st, 0),
 			  (const char *)sqlite3_column_text(st, 1));
 	else if (r != SQLITE_DONE)
-		rc = fail("%s is not valid gputune results: %s", what, sqlite3_errmsg(db));
+		rc = db_import_failed(db, what);
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -283,6 +283,13 @@ static int check_table(sqlite3 *db, const char *table, const char *what)
 	int rc = first_problem(db, sb.buf, NULL, what);
 	sb_free(&sb);
 	return rc;
+}
+
+int db_import_failed(sqlite3 *db, const char *what)
+{
+	if (sqlite3_errcode(db) == SQLITE_INTERRUPT)
+		return fail("%s: interrupted", what);
+	return fail("%s is not valid gputune results: %s", what, sqlite3_errmsg(db));
 }
 
 int db_stage_json(sqlite3 *db, const char *json)
@@ -363,7 +370,7 @@ static int check_families(sqlite3 *db, const char *sql, const char *json, const 
 			rc = fail("%s: %s: %s", what, (const char *)sqlite3_column_text(st, 0), why);
 	}
 	if (rc == 0 && r != SQLITE_DONE)
-		rc = fail("%s is not valid gputune results: %s", what, sqlite3_errmsg(db));
+		rc = db_import_failed(db, what);
 	sqlite3_finalize(st);
 	return rc;
 }

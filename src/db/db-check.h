@@ -15,6 +15,11 @@
 /* The JSON format version this gputune writes and reads. */
 #define RESULTS_FORMAT_VERSION 1
 
+/* A statement reading what's imports failed: -1 after "what: interrupted"
+ * when Ctrl-C stopped it, else after "what is not valid gputune results:
+ * SQLite's message". */
+int db_import_failed(sqlite3 *db, const char *what);
+
 /* Reads the arrays of the results document json into a temporary table of
  * db's, once: the checks and the import then read its records from there
  * instead of parsing the whole document again in every statement (a

@@ -116,7 +116,7 @@ static int import_array(sqlite3 *db, const char *json, const char *path, const c
 		int r = sqlite3_step(st);
 		long long missing = r == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
 		if (r != SQLITE_DONE && r != SQLITE_ROW) {
-			error("%s is not valid gputune results: %s", what, sqlite3_errmsg(db));
+			db_import_failed(db, what);
 			sqlite3_finalize(st);
 			return -1;
 		}
@@ -164,7 +164,7 @@ static int import_extras(sqlite3 *db, const char *json, const char *what)
 		int r = sqlite3_step(st);
 		sqlite3_finalize(st);
 		if (r != SQLITE_DONE)
-			return fail("%s is not valid gputune results: %s", what, sqlite3_errmsg(db));
+			return db_import_failed(db, what);
 	}
 	return 0;
 }

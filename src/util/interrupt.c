@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 static volatile sig_atomic_t flag;
+static pid_t installer; /* the process that installed the handler */
 static struct timespec first; /* when the first signal came */
 
 /* A signal within this long of the first is the same request: `timeout`
@@ -38,13 +39,16 @@ static void on_signal(int sig)
 	 * is async-signal-safe where stdio is not. */
 	static const char msg[] = "\ngputune: interrupted: stopping after the work in hand "
 				  "(signal again, a second later, to stop at once)\n";
-	ssize_t w = write(STDERR_FILENO, msg, sizeof(msg) - 1);
-	(void)w;
+	if (getpid() == installer) { /* not a forked child's copy of the handler */
+		ssize_t w = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+		(void)w;
+	}
 }
 
 void interrupt_install(void)
 {
 	struct sigaction sa;
+	installer = getpid();
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
