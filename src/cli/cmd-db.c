@@ -105,9 +105,7 @@ static int source_read(struct source *src, const char *target)
 	if (same_file(src->path, target)) {
 		/* Merging a database into itself adds nothing, and its two
 		 * connections would wait for each other's lock. */
-		fprintf(stderr, "gputune: skipping ");
-		report_escaped(stderr, src->path);
-		fprintf(stderr, ": it is the database being merged into\n");
+		warning("skipping %s: it is the database being merged into", src->path);
 		src->skip = 1;
 		return 0;
 	}
@@ -119,12 +117,8 @@ static int source_read(struct source *src, const char *target)
 		return fail("cannot read %s: %s", src->path, strerror(errno));
 	size_t got = fread(head, 1, sizeof(head), f);
 	fclose(f);
-	if (got == sizeof(head) && !memcmp(head, "SQLite format 3", 16)) {
-		sqlite3 *other = NULL;
-		int rc = db_open(src->path, 0, &other);
-		db_close(other);
-		return rc;
-	}
+	if (got == sizeof(head) && !memcmp(head, "SQLite format 3", 16))
+		return db_merge_file_check(src->path);
 	size_t len = 0;
 	char *text = read_file(src->path, &len);
 	if (!text)
@@ -191,7 +185,10 @@ static int db_merge(const char *path, char **files, size_t n)
 		if (source_read(&srcs[i], path) < 0)
 			rc = EXIT_FAIL;
 	}
-	if (rc == EXIT_OK && stat(path, &st) < 0 && check_sources_first(srcs, n) < 0)
+	/* Into a new database, the sources' records are checked before it is
+	 * created (and not again as they are merged). */
+	int checked = rc == EXIT_OK && stat(path, &st) < 0;
+	if (checked && check_sources_first(srcs, n) < 0)
 		rc = EXIT_FAIL;
 	size_t todo = 0;
 	for (size_t i = 0; i < n; i++)
@@ -204,8 +201,8 @@ static int db_merge(const char *path, char **files, size_t n)
 	for (size_t i = 0; db && i < n && rc == EXIT_OK; i++) {
 		if (srcs[i].skip)
 			continue;
-		long long added = srcs[i].json ? db_import_json(db, srcs[i].json, srcs[i].path, 0)
-					       : db_merge_file(db, srcs[i].path);
+		long long added = srcs[i].json ? db_import_json(db, srcs[i].json, srcs[i].path, checked)
+					       : db_merge_file(db, srcs[i].path, checked);
 		if (added < 0)
 			rc = interrupted() ? EXIT_INTERRUPTED : EXIT_FAIL;
 		else

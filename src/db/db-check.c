@@ -17,10 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The staged records of one array of the document (db_stage_json), as
- * json_each would give them: key (the index) and value. */
-#define STAGED(path) "(SELECT key, value FROM temp.import_doc WHERE path = " path ")"
-
 enum rule_kind {
 	R_INT,    /* an integer in [min, max] */
 	R_NUM,    /* a number in [min, max] */
@@ -239,15 +235,13 @@ static void case_arms(struct strbuf *sb, const struct access *acc, const char *a
 	}
 }
 
-/* Runs sql (?1: json, where it takes it), whose rows are (where, why):
- * the first is reported as "what: where: why"; 0 when there is none. */
-static int first_problem(sqlite3 *db, const char *sql, const char *json, const char *what)
+/* Runs sql, whose rows are (where, why): the first is reported as
+ * "what: where: why"; 0 when there is none. */
+static int first_problem(sqlite3 *db, const char *sql, const char *what)
 {
 	sqlite3_stmt *st = db_prepare(db, sql);
 	if (!st)
 		return -1;
-	if (json)
-		sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
 	int r = sqlite3_step(st);
 	int rc = 0;
 	if (r == SQLITE_ROW)
@@ -260,15 +254,14 @@ static int first_problem(sqlite3 *db, const char *sql, const char *json, const c
 }
 
 /* The fields of every record of one JSON array. */
-static int check_json_array(sqlite3 *db, const char *json, const char *array, const char *rules_of,
-			    const char *what)
+static int check_json_array(sqlite3 *db, const char *array, const char *rules_of, const char *what)
 {
 	struct strbuf sb = {0};
 	sb_printf(&sb, "SELECT '%s[' || j.key || ']', why FROM (SELECT j.key, j.value, CASE"
 		       " WHEN json_type(j.value) IS NOT 'object' THEN 'must be an object'", array);
 	case_arms(&sb, &json_access, rules_of, NULL);
-	sb_printf(&sb, " END AS why FROM " STAGED("'$.%s'") " j) j WHERE why IS NOT NULL LIMIT 1", array);
-	int rc = first_problem(db, sb.buf, json, what);
+	sb_printf(&sb, " END AS why FROM " DB_STAGED("'$.%s'") " j) j WHERE why IS NOT NULL LIMIT 1", array);
+	int rc = first_problem(db, sb.buf, what);
 	sb_free(&sb);
 	return rc;
 }
@@ -280,7 +273,7 @@ static int check_table(sqlite3 *db, const char *table, const char *what)
 	sb_printf(&sb, "SELECT '%s row ' || rid, why FROM (SELECT t.rowid AS rid, CASE", table);
 	case_arms(&sb, &table_access, NULL, table);
 	sb_printf(&sb, " END AS why FROM other.%s t) WHERE why IS NOT NULL LIMIT 1", table);
-	int rc = first_problem(db, sb.buf, NULL, what);
+	int rc = first_problem(db, sb.buf, what);
 	sb_free(&sb);
 	return rc;
 }
@@ -350,15 +343,13 @@ static const char *family_problem(const char *kernel, const char *dtype, const c
 	return NULL;
 }
 
-/* Every row of sql (?1: json, where it takes it) is (where, kernel, dtype,
- * params, rows, cols, depth), checked against its family. */
-static int check_families(sqlite3 *db, const char *sql, const char *json, const char *what)
+/* Every row of sql is (where, kernel, dtype, params, rows, cols, depth),
+ * checked against its family. */
+static int check_families(sqlite3 *db, const char *sql, const char *what)
 {
 	sqlite3_stmt *st = db_prepare(db, sql);
 	if (!st)
 		return -1;
-	if (json)
-		sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
 	int rc = 0, r;
 	while (rc == 0 && (r = sqlite3_step(st)) == SQLITE_ROW) {
 		char buf[400];
@@ -380,45 +371,75 @@ static int check_families(sqlite3 *db, const char *sql, const char *json, const 
 	"SELECT '" array "[' || min(j.key) || ']', json_extract(j.value, '$.kernel') AS k,"                  \
 	" json_extract(j.value, '$.dtype') AS d, json_extract(j.value, '$.params') AS p,"                    \
 	" json_extract(j.value, '$.rows') AS r, json_extract(j.value, '$.cols') AS c,"                       \
-	" coalesce(json_extract(j.value, '$.depth'), 1) AS z FROM " STAGED("'$." array "'") " j"               \
+	" coalesce(json_extract(j.value, '$.depth'), 1) AS z FROM " DB_STAGED("'$." array "'") " j"               \
 	" GROUP BY k, d, p, r, c, z"
 
 /* A run UUID that the document gives two devices or two kernels. */
 static const char json_runs_sql[] =
 	"SELECT 'run ' || json_quote(u), 'its records name more than one device or kernel'"
 	" FROM (SELECT json_extract(value, '$.run.uuid') AS u, json_extract(value, '$.device_uuid') AS d,"
-	" json_extract(value, '$.kernel') AS k FROM " STAGED("'$.results'")
+	" json_extract(value, '$.kernel') AS k FROM " DB_STAGED("'$.results'")
 	" UNION ALL SELECT json_extract(value, '$.run.uuid'), json_extract(value, '$.device_uuid'),"
-	" json_extract(value, '$.kernel') FROM " STAGED("'$.measurements'") ")"
+	" json_extract(value, '$.kernel') FROM " DB_STAGED("'$.measurements'") ")"
 	" GROUP BY u HAVING count(DISTINCT d) > 1 OR count(DISTINCT k) > 1 LIMIT 1";
+
+/* The document's own fields, read in one pass over its top level (one
+ * parse of it): "version" must be this format's, and each array present
+ * must be an array.  0, or -1 after a message. */
+static int check_top_level(sqlite3 *db, const char *json, const char *const *arrays, size_t narrays,
+			   const char *what)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT key, type, substr(json_quote(value), 1, 60),"
+					  " type = 'integer' AND value = ?2 FROM json_each(?1)");
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, RESULTS_FORMAT_VERSION);
+	char *version = NULL; /* what "version" holds, when it is not this format's */
+	int have_version = 0;
+	int not_array = -1; /* the first of arrays present but not an array */
+	int r;
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *key = (const char *)sqlite3_column_text(st, 0);
+		const char *type = (const char *)sqlite3_column_text(st, 1);
+		if (!strcmp(key, "version")) {
+			have_version = 1;
+			if (!sqlite3_column_int(st, 3) && !version)
+				version = xstrdup((const char *)sqlite3_column_text(st, 2));
+			continue;
+		}
+		for (int i = 0; i < (int)narrays; i++)
+			if (!strcmp(key, arrays[i]) && strcmp(type, "array") && (not_array < 0 || i < not_array))
+				not_array = i;
+	}
+	int rc = 0;
+	if (r != SQLITE_DONE)
+		rc = db_import_failed(db, what);
+	else if (!have_version || version)
+		rc = fail("%s: version: must be %d, the format this gputune reads (got %s)", what,
+			  RESULTS_FORMAT_VERSION, version ? version : "none");
+	else if (not_array >= 0)
+		rc = fail("%s: %s: must be an array", what, arrays[not_array]);
+	free(version);
+	sqlite3_finalize(st);
+	return rc;
+}
 
 int db_check_json(sqlite3 *db, const char *json, const char *what)
 {
-	static const char *const arrays[][2] = {
-		{ "devices", "devices" }, { "kernels", "kernels" }, { "results", "records" },
-		{ "measurements", "records" }, { "conditions", "conditions" }, { "validation", "validation" },
-	};
-	char sql[400];
-	snprintf(sql, sizeof(sql),
-		 "SELECT 'version', 'must be %d, the format this gputune reads (got ' ||"
-		 " CASE WHEN json_type(?1, '$.version') IS NULL THEN 'none'"
-		 " ELSE substr(json_quote(json_extract(?1, '$.version')), 1, 60) END || ')'"
-		 " WHERE json_type(?1, '$.version') IS NOT 'integer' OR json_extract(?1, '$.version') <> %d",
-		 RESULTS_FORMAT_VERSION, RESULTS_FORMAT_VERSION);
-	if (first_problem(db, sql, json, what) < 0)
+	static const char *const arrays[] = { "devices", "kernels", "results", "measurements", "conditions",
+					      "validation" };
+	static const char *const rules_of[] = { "devices", "kernels", "records", "records", "conditions",
+						"validation" };
+	if (check_top_level(db, json, arrays, ARRAY_SIZE(arrays), what) < 0)
 		return -1;
-	for (size_t i = 0; i < ARRAY_SIZE(arrays); i++) {
-		snprintf(sql, sizeof(sql),
-			 "SELECT '%s', 'must be an array' WHERE coalesce(json_type(?1, '$.%s'), 'array') <> 'array'",
-			 arrays[i][0], arrays[i][0]);
-		if (first_problem(db, sql, json, what) < 0 ||
-		    check_json_array(db, json, arrays[i][0], arrays[i][1], what) < 0)
+	for (size_t i = 0; i < ARRAY_SIZE(arrays); i++)
+		if (check_json_array(db, arrays[i], rules_of[i], what) < 0)
 			return -1;
-	}
-	if (check_families(db, JSON_FAMILIES("results"), json, what) < 0 ||
-	    check_families(db, JSON_FAMILIES("measurements"), json, what) < 0)
+	if (check_families(db, JSON_FAMILIES("results"), what) < 0 ||
+	    check_families(db, JSON_FAMILIES("measurements"), what) < 0)
 		return -1;
-	return first_problem(db, json_runs_sql, json, what);
+	return first_problem(db, json_runs_sql, what);
 }
 
 /* The attached file's runs that db holds under another device or kernel:
@@ -443,13 +464,18 @@ int db_check_attached(sqlite3 *db, const char *what)
 			   " FROM other.measurement m JOIN other.variant v ON v.id = m.variant_id"
 			   " JOIN other.family f ON f.id = v.family_id"
 			   " GROUP BY f.name, v.dtype, v.params, m.rows, m.cols, m.depth",
-			   NULL, what) < 0)
+			   what) < 0)
 		return -1;
-	return first_problem(db, attached_runs_sql, NULL, what);
+	return 0;
+}
+
+int db_check_attached_runs(sqlite3 *db, const char *what)
+{
+	return first_problem(db, attached_runs_sql, what);
 }
 
 /* A record whose run db holds under another device or kernel. */
-int db_check_json_runs(sqlite3 *db, const char *json, const char *what)
+int db_check_json_runs(sqlite3 *db, const char *what)
 {
 	static const char sql[] =
 		"SELECT a || '[' || j.key || '].run.uuid', json_quote(r.uuid) || ' is a run of ' || json_quote(d.uuid) ||"
@@ -462,5 +488,5 @@ int db_check_json_runs(sqlite3 *db, const char *json, const char *what)
 		" JOIN family f ON f.id = r.family_id"
 		" WHERE d.uuid <> json_extract(j.value, '$.device_uuid') OR f.name <> json_extract(j.value, '$.kernel')"
 		" LIMIT 1";
-	return first_problem(db, sql, json, what);
+	return first_problem(db, sql, what);
 }

@@ -27,6 +27,10 @@ int db_import_failed(sqlite3 *db, const char *what);
  * drops it. */
 int db_stage_json(sqlite3 *db, const char *json);
 void db_unstage_json(sqlite3 *db);
+/* The staged records of one array of the document (path: a SQL string
+ * literal or parameter, such as "'$.results'"), as json_each would give
+ * them: key (the index) and value. */
+#define DB_STAGED(path) "(SELECT key, value FROM temp.import_doc WHERE path = " path ")"
 
 /* Checks the results document json (already known to be one, and staged
  * on db) with db's SQLite; what names it in messages.  0, or -1 after one
@@ -37,11 +41,14 @@ int db_check_json(sqlite3 *db, const char *json, const char *what);
  * device or kernel (they would be filed under that run, and dropped as
  * duplicates without a word): 0 when there is none, else -1 after naming
  * the first. */
-int db_check_json_runs(sqlite3 *db, const char *json, const char *what);
+int db_check_json_runs(sqlite3 *db, const char *what);
 
 /* Checks the gputune database attached to db as "other" (what: its
- * path), and that none of its runs is one of db's under another device
- * or kernel.  0, or -1 after one line naming the table, row and field. */
+ * path) row by row, as db_check_json does a document.  0, or -1 after one
+ * line naming the table, row and field. */
 int db_check_attached(sqlite3 *db, const char *what);
+/* The attached database's runs that db holds under another device or
+ * kernel, as db_check_json_runs.  0, or -1 after naming the first. */
+int db_check_attached_runs(sqlite3 *db, const char *what);
 
 #endif

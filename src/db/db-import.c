@@ -26,17 +26,17 @@ static const char *const json_steps[] = {
 	" json_extract(value, '$.sm_count'), json_extract(value, '$.mem_bytes'),"
 	" json_extract(value, '$.l2_bytes'), json_extract(value, '$.bus_width_bits'),"
 	" json_extract(value, '$.mem_clock_khz'), json_extract(value, '$.driver_version')"
-	" FROM (SELECT key, value FROM temp.import_doc WHERE path = '$.devices') WHERE true ON CONFLICT (uuid) DO NOTHING",
+	" FROM " DB_STAGED("'$.devices'") " WHERE true ON CONFLICT (uuid) DO NOTHING",
 
 	"INSERT INTO family (name, params, shape, metric)"
 	" SELECT json_extract(value, '$.name'), json_extract(value, '$.params'),"
 	" coalesce(json_extract(value, '$.shape'), '2d'), coalesce(json_extract(value, '$.metric'), 'GB/s')"
-	" FROM (SELECT key, value FROM temp.import_doc WHERE path = '$.kernels') WHERE true ON CONFLICT (name) DO NOTHING",
+	" FROM " DB_STAGED("'$.kernels'") " WHERE true ON CONFLICT (name) DO NOTHING",
 
 	"INSERT OR IGNORE INTO variant (family_id, dtype, params, source_hash)"
 	" SELECT f.id, json_extract(j.value, '$.dtype'), json_extract(j.value, '$.params'),"
 	" json_extract(j.value, '$.source_hash')"
-	" FROM (SELECT key, value FROM temp.import_doc WHERE path = ?2) j JOIN family f ON f.name = json_extract(j.value, '$.kernel')",
+	" FROM " DB_STAGED("?1") " j JOIN family f ON f.name = json_extract(j.value, '$.kernel')",
 
 	"INSERT OR IGNORE INTO run (uuid, device_id, family_id, started_at, finished_at,"
 	" gputune_version, nvrtc_version, timing_mode, repetitions, status, conditions)"
@@ -44,7 +44,7 @@ static const char *const json_steps[] = {
 	" json_extract(j.value, '$.run.started_at'), json_extract(j.value, '$.run.gputune_version'),"
 	" json_extract(j.value, '$.run.nvrtc_version'), json_extract(j.value, '$.timing_mode'),"
 	" json_extract(j.value, '$.run.repetitions'), 'complete', json_extract(j.value, '$.run.conditions')"
-	" FROM (SELECT key, value FROM temp.import_doc WHERE path = ?2) j"
+	" FROM " DB_STAGED("?1") " j"
 	" JOIN device d ON d.uuid = json_extract(j.value, '$.device_uuid')"
 	" JOIN family f ON f.name = json_extract(j.value, '$.kernel')",
 
@@ -53,7 +53,7 @@ static const char *const json_steps[] = {
 	" json_extract(j.value, '$.cols'), " DEPTH_SQL ", json_extract(j.value, '$.memcpy_gbps'),"
 	" json_extract(j.value, '$.copy_kernel_gbps'), json_extract(j.value, '$.ceiling_gbps'),"
 	" coalesce(json_extract(j.value, '$.ceiling_kind'), 'copy')"
-	" FROM (SELECT key, value FROM temp.import_doc WHERE path = ?2) j JOIN run r ON r.uuid = json_extract(j.value, '$.run.uuid')"
+	" FROM " DB_STAGED("?1") " j JOIN run r ON r.uuid = json_extract(j.value, '$.run.uuid')"
 	" WHERE json_extract(j.value, '$.ceiling_gbps') IS NOT NULL",
 
 	/* A record without "status" is 'ok'; one that is not has no figures. */
@@ -63,7 +63,7 @@ static const char *const json_steps[] = {
 	" json_extract(j.value, '$.reason'), " IF_OK("median_ms") ", " IF_OK("min_ms") ", " IF_OK("max_ms") ","
 	" " IF_OK("p25_ms") ", " IF_OK("p75_ms") ", json_extract(j.value, '$.launches'), " IF_OK("gbps") ","
 	" " IF_OK("fraction")
-	" FROM (SELECT key, value FROM temp.import_doc WHERE path = ?2) j"
+	" FROM " DB_STAGED("?1") " j"
 	" JOIN run r ON r.uuid = json_extract(j.value, '$.run.uuid')"
 	" JOIN family f ON f.name = json_extract(j.value, '$.kernel')"
 	" JOIN variant v ON v.family_id = f.id AND v.dtype = json_extract(j.value, '$.dtype')"
@@ -74,7 +74,7 @@ static const char *const json_steps[] = {
 /* A result the document names but that did not land (an unknown device or
  * kernel) means the document is inconsistent: refuse it whole. */
 static const char check_sql[] =
-	"SELECT count(*) FROM (SELECT key, value FROM temp.import_doc WHERE path = ?2) j"
+	"SELECT count(*) FROM " DB_STAGED("?1") " j"
 	" WHERE NOT EXISTS (SELECT 1 FROM measurement m JOIN run r ON r.id = m.run_id"
 	"  JOIN variant v ON v.id = m.variant_id JOIN family f ON f.id = v.family_id"
 	"  JOIN device d ON d.id = r.device_id"
@@ -100,33 +100,41 @@ static int is_results_document(sqlite3 *db, const char *json)
 	return r;
 }
 
-/* Runs every import step, and the check, over the records of one array
- * of the document (path "$.results" or "$.measurements"; ?2 in the steps).
+/* Runs one statement over the staged records (path, where the statement
+ * takes it, as ?1); *first: column 0 of its row, where it returns one.
  * 0, or -1 after reporting (the caller rolls back). */
-static int import_array(sqlite3 *db, const char *json, const char *path, const char *what, long long *added)
+static int step_staged(sqlite3 *db, const char *sql, const char *path, const char *what, long long *first)
 {
-	for (size_t i = 0; i <= ARRAY_SIZE(json_steps); i++) {
-		const char *sql = i < ARRAY_SIZE(json_steps) ? json_steps[i] : check_sql;
-		sqlite3_stmt *st = NULL;
-		if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-			return fail("%s: %s", what, sqlite3_errmsg(db));
-		sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
-		if (sqlite3_bind_parameter_count(st) >= 2)
-			sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
-		int r = sqlite3_step(st);
-		long long missing = r == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-		if (r != SQLITE_DONE && r != SQLITE_ROW) {
-			db_import_failed(db, what);
-			sqlite3_finalize(st);
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return fail("%s: %s", what, sqlite3_errmsg(db));
+	if (path)
+		sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+	int r = sqlite3_step(st);
+	if (first)
+		*first = r == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	int rc = r == SQLITE_DONE || r == SQLITE_ROW ? 0 : db_import_failed(db, what);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Runs every import step, and the check, over the records of one array
+ * of the document (path "$.results" or "$.measurements"; ?1 in the steps).
+ * 0, or -1 after reporting (the caller rolls back). */
+static int import_array(sqlite3 *db, const char *path, const char *what, long long *added)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(json_steps); i++) {
+		if (step_staged(db, json_steps[i], path, what, NULL) < 0)
 			return -1;
-		}
-		sqlite3_finalize(st);
 		if (i == ARRAY_SIZE(json_steps) - 1) /* the measurements */
 			*added += sqlite3_changes(db);
-		if (i == ARRAY_SIZE(json_steps) && missing)
-			return fail("%s is not valid gputune results: %lld records of %s name an unknown "
-				    "device, kernel or run, or lack a required field", what, missing, path + 2);
 	}
+	long long missing = 0;
+	if (step_staged(db, check_sql, path, what, &missing) < 0)
+		return -1;
+	if (missing)
+		return fail("%s is not valid gputune results: %lld records of %s name an unknown "
+			    "device, kernel or run, or lack a required field", what, missing, path + 2);
 	return 0;
 }
 
@@ -145,34 +153,27 @@ static const char *const extra_steps[] = {
 	" json_extract(j.value, '$.power_w_start'), json_extract(j.value, '$.power_w_end'),"
 	" json_extract(j.value, '$.power_w_max'), json_extract(j.value, '$.throttle_reasons'),"
 	" json_extract(j.value, '$.samples')"
-	" FROM (SELECT key, value FROM temp.import_doc WHERE path = '$.conditions') j JOIN run r ON r.uuid = json_extract(j.value, '$.run_uuid')",
+	" FROM " DB_STAGED("'$.conditions'") " j JOIN run r ON r.uuid = json_extract(j.value, '$.run_uuid')",
 
 	"INSERT OR IGNORE INTO validation (run_id, dtype, rows, cols, depth, params, how, gbps, fraction, best_gbps)"
 	" SELECT r.id, json_extract(j.value, '$.dtype'), json_extract(j.value, '$.rows'),"
 	" json_extract(j.value, '$.cols'), " DEPTH_SQL ", json_extract(j.value, '$.params'), json_extract(j.value, '$.how'),"
 	" json_extract(j.value, '$.gbps'), json_extract(j.value, '$.fraction'), json_extract(j.value, '$.best_gbps')"
-	" FROM (SELECT key, value FROM temp.import_doc WHERE path = '$.validation') j JOIN run r ON r.uuid = json_extract(j.value, '$.run_uuid')",
+	" FROM " DB_STAGED("'$.validation'") " j JOIN run r ON r.uuid = json_extract(j.value, '$.run_uuid')",
 };
 
-static int import_extras(sqlite3 *db, const char *json, const char *what)
+static int import_extras(sqlite3 *db, const char *what)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(extra_steps); i++) {
-		sqlite3_stmt *st = NULL;
-		if (sqlite3_prepare_v2(db, extra_steps[i], -1, &st, NULL) != SQLITE_OK)
-			return fail("%s: %s", what, sqlite3_errmsg(db));
-		sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
-		int r = sqlite3_step(st);
-		sqlite3_finalize(st);
-		if (r != SQLITE_DONE)
-			return db_import_failed(db, what);
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(extra_steps); i++)
+		if (step_staged(db, extra_steps[i], NULL, what, NULL) < 0)
+			return -1;
 	return 0;
 }
 
 /*
  * The winners after an import, at the sizes that had one here or in what
  * came in (source: a SELECT of device_id, family_id, dtype, rows, cols,
- * depth, timing_mode, ?1 bound to json where not NULL), and nowhere else.
+ * depth, timing_mode), and nowhere else.
  * A size an interrupted run left part measured has no winner (tune
  * records a size's winner when it is done); its measurements, kept for
  * the run that resumes it, must not make it one here.  As evidence for
@@ -180,7 +181,7 @@ static int import_extras(sqlite3 *db, const char *json, const char *what)
  * variants measured there (measured: an H100's choice at an f16 size
  * from 87.8% of that size's best to 73.8%).  0 or -1.
  */
-static int update_winners(sqlite3 *db, const char *source, const char *json)
+static int update_winners(sqlite3 *db, const char *source)
 {
 	char *keep = xasprintf("CREATE TEMP TABLE kept_winners AS SELECT device_id, family_id, dtype, rows, cols, depth,"
 			       " timing_mode FROM winner UNION %s", source);
@@ -188,8 +189,6 @@ static int update_winners(sqlite3 *db, const char *source, const char *json)
 	free(keep);
 	if (!st)
 		return -1;
-	if (json)
-		sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
 	int rc = db_step_done(db, st);
 	if (rc == 0)
 		rc = db_update_winners(db, -1, -1, NULL, NULL, NULL);
@@ -201,7 +200,7 @@ static int update_winners(sqlite3 *db, const char *source, const char *json)
 	return rc;
 }
 
-long long db_import_json(sqlite3 *db, const char *json, const char *what, int trusted)
+long long db_import_json(sqlite3 *db, const char *json, const char *what, int checked)
 {
 	long long added = 0;
 	int kind = is_results_document(db, json);
@@ -212,24 +211,23 @@ long long db_import_json(sqlite3 *db, const char *json, const char *what, int tr
 			    "with a \"results\" array)", what);
 	if (db_stage_json(db, json) < 0)
 		return -1;
-	if ((!trusted && db_check_json(db, json, what) < 0) || db_begin(db) < 0) {
+	if ((!checked && db_check_json(db, json, what) < 0) || db_begin(db) < 0) {
 		db_unstage_json(db);
 		return -1;
 	}
 	/* The winners, then the candidates' measurements (absent from older
 	 * documents: json_each of a missing path is empty). */
 	int rc = 0;
-	if (db_check_json_runs(db, json, what) < 0 || import_array(db, json, "$.results", what, &added) < 0 ||
-	    import_array(db, json, "$.measurements", what, &added) < 0 || import_extras(db, json, what) < 0)
+	if (db_check_json_runs(db, what) < 0 || import_array(db, "$.results", what, &added) < 0 ||
+	    import_array(db, "$.measurements", what, &added) < 0 || import_extras(db, what) < 0)
 		rc = -1;
 	if (rc == 0 &&
 	    update_winners(db,
 			   "SELECT r.device_id, f.id, json_extract(j.value, '$.dtype'), json_extract(j.value, '$.rows'),"
 			   " json_extract(j.value, '$.cols'), " DEPTH_SQL ", r.timing_mode FROM"
-			   " (SELECT key, value FROM temp.import_doc WHERE path = '$.results') j"
+			   " " DB_STAGED("'$.results'") " j"
 			   " JOIN run r ON r.uuid = json_extract(j.value, '$.run.uuid')"
-			   " JOIN family f ON f.name = json_extract(j.value, '$.kernel')",
-			   json) < 0)
+			   " JOIN family f ON f.name = json_extract(j.value, '$.kernel')") < 0)
 		rc = -1;
 	if (rc == 0)
 		rc = db_commit(db);
@@ -279,10 +277,9 @@ static const char *const merge_steps[] = {
 	"  AND lv.dtype = ov.dtype AND lv.params = ov.params AND lv.source_hash = ov.source_hash",
 };
 
-long long db_merge_file(sqlite3 *db, const char *path)
+int db_merge_file_check(const char *path)
 {
-	long long added = 0;
-	/* Check the other file with the same rules as any open, read-only. */
+	/* The other file is checked with the same rules as any open, read-only. */
 	sqlite3 *other = NULL;
 	if (db_open(path, 0, &other) < 0)
 		return -1;
@@ -295,6 +292,12 @@ long long db_merge_file(sqlite3 *db, const char *path)
 	if (version != db_schema_version())
 		return fail("%s has schema version %d, not %d: open it with this gputune first "
 			     "(gputune db info --db %s) to migrate it", path, version, db_schema_version(), path);
+	return 0;
+}
+
+long long db_merge_file(sqlite3 *db, const char *path, int checked)
+{
+	long long added = 0;
 	sqlite3_stmt *st = db_prepare(db, "ATTACH DATABASE ?1 AS other");
 	if (!st)
 		return -1;
@@ -302,8 +305,10 @@ long long db_merge_file(sqlite3 *db, const char *path)
 	if (db_step_done(db, st) < 0)
 		return -1;
 	int rc = db_begin(db);
-	if (rc == 0)
+	if (rc == 0 && !checked)
 		rc = db_check_attached(db, path);
+	if (rc == 0)
+		rc = db_check_attached_runs(db, path);
 	for (size_t i = 0; rc == 0 && i < ARRAY_SIZE(merge_steps); i++) {
 		rc = db_exec(db, merge_steps[i]);
 		if (rc == 0 && i == ARRAY_SIZE(merge_steps) - 1) /* the measurements */
@@ -313,8 +318,7 @@ long long db_merge_file(sqlite3 *db, const char *path)
 		rc = update_winners(db,
 				    "SELECT d.id, f.id, w.dtype, w.rows, w.cols, w.depth, w.timing_mode FROM other.winner w"
 				    " JOIN other.device od ON od.id = w.device_id JOIN device d ON d.uuid = od.uuid"
-				    " JOIN other.family of ON of.id = w.family_id JOIN family f ON f.name = of.name",
-				    NULL);
+				    " JOIN other.family of ON of.id = w.family_id JOIN family f ON f.name = of.name");
 	if (rc == 0)
 		rc = db_commit(db);
 	else

@@ -12,15 +12,22 @@
 #include <sqlite3.h>
 
 /* Imports JSON text; what names it in messages.  Every record is checked
- * first (db-check.h), unless trusted: the shipped results, built into
- * the binary and checked by the tests, are not checked again at every
- * command that reads them.  Returns the number of measurements this call
- * added (rows other processes add meanwhile are not counted), or -1
- * after reporting (the database is unchanged). */
-long long db_import_json(sqlite3 *db, const char *json, const char *what, int trusted);
+ * first (db-check.h), unless checked: the caller ran db_check_json on the
+ * same text already (the shipped results, built into the binary, are
+ * checked by the tests, and a merge into a new database checks its files
+ * before creating it).  The runs are checked against db's either way.
+ * Returns the number of measurements this call added (rows other
+ * processes add meanwhile are not counted), or -1 after reporting (the
+ * database is unchanged). */
+long long db_import_json(sqlite3 *db, const char *json, const char *what, int checked);
 
-/* Imports the gputune database at path.  The number of measurements this
- * call added, or -1 after reporting. */
-long long db_merge_file(sqlite3 *db, const char *path);
+/* 0 when path is a gputune database of this build's schema that any open
+ * accepts (read-only, migrated where writable); else -1 after one line. */
+int db_merge_file_check(const char *path);
+
+/* Imports the gputune database at path, which passed db_merge_file_check;
+ * its rows are checked first unless checked (as db_import_json).  The
+ * number of measurements this call added, or -1 after reporting. */
+long long db_merge_file(sqlite3 *db, const char *path, int checked);
 
 #endif

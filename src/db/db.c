@@ -78,17 +78,19 @@ int db_exec(sqlite3 *db, const char *sql)
  * where that is set to such a number. */
 static double lock_timeout(void)
 {
-	const char *env = getenv("GPUTUNE_LOCK_TIMEOUT");
-	long v;
-	if (env && *env && parse_long(env, 1, 86400, &v) == 0)
-		return (double)v;
-	return BUSY_WAIT_S;
+	static double limit; /* read once: the busy handler asks every few ms */
+	if (limit == 0) {
+		const char *env = getenv("GPUTUNE_LOCK_TIMEOUT");
+		long v;
+		limit = env && *env && parse_long(env, 1, 86400, &v) == 0 ? (double)v : BUSY_WAIT_S;
+	}
+	return limit;
 }
 
 /* When the current wait began (0: none).  A process waits for one lock at
  * a time, in one thread, so one clock serves every connection. */
 static double wait_began;
-static int in_exec_waiting; /* the wait is exec_waiting's, begun there */
+static int in_retry; /* the wait is retry_while_busy's, begun there */
 /* Set by db_interruptible: waits end at Ctrl-C or SIGTERM. */
 static int waits_interruptible;
 
@@ -104,11 +106,11 @@ static int give_up_waiting(void)
 
 /* SQLite's busy handler: sleep a little and try again, until the
  * deadline or an interrupt.  count is 0 at the start of each wait (a
- * wait exec_waiting already began keeps its start). */
+ * wait retry_while_busy already began keeps its start). */
 static int on_busy(void *arg, int count)
 {
 	(void)arg;
-	if (count == 0 && !in_exec_waiting)
+	if (count == 0 && !in_retry)
 		wait_began = 0;
 	if (give_up_waiting())
 		return 0;
@@ -142,33 +144,40 @@ void db_interruptible(sqlite3 *db)
 	sqlite3_progress_handler(db, 1000, on_progress, NULL);
 }
 
-/* Runs sql, and again while SQLite answers busy, until the deadline.
- * The busy handler covers most waits, but SQLite returns busy at once
- * where waiting could deadlock or a lock is taken outside the handler (a
- * journal mode switch, WAL recovery): sixteen processes creating one
- * database met that about once in 300 openings. */
-static int exec_waiting(sqlite3 *db, const char *sql)
+/* Runs attempt(db, arg), a SQLite result code, and again while it answers
+ * busy, until the deadline; the last code.  The busy handler covers most
+ * waits, but SQLite returns busy at once where waiting could deadlock or
+ * a lock is taken outside the handler (a journal mode switch, WAL
+ * recovery): sixteen processes creating one database met that about once
+ * in 300 openings. */
+static int retry_while_busy(sqlite3 *db, int (*attempt)(sqlite3 *db, void *arg), void *arg)
 {
 	wait_began = 0;
-	in_exec_waiting = 1;
+	in_retry = 1;
 	int rc;
-	for (;;) {
-		rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
-		if (rc == SQLITE_OK)
-			break;
-		if (rc != SQLITE_BUSY && rc != SQLITE_LOCKED) {
-			rc = fail("database: %s", sqlite3_errmsg(db));
-			break;
-		}
-		if (give_up_waiting()) {
-			rc = busy_failure(db);
-			break;
-		}
+	while (((rc = attempt(db, arg)) == SQLITE_BUSY || rc == SQLITE_LOCKED) && !give_up_waiting()) {
 		struct timespec ts = { 0, 20 * 1000000L };
 		nanosleep(&ts, NULL);
 	}
-	in_exec_waiting = 0;
-	return rc == SQLITE_OK ? 0 : -1;
+	in_retry = 0;
+	return rc;
+}
+
+static int exec_sql(sqlite3 *db, void *sql)
+{
+	return sqlite3_exec(db, sql, NULL, NULL, NULL);
+}
+
+/* Runs sql, again while SQLite answers busy, until the deadline.  0, or
+ * -1 after a message. */
+static int exec_waiting(sqlite3 *db, const char *sql)
+{
+	int rc = retry_while_busy(db, exec_sql, (void *)sql);
+	if (rc == SQLITE_OK)
+		return 0;
+	if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+		return busy_failure(db);
+	return fail("database: %s", sqlite3_errmsg(db));
 }
 
 int db_begin(sqlite3 *db)
@@ -352,37 +361,42 @@ static int open_file(const char *path, int writable, int exists, sqlite3 **db)
 	return rc;
 }
 
+/* What read_header reads, and SQLite's message when it fails. */
+struct header_read {
+	int version, app, empty;
+	char msg[256];
+};
+
+static int read_header_once(sqlite3 *db, void *arg)
+{
+	struct header_read *h = arg;
+	int rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = pragma_int(db, "PRAGMA user_version", &h->version);
+	if (rc == SQLITE_OK)
+		rc = pragma_int(db, "PRAGMA application_id", &h->app);
+	int tables = -1;
+	if (rc == SQLITE_OK)
+		rc = pragma_int(db, "SELECT count(*) FROM sqlite_master", &tables);
+	h->empty = tables == 0;
+	/* Taken before the rollback, which would replace it with "not an
+	 * error". */
+	if (rc != SQLITE_OK)
+		snprintf(h->msg, sizeof(h->msg), "%s", sqlite3_errmsg(db));
+	sqlite3_exec(db, rc == SQLITE_OK ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
 /* The header fields and whether the file has no table, read in one read
  * transaction: another process may be creating the schema meanwhile, and
- * must be seen either before or after, never half-way.  SQLITE_OK, or the
- * error with SQLite's message in msg (size n). */
-static int read_header(sqlite3 *db, int *version, int *app, int *empty, char *msg, size_t n)
+ * must be seen either before or after, never half-way.  Busy past the
+ * busy handler, another process is switching the file's journal mode or
+ * recovering it, and the read is tried again.  SQLITE_OK, or the error
+ * with SQLite's message in h->msg. */
+static int read_header(sqlite3 *db, struct header_read *h)
 {
-	int rc;
-	wait_began = 0;
-	in_exec_waiting = 1;
-	for (;;) {
-		rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
-		if (rc == SQLITE_OK)
-			rc = pragma_int(db, "PRAGMA user_version", version);
-		if (rc == SQLITE_OK)
-			rc = pragma_int(db, "PRAGMA application_id", app);
-		int tables = -1;
-		if (rc == SQLITE_OK)
-			rc = pragma_int(db, "SELECT count(*) FROM sqlite_master", &tables);
-		*empty = tables == 0;
-		if (rc != SQLITE_OK)
-			snprintf(msg, n, "%s", sqlite3_errmsg(db));
-		sqlite3_exec(db, rc == SQLITE_OK ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
-		/* Busy past the busy handler: another process is switching the
-		 * file's journal mode or recovering it (see exec_waiting). */
-		if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || give_up_waiting())
-			break;
-		struct timespec ts = { 0, 20 * 1000000L };
-		nanosleep(&ts, NULL);
-	}
-	in_exec_waiting = 0;
-	return rc;
+	memset(h, 0, sizeof(*h));
+	return retry_while_busy(db, read_header_once, h);
 }
 
 /* 0 when SQLite's quick check passes; otherwise -1 after one line. */
@@ -486,11 +500,11 @@ int db_open(const char *path, int flags, sqlite3 **out)
 		return open_error(db, path, rc, NULL);
 	sqlite3_extended_result_codes(db, 0);
 	sqlite3_busy_handler(db, on_busy, NULL);
-	int version = 0, app = 0, empty = 0;
-	char msg[256];
-	rc = read_header(db, &version, &app, &empty, msg, sizeof(msg));
+	struct header_read h;
+	rc = read_header(db, &h);
 	if (rc != SQLITE_OK)
-		return open_error(db, path, rc, msg);
+		return open_error(db, path, rc, h.msg);
+	int version = h.version, app = h.app, empty = h.empty;
 	int blank = version == 0 && app == 0 && empty;
 	if (blank && !(flags & DB_WRITE)) {
 		/* A file with nothing in it yet (an empty file, say): a reading

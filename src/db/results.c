@@ -224,18 +224,7 @@ static int load_latest(sqlite3 *user, sqlite3 *shipped, const struct result_filt
 	return rc;
 }
 
-int results_load_latest(const char *db_path, const struct result_filter *flt, struct result_set *out)
-{
-	sqlite3 *user, *shipped;
-	if (open_both(db_path, flt, &user, &shipped) < 0)
-		return -1;
-	int rc = load_latest(user, shipped, flt, out);
-	db_close(user);
-	db_close(shipped);
-	return rc;
-}
-
-/* The winners of the open databases (see results_load). */
+/* The winners of the open databases matching flt (see results_load). */
 static int load_winners(sqlite3 *user, sqlite3 *shipped, const struct result_filter *flt, struct result_set *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -300,19 +289,8 @@ fail:
 	return -1;
 }
 
-int results_load(const char *db_path, const struct result_filter *flt, struct result_set *out)
-{
-	sqlite3 *user, *shipped;
-	if (open_both(db_path, flt, &user, &shipped) < 0)
-		return -1;
-	int rc = load_winners(user, shipped, flt, out);
-	db_close(user);
-	db_close(shipped);
-	return rc;
-}
-
-int results_load_both(const char *db_path, const struct result_filter *flt, struct result_set *winners,
-		      struct result_set *latest)
+int results_load(const char *db_path, const struct result_filter *flt, struct result_set *winners,
+		 struct result_set *latest)
 {
 	sqlite3 *user, *shipped;
 	if (open_both(db_path, flt, &user, &shipped) < 0)

@@ -47,21 +47,17 @@ struct result_filter {
 };
 
 /*
- * Loads the winners matching flt from the database at db_path (a missing
- * file is an empty database) and the shipped results.  Returns 0, or -1
- * after one line of error (a bad database, a device that matches nothing,
- * a device text that matches several different GPUs).
+ * Loads, from the database at db_path (a missing file is an empty
+ * database) and, unless flt->no_shipped, the shipped results (the user's
+ * first), all from one opening of each: the winners matching flt, and
+ * the latest 'ok' measurement of every variant at every size (not
+ * filtered by device).  Returns 0, or -1 after one line of error (a bad
+ * database, a device that matches nothing, a device text that matches
+ * several different GPUs); nothing is left to free then.
  */
-int results_load(const char *db_path, const struct result_filter *flt, struct result_set *out);
+int results_load(const char *db_path, const struct result_filter *flt, struct result_set *winners,
+		 struct result_set *latest);
 void results_free(struct result_set *s);
-/* The latest 'ok' measurement of every variant at every size, from the
- * database and (unless flt->no_shipped) the shipped results, the user's
- * first; not filtered by device.  0 or -1. */
-int results_load_latest(const char *db_path, const struct result_filter *flt, struct result_set *out);
-/* Both at once, from one opening of the database and one import of the
- * shipped results.  0, or -1 (reported; nothing to free). */
-int results_load_both(const char *db_path, const struct result_filter *flt, struct result_set *winners,
-		      struct result_set *latest);
 
 /* Whether text (a --device value) names the device with this database
  * index, UUID and name: the index when text is all digits, else the UUID

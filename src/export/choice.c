@@ -212,7 +212,7 @@ int choice_load(const char *db_path, const struct result_filter *flt, const char
 {
 	memset(cs, 0, sizeof(*cs));
 	struct result_set *meas = &cs->measured;
-	if (results_load_both(db_path, flt, &cs->winners, meas) < 0)
+	if (results_load(db_path, flt, &cs->winners, meas) < 0)
 		return -1;
 	cs->g = xcalloc(cs->winners.n + 1, sizeof(*cs->g));
 	for (size_t k = 0; k < cs->winners.n; k++) {

@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-void report_escaped(FILE *f, const char *text)
+static void report_escaped(FILE *f, const char *text)
 {
 	for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
 		if ((*c < 0x20 && *c != '\n' && *c != '\t') || *c == 0x7f)

@@ -9,7 +9,6 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 /* Exit codes, documented in gputune(1) and the README. */
 enum {
@@ -33,12 +32,11 @@ enum {
 /* "gputune: <message>" on stderr.  Returns EXIT_FAIL so callers can
  * write "return error(...)". */
 int error(const char *fmt, ...) GT_PRINTF(1, 2);
-/* What error() and the others write, for callers with their own prefix:
- * "gputune: " prefix message, with control bytes escaped, and a newline. */
+/* What error() and the others write, for callers with their own
+ * arguments: "gputune: " prefix message and a newline, with control bytes
+ * other than newline and tab written as \xNN (ESC, BEL, CR and the like
+ * from an argument or a file must not reach a terminal raw). */
 void vreport(const char *prefix, const char *fmt, va_list ap);
-/* text to f with control bytes other than newline and tab written as
- * \xNN (ESC, BEL, CR and the like must not reach a terminal raw). */
-void report_escaped(FILE *f, const char *text);
 /* The same message for functions whose contract is 0 or -1: returns -1. */
 int fail(const char *fmt, ...) GT_PRINTF(1, 2);
 void warning(const char *fmt, ...) GT_PRINTF(1, 2);
