@@ -251,6 +251,45 @@ template <typename V> static inline V __shfl_down_sync(unsigned mask, V v, unsig
 	return cuda_host::shuffle(v, src);
 }
 
+/* The value of the lane delta below, or the caller's own where that lane
+ * is before its group of width. */
+template <typename V> static inline V __shfl_up_sync(unsigned mask, V v, unsigned delta, int width = 32)
+{
+	if (mask != 0xffffffffu)
+		cuda_host::fault = "a shuffle with a partial mask";
+	const int lane = cuda_host::current % 32, group = lane / width * width;
+	const int src = lane - (int)delta >= group ? lane - (int)delta : lane;
+	return cuda_host::shuffle(v, src);
+}
+
+/* The value of lane (lane XOR m), within the caller's group of width. */
+template <typename V> static inline V __shfl_xor_sync(unsigned mask, V v, int m, int width = 32)
+{
+	if (mask != 0xffffffffu)
+		cuda_host::fault = "a shuffle with a partial mask";
+	const int lane = cuda_host::current % 32, group = lane / width * width;
+	const int src = (lane ^ m) < group + width ? lane ^ m : lane;
+	return cuda_host::shuffle(v, src);
+}
+
+/* Bit k set where lane k's predicate holds: one shuffle per lane, so it
+ * waits for the whole warp as the GPU's does. */
+static inline unsigned __ballot_sync(unsigned mask, int pred)
+{
+	if (mask != 0xffffffffu)
+		cuda_host::fault = "a ballot with a partial mask";
+	unsigned r = 0;
+	for (int k = 0; k < 32; k++)
+		r |= (unsigned)cuda_host::shuffle(pred ? 1 : 0, k) << k;
+	return r;
+}
+
+/* The position of the least significant bit set, from 1; 0 for none. */
+static inline int __ffs(unsigned x)
+{
+	return __builtin_ffs((int)x);
+}
+
 /* Byte n of the result is byte (s >> 4n) & 7 of y:x (x bytes 0-3). */
 static inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s)
 {

@@ -13,6 +13,8 @@
  * failure.
  */
 #include "families/family.h"
+
+extern const struct family family_gemm; /* src/families/family-gemm.c */
 #include "unit-check.h"
 #include "util/util.h"
 

@@ -11,6 +11,8 @@
  * exits 1 on any failure.
  */
 #include "families/family.h"
+
+extern const struct family family_reduce; /* src/families/family-reduce.c */
 #include "unit-check.h"
 #include "util/util.h"
 

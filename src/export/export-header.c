@@ -198,15 +198,12 @@ static void write_preamble(const struct header *h, const char *mode)
 		" * gputune_%s_launch(i, %s, stream) runs it.  Pointers\n"
 		" * aligned to 16 bytes take the vectorised paths.%s\n",
 		P, h->size_args, P, P, P, P, h->three ? " (and dynamic shared memory)" : "", P, h->launch_args, cal_note);
-	if (h->three)
-		fprintf(f, " * C = A B with A m x k, B k x n and C m x n, row-major and densely packed.\n");
-	if (fam->scratch_bytes)
-		fprintf(f, " * gputune_%s_scratch_bytes(i, n) is the scratch memory variant i needs:\n"
-			   " * zero it once before the first launch; no launch after needs it zeroed\n"
-			   " * again (each leaves what it reads next time zero).\n", P);
-	if (fam->arithmetic)
-		fprintf(f, " * The output is one accumulator: float for f32, double for f64, and for i32\n"
-			   " * a 32-bit integer (the sum modulo 2^32).\n");
+	/* What the family says of its buffers, a comment line each. */
+	for (const char *l = fam->header_notes; l && *l;) {
+		size_t len = strcspn(l, "\n");
+		fprintf(f, " * %.*s\n", (int)len, l);
+		l += len + (l[len] == '\n');
+	}
 	fprintf(f,
 		" *\n"
 		" * Choice: the group of entries of the same element type on the device of that\n"

@@ -98,3 +98,16 @@ const struct family family_copy = {
 	.fallback = 1,
 	.validate_sizes = "random:40:1000-8192",
 };
+
+/* Other families' copy ceiling: 16-byte accesses, and the rest of the
+ * parameters at their single values (256 threads, 4 vectors in flight
+ * each). */
+const struct family *family_ceiling_kernel(const struct family *f, const struct dtype *dt, int *v)
+{
+	if (f->ceiling != CEILING_COPY)
+		return NULL;
+	for (int i = 0; i < family_copy.nparams; i++)
+		v[i] = family_copy.params[i].single;
+	v[P_VEC] = (int)(16 / dt->size);
+	return &family_copy;
+}

@@ -301,6 +301,7 @@ const struct family family_gemm = {
 		"\tblock[1] = block[2] = 1;\n"
 		"\t*smem = (unsigned)(c->bk * (c->bm + c->pad + c->bn + c->pad) * (c->dbuf ? 2 : 1) * 4);\n"
 		"\t(void)k;\n",
+	.header_notes = "C = A B with A m x k, B k x n and C m x n, row-major and densely packed.",
 	.in_elems = in_elems,
 	.out_bytes = family_elems_bytes, /* C: M x N */
 	.work = flops,

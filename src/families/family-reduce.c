@@ -23,10 +23,10 @@
  * missing or doubled element always changes it.
  */
 #include "families/family.h"
+#include "families/sum-input.h"
 #include "util/util.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -118,170 +118,37 @@ static double bytes_read(const struct dtype *dt, const struct dims *d)
 	return (double)family_elems_bytes(dt, d);
 }
 
-/* The element generator: a hash of (seed, index), so any range of the
- * input can be made on its own, in parallel, and the same on every run
- * with that seed. */
-static uint64_t mix(uint64_t seed, uint64_t i)
-{
-	uint64_t z = seed + (i + 1) * 0x9e3779b97f4a7c15ULL;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* Inputs of 2^28 elements take seconds on one core: fill and reference
- * split them into up to MAX_THREADS ranges, each a multiple of 4
- * elements (the cancelling pairs never straddle two ranges). */
-#define MAX_THREADS 16
-struct part {
-	void *in;
-	const struct dtype *dt;
-	size_t n, begin, end;
-	uint64_t seed;
-	int set;
-	/* set 1: keep a value with probability keep / 2^64; values 1..4 when dense */
-	uint64_t keep;
-	int dense;
-	/* reference: this range's compensated sum, magnitudes, wrapped sum */
-	long double sum, comp, abs;
-	uint32_t wrapped;
-	void (*fn)(struct part *);
-};
-
-static void *run_part(void *arg)
-{
-	struct part *p = arg;
-	p->fn(p);
-	return NULL;
-}
-
-/* Runs fn over [0, n) in ranges; parts[] keeps each range's results. */
-static int in_parts(struct part *tmpl, void (*fn)(struct part *), struct part *parts)
-{
-	size_t n = tmpl->n;
-	int k = n < (1u << 20) ? 1 : MAX_THREADS;
-	size_t step = (n / (size_t)k + 3) / 4 * 4;
-	pthread_t tid[MAX_THREADS];
-	int started[MAX_THREADS] = {0};
-	for (int t = 0; t < k; t++) {
-		parts[t] = *tmpl;
-		parts[t].fn = fn;
-		parts[t].begin = (size_t)t * step < n ? (size_t)t * step : n;
-		parts[t].end = t == k - 1 || (size_t)(t + 1) * step > n ? n : (size_t)(t + 1) * step;
-		started[t] = k > 1 && pthread_create(&tid[t], NULL, run_part, &parts[t]) == 0;
-		if (!started[t])
-			fn(&parts[t]);
-	}
-	for (int t = 0; t < k; t++)
-		if (started[t])
-			pthread_join(tid[t], NULL);
-	return k;
-}
-
-/* Element i of an input of dt as a double, and storing one (integers
- * are the types whose accumulator is exact: i32). */
-static double get(const void *in, const struct dtype *dt, size_t i)
-{
-	return dt->acc_eps == 0 ? ((const int32_t *)in)[i]
-	       : dt->size == 8  ? ((const double *)in)[i]
-				: ((const float *)in)[i];
-}
-
-static void put(void *in, const struct dtype *dt, size_t i, double x)
-{
-	if (dt->acc_eps == 0)
-		((int32_t *)in)[i] = (int32_t)x;
-	else if (dt->size == 8)
-		((double *)in)[i] = x;
-	else
-		((float *)in)[i] = (float)x; /* exact: at most 21 significant bits */
-}
-
-static double value0(uint64_t r, const double *scale)
-{
-	double x = (1.0 + (double)(r >> 11 & 0xfffff) / 1048576.0) * scale[(r >> 40 & 0xff) % 26];
-	return r >> 63 ? -x : x;
-}
-
-static void fill_part(struct part *p)
-{
-	int is_int = p->dt->acc_eps == 0;
-	double scale[26]; /* 2^-20 .. 2^5 */
-	for (int k = 0; k < 26; k++)
-		scale[k] = ldexp(1.0, k - 20);
-	for (size_t i = p->begin; i < p->end; i++) {
-		uint64_t r = mix(p->seed, i);
-		double x;
-		if (p->set == 1) {
-			x = p->dense ? 1 + (int)(r >> 62) : (i < 64 || i + 64 >= p->n || r < p->keep);
-		} else if (is_int) {
-			((int32_t *)p->in)[i] = (int32_t)(uint32_t)(r >> 32);
-			continue;
-		} else {
-			x = i % 4 == 3 ? -value0(mix(p->seed, i - 1), scale) : value0(r, scale);
-		}
-		put(p->in, p->dt, i, x);
-	}
-}
-
-/* Set 0: values of both signs over 26 binades (2^-20 to 2^5), every
- * fourth the negation of the one before (sums that cancel); i32: any
- * value.  Set 1: small positive integers whose sum stays below the
- * accumulator's exact range (see the top of this file), the first and
- * last 64 never zero. */
-static void fill(void *in, const struct dtype *dt, const struct dims *d, uint64_t seed, int set)
-{
-	struct part parts[MAX_THREADS], t = { .in = in, .dt = dt, .n = family_elems(d), .seed = seed,
-					       .set = set };
-	double limit = dt->acc_eps > 0 ? 1.0 / dt->acc_eps / 2 : 1e18; /* 2^23, 2^52 */
-	/* Values 1..4 (mean 2.5) where they all fit, else ones at a density
-	 * that keeps the expected sum at a quarter of the limit. */
-	t.dense = 4.0 * (double)t.n < limit;
-	t.keep = t.dense ? ~0ULL : (uint64_t)(limit / 4 / (double)t.n * 18446744073709551615.0);
-	in_parts(&t, fill_part, parts);
-	if (set != 1 || t.dense)
-		return;
-	/* The sum's bound is a certainty, not a likelihood: should the ones
-	 * ever add up to the limit (four times their expected sum), the
-	 * excess in the middle is zeroed. */
-	double total = 0;
-	for (size_t i = 0; i < t.n; i++)
-		total += get(in, dt, i);
-	for (size_t i = t.n / 2; total >= limit && i + 64 < t.n; i++) {
-		total -= get(in, dt, i);
-		put(in, dt, i, 0);
-	}
-}
-
 /* What the judge compares with. */
 struct reduce_expected {
 	long double sum, abs_sum;
 	uint32_t wrapped; /* i32: the sum modulo 2^32 */
 };
 
-/* Neumaier's step: s + x into *s, the lost low part into *c. */
-static void add_compensated(long double *s, long double *c, long double x)
-{
-	long double t = *s + x;
-	*c += fabsl(*s) >= fabsl(x) ? (*s - t) + x : (x - t) + *s;
-	*s = t;
-}
+/* One range's compensated sum, magnitudes and wrapped sum. */
+struct reduce_part {
+	long double sum, comp, abs;
+	uint32_t wrapped;
+};
 
-static void reference_part(struct part *p)
+struct reduce_job {
+	const void *in;
+	const struct dtype *dt;
+	struct reduce_part parts[SUM_MAX_PARTS];
+};
+
+static void reference_part(void *ctx, int part, size_t begin, size_t end)
 {
+	struct reduce_job *j = ctx;
 	long double s = 0, c = 0, a = 0;
 	uint32_t w = 0;
-	for (size_t i = p->begin; i < p->end; i++) {
-		long double x = get(p->in, p->dt, i);
-		if (p->dt->acc_eps == 0)
-			w += (uint32_t)((const int32_t *)p->in)[i];
-		add_compensated(&s, &c, x);
+	for (size_t i = begin; i < end; i++) {
+		long double x = sum_get(j->in, j->dt, i);
+		if (j->dt->acc_eps == 0)
+			w += (uint32_t)((const int32_t *)j->in)[i];
+		sum_add_compensated(&s, &c, x);
 		a += fabsl(x);
 	}
-	p->sum = s;
-	p->comp = c;
-	p->abs = a;
-	p->wrapped = w;
+	j->parts[part] = (struct reduce_part){ s, c, a, w };
 }
 
 /* Compensated (Neumaier) summation in long double, per range and then
@@ -289,16 +156,16 @@ static void reference_part(struct part *p)
  * far below any bound the judge uses. */
 static void reference(const void *in, void *expected, const struct dtype *dt, const struct dims *d)
 {
-	struct part parts[MAX_THREADS], t = { .in = (void *)in, .dt = dt, .n = family_elems(d) };
-	int k = in_parts(&t, reference_part, parts);
+	struct reduce_job j = { .in = in, .dt = dt };
+	int k = sum_parts(family_elems(d), reference_part, &j);
 	struct reduce_expected *e = expected;
 	long double s = 0, c = 0, a = 0;
 	uint32_t w = 0;
 	for (int i = 0; i < k; i++) {
-		add_compensated(&s, &c, parts[i].sum);
-		add_compensated(&s, &c, parts[i].comp);
-		a += parts[i].abs;
-		w += parts[i].wrapped;
+		sum_add_compensated(&s, &c, j.parts[i].sum);
+		sum_add_compensated(&s, &c, j.parts[i].comp);
+		a += j.parts[i].abs;
+		w += j.parts[i].wrapped;
 	}
 	e->sum = s + c;
 	e->abs_sum = a;
@@ -426,12 +293,17 @@ const struct family family_reduce = {
 		"\tgrid[1] = grid[2] = 1;\n"
 		"\tblock[0] = (unsigned)c->threads;\n"
 		"\tblock[1] = block[2] = 1;\n",
+	.header_notes = "gputune_reduce_scratch_bytes(i, n) is the scratch memory variant i needs:\n"
+			"zero it once before the first launch; no launch after needs it zeroed\n"
+			"again (each leaves what it reads next time zero).\n"
+			"The output is one accumulator: float for f32, double for f64, and for i32\n"
+			"a 32-bit integer (the sum modulo 2^32).",
 	.in_elems = family_elems,
 	.out_bytes = out_bytes,
 	.scratch_bytes = scratch_bytes,
 	.scratch_c = "256 + 8 * (size_t)grid[0]",
 	.work = bytes_read,
-	.fill = fill,
+	.fill = sum_fill,
 	.nsets = 2,
 	.reference = reference,
 	.expected_bytes = sizeof(struct reduce_expected),

@@ -10,13 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-const struct family *const family_table[] = {
-	&family_transpose,
-	&family_copy,
-	&family_reduce,
-	&family_gemm,
-	NULL
-};
+/* The families, in the order commands list them: a family is its
+ * descriptor file, its template and its name here. */
+#define FAMILIES(X) X(transpose) X(copy) X(reduce) X(gemm) X(scan)
+
+#define DECLARE(name) extern const struct family family_##name;
+#define ENTRY(name) &family_##name,
+FAMILIES(DECLARE)
+const struct family *const family_table[] = { FAMILIES(ENTRY) NULL };
 
 /* Unit roundoffs: 2^-24 and 2^-53. */
 const struct dtype dtype_table[] = {
@@ -211,6 +212,9 @@ void family_print_params(const struct family *f, FILE *out)
 		: f->shape == SHAPE_3D ? "products M x N x K (MxNxK; N, 2^K, A-B, A-B:STEP, random:COUNT:A-B[:SEED] as cubes)"
 				       : "matrices (N, RxC, 2^K, A-B, A-B:STEP, random:COUNT:A-B[:SEED])",
 		f->default_sizes, f->dtypes);
+	static const char *const ceilings[] = { "a copy of the input (cuMemcpy and a copy kernel)",
+						"a streaming read of the input", "the GPU's rate of fused multiply-adds" };
+	fprintf(out, "Its ceiling, measured beside it at every size: %s.\n", ceilings[f->ceiling]);
 	fprintf(out, "\nParameters of %s (--param NAME=V,...; default search values in brackets):\n", f->name);
 	for (int i = 0; i < f->nparams; i++) {
 		const struct param_def *p = &f->params[i];

@@ -164,6 +164,10 @@ struct family {
 	 * `n` (1-D) or `m`, `n`, `k` (3-D), and set `grid[3]`, `block[3]`
 	 * (unsigned) and `smem` (bytes of dynamic shared memory). */
 	const char *geometry_c;
+	/* What an exported header's opening comment says of the launch's
+	 * buffers (the layout of its matrices, its scratch memory, its output
+	 * type), as lines without the comment's " * "; NULL for nothing. */
+	const char *header_notes;
 	/* Elements of the input (every input matrix, one after the other),
 	 * and bytes of the output, for a size. */
 	size_t (*in_elems)(const struct dims *d);
@@ -181,7 +185,8 @@ struct family {
 	void (*fill)(void *in, const struct dtype *dt, const struct dims *d, uint64_t seed, int set);
 	int nsets;
 	/* CHECK_EXACT: the expected output of in, bit for bit.  CHECK_HOST:
-	 * what judge needs (expected_bytes of it), computed from in.
+	 * what judge needs (expected_bytes of it, and expected_elem bytes per
+	 * element of the output), computed from in.
 	 * CHECK_GPU_REFERENCE: NULL; the support kernel gpu_reference_<dtype>
 	 * (templates/support.cu) computes what judge needs on the GPU, with
 	 * the family's arguments (in, expected, M, N, K) and expected_elem
@@ -211,10 +216,6 @@ struct family {
 };
 
 extern const struct family *const family_table[];
-extern const struct family family_transpose;
-extern const struct family family_copy;
-extern const struct family family_reduce;
-extern const struct family family_gemm;
 
 const struct family *family_find(const char *name);
 /* Element type name of f, or NULL when unknown or not one f supports. */
@@ -225,6 +226,11 @@ const struct dtype *family_dtype(const struct family *f, const char *name);
 size_t family_elems(const struct dims *d);
 size_t family_elems_bytes(const struct dtype *dt, const struct dims *d);
 double family_copy_bytes(const struct dtype *dt, const struct dims *d);
+/* The kernel whose fixed point f's runs time beside the variants as its
+ * ceiling (the copy family's, for CEILING_COPY; the read and FMA
+ * ceilings are support kernels), with that point for dt in v; NULL when
+ * f's ceiling needs no kernel of a family. */
+const struct family *family_ceiling_kernel(const struct family *f, const struct dtype *dt, int *v);
 /* The ceiling's kind as stored: "copy", "read" or "fma". */
 const char *family_ceiling_name(const struct family *f);
 /* "GB/s" or "GFLOP/s". */

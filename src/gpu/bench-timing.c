@@ -46,6 +46,11 @@ CUresult do_launch(struct bench *b, const struct launch *l, int place)
 	int iters = FMA_ITERS;
 	void *read[] = { &a.in, &in_bytes, &b->result };
 	void *fma[] = { &b->result, &iters };
+	/* The copy kernel flattens rows x cols, so any family's input is
+	 * n x 1 to it. */
+	unsigned copy_rows = b->f->args == ARGS_MATRIX ? a.rows : (unsigned)(b->in_bytes / b->dt->size), copy_cols =
+		b->f->args == ARGS_MATRIX ? a.cols : 1;
+	void *copy[] = { &a.in, &a.out, &copy_rows, &copy_cols };
 	switch (l->kind) {
 	case LAUNCH_MEMCPY:
 		return cu.MemcpyDtoDAsync(out, in, b->in_bytes, b->stream);
@@ -54,6 +59,9 @@ CUresult do_launch(struct bench *b, const struct launch *l, int place)
 		break;
 	case LAUNCH_FMA:
 		params = fma;
+		break;
+	case LAUNCH_COPY:
+		params = copy;
 		break;
 	}
 	return cu.LaunchKernel(l->fn, l->geo->grid[0], l->geo->grid[1], l->geo->grid[2], l->geo->block[0],
@@ -175,7 +183,7 @@ static int warm_up(struct bench *b)
 	return 0;
 }
 
-int bench_ceiling(struct bench *b, const void *copy_cubin, const struct launch_geometry *copy_geo,
+int bench_ceiling(struct bench *b, const void *copy_cubin, const char *copy_name, const struct launch_geometry *copy_geo,
 		  double *memcpy_gbps, double *kernel_gbps)
 {
 	if (!b->warm && warm_up(b) < 0)
@@ -200,7 +208,7 @@ int bench_ceiling(struct bench *b, const void *copy_cubin, const struct launch_g
 	CUfunction fn;
 	if (CU(cu.ModuleLoadData(&m, copy_cubin)))
 		return -1;
-	if (CU(cu.ModuleGetFunction(&fn, m, family_copy.kernel_name))) {
+	if (CU(cu.ModuleGetFunction(&fn, m, copy_name))) {
 		cu.ModuleUnload(m);
 		return -1;
 	}

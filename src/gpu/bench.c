@@ -139,13 +139,14 @@ void bench_close(struct bench *b)
 
 /* Bytes per input set of what a variant's output is checked against: the
  * expected output itself (CHECK_EXACT), the GPU reference's output
- * (expected_elem bytes per output element), or the host judge's record. */
+ * (expected_elem bytes per output element), or the host judge's record
+ * (expected_bytes, and expected_elem bytes per output element). */
 static size_t expected_bytes(const struct family *f, const struct dtype *dt, const struct dims *d)
 {
 	size_t out = f->out_bytes(dt, d);
 	return f->check == CHECK_EXACT		   ? out
 	       : f->check == CHECK_GPU_REFERENCE ? out / dt->size * f->expected_elem
-						 : f->expected_bytes;
+						 : f->expected_bytes + out / dt->size * f->expected_elem;
 }
 
 size_t bench_bytes_needed(const struct gpu_info *g, const struct family *f, const struct dtype *dt,

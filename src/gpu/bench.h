@@ -66,13 +66,15 @@ size_t bench_host_bytes_needed(const struct family *f, const struct dtype *dt, c
 int bench_prepare(struct bench *b, const struct family *f, const struct dtype *dt, const struct dims *d);
 
 /* The family's ceiling at the prepared size.  CEILING_COPY: GB/s of
- * cuMemcpyDtoDAsync (*memcpy_gbps) and of the copy kernel (copy_cubin, a
- * point of the copy family, whose geometry is given).  CEILING_READ: GB/s
+ * cuMemcpyDtoDAsync (*memcpy_gbps) and of the copy kernel (copy_cubin,
+ * whose entry point is copy_name, launched with copy_geo over the input's
+ * elements as rows x cols, or as n x 1 for a family whose kernel takes
+ * another argument list).  CEILING_READ: GB/s
  * of the best of three streaming reads of the input (the support
  * kernels').  CEILING_FMA: GFLOP/s of the support kernels' chains of
  * fused multiply-adds, the best of three grids.  *memcpy_gbps = 0 for
  * both.  0 or -1. */
-int bench_ceiling(struct bench *b, const void *copy_cubin, const struct launch_geometry *copy_geo,
+int bench_ceiling(struct bench *b, const void *copy_cubin, const char *copy_name, const struct launch_geometry *copy_geo,
 		  double *memcpy_gbps, double *kernel_gbps);
 
 /*

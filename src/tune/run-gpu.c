@@ -48,11 +48,11 @@ static int check_fits(const struct run_state *s)
 	return 0;
 }
 
-/* The jobs: [0] support kernels, [1] ceiling copy, then each point still
- * needed at some size (-1: none). */
+/* The jobs: the tuner's own (make_jobs), then each point still needed at
+ * some size (-1: none). */
 static void number_jobs(struct run_state *s)
 {
-	s->njobs = 2;
+	s->njobs = s->own_jobs;
 	for (size_t i = 0; i < s->npts; i++) {
 		int any = 0;
 		for (size_t k = 0; k < s->nsizes; k++)
@@ -63,9 +63,10 @@ static void number_jobs(struct run_state *s)
 
 /* The driver and NVML, loaded only now that the workers are forked (the
  * driver is not fork-safe once initialised), and the tuner's own kernels
- * (*support, *copy: CUBINs the caller frees).  EXIT_OK, or the exit code
+ * (*support, *ceil: CUBINs the caller frees; *ceil stays NULL where the
+ * family's ceiling needs no kernel of its own).  EXIT_OK, or the exit code
  * after a message. */
-static int load_driver(struct run_state *s, struct compile_pool *pool, char **support, char **copy)
+static int load_driver(struct run_state *s, struct compile_pool *pool, char **support, char **ceil)
 {
 	const char *why = NULL;
 	if (cuda_load(&why) < 0) {
@@ -78,12 +79,12 @@ static int load_driver(struct run_state *s, struct compile_pool *pool, char **su
 	if (!have_nvml && !s->o->quiet)
 		warning("run conditions (clocks, temperature, power) are not recorded: %s", s->conditions);
 	double tw = now_seconds();
-	int st0 = compile_pool_wait(pool, 0), st1 = compile_pool_wait(pool, 1);
+	int st0 = compile_pool_wait(pool, 0), st1 = s->own_jobs > 1 ? compile_pool_wait(pool, 1) : COMPILE_OK;
 	s->t_wait_compile += now_seconds() - tw;
 	size_t slen = 0, clen = 0;
 	*support = st0 == COMPILE_OK ? compile_pool_cubin(pool, 0, &slen) : NULL;
-	*copy = st1 == COMPILE_OK ? compile_pool_cubin(pool, 1, &clen) : NULL;
-	if (!*support || !*copy) {
+	*ceil = st1 == COMPILE_OK && s->own_jobs > 1 ? compile_pool_cubin(pool, 1, &clen) : NULL;
+	if (!*support || (s->own_jobs > 1 && !*ceil)) {
 		char *log = compile_pool_log(pool, *support ? 1 : 0);
 		error("the tuner's own kernels failed to compile:\n%s", log ? log : "");
 		free(log);
@@ -95,7 +96,7 @@ static int load_driver(struct run_state *s, struct compile_pool *pool, char **su
 /* Measures every size in order (the requested ones, then the extra
  * sizes), then a search's cross measurements.  EXIT_OK or EXIT_FAIL, and
  * *stop set when interrupted. */
-static int measure_sizes(struct run_state *s, struct bench *b, struct compile_pool *pool, const char *copy,
+static int measure_sizes(struct run_state *s, struct bench *b, struct compile_pool *pool, const char *ceil,
 			 int *stop)
 {
 	int rc = EXIT_OK, narrowed = 0;
@@ -113,7 +114,7 @@ static int measure_sizes(struct run_state *s, struct bench *b, struct compile_po
 			if (narrow_probes(s) < 0)
 				return EXIT_FAIL;
 		}
-		int r = run_size(s, b, pool, k, copy, s->o->strategy != STRATEGY_EXHAUSTIVE);
+		int r = run_size(s, b, pool, k, ceil, s->o->strategy != STRATEGY_EXHAUSTIVE);
 		if (k >= s->nreq)
 			s->t_probe += now_seconds() - tk;
 		if (r < 0)
@@ -123,7 +124,7 @@ static int measure_sizes(struct run_state *s, struct bench *b, struct compile_po
 	}
 	if (rc == EXIT_OK && !*stop && s->o->strategy != STRATEGY_EXHAUSTIVE && !s->x) {
 		double tc = now_seconds();
-		int r = cross_measure(s, b, pool, copy);
+		int r = cross_measure(s, b, pool, ceil);
 		s->t_cross = now_seconds() - tc;
 		if (r < 0)
 			rc = EXIT_FAIL;
@@ -167,7 +168,7 @@ int gpu_run(struct run_state *s, const char *arch, const char *cache_dir, int wo
 		return EXIT_FAIL;
 	number_jobs(s);
 	struct tune_report_key key = { s->device_id, s->family_id, s->dt->name, s->mode };
-	if (s->njobs == 2) {
+	if (s->njobs == s->own_jobs) {
 		if (!s->o->quiet)
 			fprintf(stderr, "gputune: every variant is already measured on this device at these sizes "
 				"(--force measures again)\n");
@@ -179,11 +180,11 @@ int gpu_run(struct run_state *s, const char *arch, const char *cache_dir, int wo
 						       s->o->strategy != STRATEGY_EXHAUSTIVE);
 	if (!pool)
 		return EXIT_FAIL;
-	char *support = NULL, *copy = NULL;
-	rc = load_driver(s, pool, &support, &copy);
+	char *support = NULL, *ceil = NULL;
+	rc = load_driver(s, pool, &support, &ceil);
 	if (rc != EXIT_OK) {
 		free(support);
-		free(copy);
+		free(ceil);
 		compile_pool_stop(pool);
 		return rc;
 	}
@@ -194,13 +195,13 @@ int gpu_run(struct run_state *s, const char *arch, const char *cache_dir, int wo
 		rc = EXIT_FAIL;
 	int stop = 0;
 	if (rc == EXIT_OK)
-		rc = measure_sizes(s, b, pool, copy, &stop);
+		rc = measure_sizes(s, b, pool, ceil, &stop);
 	double total = now_seconds() - s->t_start;
 	size_t compiled = compile_pool_compiled(pool);
 	compile_pool_stop(pool);
 	bench_close(b);
 	free(support);
-	free(copy);
+	free(ceil);
 	if (s->run_id && s->db)
 		finish_run_row(s, rc != EXIT_OK ? "failed" : stop ? "interrupted" : "complete");
 	if (stop) {

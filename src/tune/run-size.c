@@ -239,7 +239,7 @@ static int search_size(struct run_state *s, struct bench *b, struct compile_pool
  * those the run's search strategy picks.  Returns 0, 1 when interrupted,
  * -1 on a failure that ends the run. */
 int run_size(struct run_state *s, struct bench *b, struct compile_pool *pool, size_t k,
-		    const void *copy_cubin, int search)
+		    const void *ceil_cubin, int search)
 {
 	const struct dims *d = &s->sizes[k];
 	size_t total = 0, done = 0;
@@ -254,9 +254,11 @@ int run_size(struct run_state *s, struct bench *b, struct compile_pool *pool, si
 	 * its last confirmation. */
 	struct nvml_watch *watch = nvml_watch_start();
 	struct launch_geometry cgeo;
-	family_copy.geometry(s->copy_v, s->dt, d, &cgeo);
+	memset(&cgeo, 0, sizeof(cgeo));
+	if (s->ceil_f)
+		s->ceil_f->geometry(s->ceil_v, s->dt, d, &cgeo);
 	double mc = 0, kern = 0;
-	if (bench_ceiling(b, copy_cubin, &cgeo, &mc, &kern) < 0) {
+	if (bench_ceiling(b, ceil_cubin, s->ceil_f ? s->ceil_f->kernel_name : NULL, &cgeo, &mc, &kern) < 0) {
 		struct gpu_conditions unused;
 		nvml_watch_stop(watch, &unused);
 		return -1;
@@ -388,7 +390,7 @@ static int mark_fastest(struct run_state *s, const unsigned char *use, int top, 
  * strong ones, not only the classics.  0, 1 when interrupted, -1 on
  * failure.
  */
-int cross_measure(struct run_state *s, struct bench *b, struct compile_pool *pool, const void *copy_cubin)
+int cross_measure(struct run_state *s, struct bench *b, struct compile_pool *pool, const void *ceil_cubin)
 {
 	if (s->nsizes < 2)
 		return 0;
@@ -418,7 +420,7 @@ int cross_measure(struct run_state *s, struct bench *b, struct compile_pool *poo
 			"measurements), for the choice at untuned sizes\n", isatty(2) ? "\r\033[K" : "", CROSS_TOP, todo);
 	int rc = 0;
 	for (size_t k = 0; k < s->nsizes && rc == 0; k++)
-		rc = run_size(s, b, pool, k, copy_cubin, 0); /* exactly the needed points */
+		rc = run_size(s, b, pool, k, ceil_cubin, 0); /* exactly the needed points */
 	return rc;
 }
 

@@ -49,8 +49,14 @@ struct run_state {
 	size_t npts;
 	struct compile_job *jobs;
 	size_t njobs;
-	char *support_src, *copy_src;
-	int copy_v[MAX_PARAMS];
+	char *support_src;
+	/* The ceiling's kernel (family_ceiling_kernel), its point and
+	 * source; NULL where the family's ceiling needs none.  own_jobs: the
+	 * compile jobs before the points', 1 or 2 with the ceiling's. */
+	const struct family *ceil_f;
+	int ceil_v[MAX_PARAMS];
+	char *ceil_src;
+	size_t own_jobs;
 	const char *mode;    /* timing mode as stored: "flushed" or "hot" */
 	int64_t resumed_run; /* the run a restarted process continues, or 0 */
 	struct gpu_info g;
@@ -80,10 +86,10 @@ char *first_line(const char *log);
 /* Measures size k: its ceiling, then every needed point (or a
  * search's picks).  0, 1 when interrupted, -1 on a failure that ends
  * the run. */
-int run_size(struct run_state *s, struct bench *b, struct compile_pool *pool, size_t k, const void *copy_cubin, int search);
+int run_size(struct run_state *s, struct bench *b, struct compile_pool *pool, size_t k, const void *ceil_cubin, int search);
 /* After a search: each size's fastest variants measured at the run's
  * other sizes.  0, 1 when interrupted, or -1. */
-int cross_measure(struct run_state *s, struct bench *b, struct compile_pool *pool, const void *copy_cubin);
+int cross_measure(struct run_state *s, struct bench *b, struct compile_pool *pool, const void *ceil_cubin);
 /* Before the extra sizes that are not anchors: their candidates, the
  * fastest at the anchors.  0 or -1. */
 int narrow_probes(struct run_state *s);
@@ -94,8 +100,9 @@ int gpu_run(struct run_state *s, const char *arch, const char *cache_dir, int wo
  * at the run's other sizes (cross_measure). */
 #define CROSS_TOP 4
 
-/* The compile jobs: [0] the support kernels, [1] the ceiling's copy
- * kernel, then each point that has a job. */
+/* The compile jobs: the tuner's own (the support kernels, then the
+ * ceiling's kernel where the family has one), then each point that has a
+ * job. */
 void make_jobs(struct run_state *s);
 
 #endif

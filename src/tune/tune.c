@@ -54,7 +54,7 @@ static void free_state(struct run_state *s)
 	free(s->confirm_pt);
 	free(s->vals);
 	free(s->support_src);
-	free(s->copy_src);
+	free(s->ceil_src);
 	db_close(s->db);
 }
 
@@ -99,15 +99,18 @@ static void print_rejects(const struct space *sp, FILE *f)
 		fprintf(f, "  rejected %5zu  %s\n", sp->rejects[i].count, sp->rejects[i].reason);
 }
 
-/* The compile jobs: [0] the support kernels, [1] the ceiling's copy
- * kernel, then every point whose job index is set (p->job >= 0). */
+/* The compile jobs: [0] the support kernels, [1] the ceiling's kernel
+ * where the family has one, then every point whose job index is set
+ * (p->job >= 0). */
 void make_jobs(struct run_state *s)
 {
 	s->jobs = xcalloc(s->njobs, sizeof(*s->jobs));
 	s->jobs[0].source = s->support_src;
 	s->jobs[0].name = "support kernels";
-	s->jobs[1].source = s->copy_src;
-	s->jobs[1].name = "ceiling copy kernel";
+	if (s->own_jobs > 1) {
+		s->jobs[1].source = s->ceil_src;
+		s->jobs[1].name = "ceiling kernel";
+	}
 	for (size_t i = 0; i < s->npts; i++)
 		if (s->pts[i].job >= 0) {
 			s->jobs[s->pts[i].job].source = s->pts[i].source;
@@ -277,16 +280,18 @@ static void add_extra_points(struct run_state *s)
 /*
  * Every point's name and rendered source (and its hash), the search's
  * table of values, and the tuner's own kernels' sources (the support
- * kernels, and the ceiling's copy kernel: 16-byte accesses, 256 threads,
- * 4 in flight each).  EXIT_OK, or EXIT_FAIL when a template cannot be read.
+ * kernels, and the ceiling's kernel where the family has one).  EXIT_OK,
+ * or EXIT_FAIL when a template cannot be read.
  */
 static int render_points(struct run_state *s)
 {
 	const char *tdir = templates_dir_from(s->o->templates);
 	char *tmpl = family_template_load(s->f, tdir);
 	char *support_t = template_load("templates/support.cu", tdir);
-	char *copy_t = family_template_load(&family_copy, tdir);
-	int rc = tmpl && support_t && copy_t ? EXIT_OK : EXIT_FAIL;
+	s->ceil_f = family_ceiling_kernel(s->f, s->dt, s->ceil_v);
+	s->own_jobs = s->ceil_f ? 2 : 1;
+	char *ceil_t = s->ceil_f ? family_template_load(s->ceil_f, tdir) : NULL;
+	int rc = tmpl && support_t && (ceil_t || !s->ceil_f) ? EXIT_OK : EXIT_FAIL;
 	for (size_t i = 0; rc == EXIT_OK && i < s->npts; i++) {
 		struct point *p = &s->pts[i];
 		p->name = family_point_name(s->f, p->v);
@@ -297,15 +302,13 @@ static int render_points(struct run_state *s)
 		s->vals = xcalloc((s->npts ? s->npts : 1) * MAX_PARAMS, sizeof(int));
 		for (size_t i = 0; i < s->npts; i++)
 			memcpy(s->vals + i * MAX_PARAMS, s->pts[i].v, sizeof(s->pts[i].v));
-		for (int i = 0; i < family_copy.nparams; i++)
-			s->copy_v[i] = family_copy.params[i].single;
-		s->copy_v[0] = (int)(16 / s->dt->size);
-		s->copy_src = render_variant(&family_copy, s->dt, s->copy_v, copy_t);
+		if (s->ceil_f)
+			s->ceil_src = render_variant(s->ceil_f, s->dt, s->ceil_v, ceil_t);
 		s->support_src = xstrdup(support_t);
 	}
 	free(tmpl);
 	free(support_t);
-	free(copy_t);
+	free(ceil_t);
 	return rc;
 }
 
@@ -355,7 +358,7 @@ int tune_run(const struct family *f, const struct tune_opts *o, struct tune_extr
 	if (rc == EXIT_OK) {
 		char *cache_dir = cache_dir_from(o->cache_dir);
 		if (o->dry_run) {
-			s.njobs = 2;
+			s.njobs = s.own_jobs;
 			for (size_t i = 0; i < s.npts; i++)
 				s.pts[i].job = (int)s.njobs++;
 			make_jobs(&s);

@@ -1,0 +1,369 @@
+/*
+ * family-scan.c - the inclusive prefix sum of N elements in one pass, as
+ * a point in a space of tile shapes, block scans, ways of learning the
+ * sum of the tiles before, and shared-memory layouts (templates/scan.cu
+ * says what each parameter does).  The classic ladder is a list of named
+ * points: the chained scan, where each tile waits for the one before it,
+ * then the decoupled look-back, warp shuffles, a padded shared-memory
+ * layout and vector accesses.
+ *
+ * The check is the reduction's, for every element: an integer prefix sum
+ * is exact (modulo 2^32); a floating-point one is compared with a
+ * compensated prefix sum in long double on the host and may differ from
+ * it by at most gamma(h) * (|x_0| + ... + |x_i|), h the longest chain of
+ * additions any element goes through in this variant at this N (see
+ * chain_length).  A second input of small positive integers, whose every
+ * prefix sum is exact in any order, must come out exactly: a missing or
+ * doubled element, or a tile's sum added twice, always shows there.
+ */
+#include "families/family.h"
+#include "families/sum-input.h"
+#include "util/util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { P_THREADS, P_VEC, P_PER, P_BLOCK, P_LOOKBACK, P_PAD, NPARAMS };
+_Static_assert(NPARAMS <= MAX_PARAMS, "more parameters than MAX_PARAMS");
+
+static const char *const block_names[] = { "hillis", "shuffle", NULL };
+static const char *const lookback_names[] = { "chained", "decoupled", NULL };
+
+static const struct param_def params[NPARAMS] = {
+	[P_THREADS] = { "threads", "GT_THREADS", "threads per block",
+			NULL, { 32, 64, 128, 256, 512, 1024 }, 6, { 128, 256, 512 }, 3, 256, 0 },
+	[P_VEC] = { "vec", "GT_VEC", "elements per load and store (one aligned access)",
+		    NULL, { 1, 2, 4 }, 3, { 1, 2, 4 }, 3, 4, 0 },
+	[P_PER] = { "per", "GT_PER", "loads per thread: a tile is threads x vec x per elements",
+		    NULL, { 1, 2, 4, 8, 16 }, 5, { 1, 2, 4, 8 }, 4, 2, 0 },
+	[P_BLOCK] = { "block", "GT_BLOCK", "how a block scans its threads' totals: in shared memory, or warp shuffles",
+		      block_names, { 0, 1 }, 2, { 0, 1 }, 2, 1, 0 },
+	[P_LOOKBACK] = { "lookback", "GT_LOOKBACK",
+			 "how a tile learns the sum before it: wait for the tile before, or look back at 32 at a time",
+			 lookback_names, { 0, 1 }, 2, { 1 }, 1, 1, 0 },
+	[P_PAD] = { "pad", "GT_PAD", "one word of shared-memory padding every 32 elements (0 or 1)",
+		    NULL, { 0, 1 }, 2, { 0, 1 }, 2, 1, 0 },
+};
+
+static long tile_elems(const int *v)
+{
+	return (long)v[P_THREADS] * v[P_VEC] * v[P_PER];
+}
+
+/* The template's static shared memory: the tile (padded), the block
+ * scan's buffers, and the few values it shares. */
+static size_t smem_bytes(const int *v, const struct dtype *dt)
+{
+	size_t tile = (size_t)tile_elems(v);
+	size_t words = tile + (v[P_PAD] ? tile / 32 : 0) + (v[P_BLOCK] == 0 ? 2 * (size_t)v[P_THREADS] : 64);
+	return (words + 1) * dt->acc_size + 16;
+}
+
+static const char *reject(const int *v, const struct dtype *dt, const struct device_limits *lim,
+			  char *buf, size_t n)
+{
+	if ((size_t)v[P_VEC] * dt->size > 16) {
+		snprintf(buf, n, "vec x element size exceeds the 16-byte access limit (%zu bytes)",
+			 (size_t)v[P_VEC] * dt->size);
+		return buf;
+	}
+	if (v[P_THREADS] > lim->max_threads_per_block) {
+		snprintf(buf, n, "threads per block exceed the device limit (%d > %d)", v[P_THREADS],
+			 lim->max_threads_per_block);
+		return buf;
+	}
+	if (v[P_VEC] * v[P_PER] > 16) {
+		snprintf(buf, n, "more than 16 elements per thread (%d) held in registers", v[P_VEC] * v[P_PER]);
+		return buf;
+	}
+	/* The template's shared memory is static, so 48 KiB at most. */
+	if (smem_bytes(v, dt) > 48 * 1024) {
+		snprintf(buf, n, "the tile takes more than 48 KiB of shared memory (%zu bytes)", smem_bytes(v, dt));
+		return buf;
+	}
+	return NULL;
+}
+
+static unsigned long long tiles(const int *v, long n)
+{
+	unsigned long long t = (unsigned long long)tile_elems(v);
+	unsigned long long k = ((unsigned long long)n + t - 1) / t;
+	return k ? k : 1;
+}
+
+static void geometry(const int *v, const struct dtype *dt, const struct dims *d, struct launch_geometry *g)
+{
+	(void)dt;
+	g->grid[0] = (unsigned)tiles(v, d->rows);
+	g->grid[1] = g->grid[2] = 1;
+	g->block[0] = (unsigned)v[P_THREADS];
+	g->block[1] = g->block[2] = 1;
+	g->smem = 0;
+}
+
+/* The ticket and launch count, then a state of at most 16 bytes per tile
+ * (templates/scan.cu); the header's scratch_c says the same. */
+static size_t scratch_bytes(const int *v, const struct dtype *dt, const struct dims *d)
+{
+	(void)dt;
+	return 256 + 16 * (size_t)tiles(v, d->rows);
+}
+
+/* What the judge compares with, per element: the prefix sum (the
+ * compensated sum in long double rounded to double; for i32 the sum
+ * modulo 2^32) and, after all of them, the prefix sums of magnitudes as
+ * floats rounded up. */
+#define EXPECTED_ELEM (sizeof(double) + sizeof(float))
+
+struct scan_part {
+	long double sum, comp, abs;
+	uint32_t wrapped;
+};
+
+struct scan_job {
+	const void *in;
+	const struct dtype *dt;
+	size_t n;
+	double *ref;
+	float *abs;
+	struct scan_part parts[SUM_MAX_PARTS]; /* a range's totals, then what comes before it */
+	/* the judge's */
+	const void *out;
+	const int *v;
+	long double gamma;
+	size_t bad[SUM_MAX_PARTS], first[SUM_MAX_PARTS];
+	double worst[SUM_MAX_PARTS][3]; /* the first bad element's output, reference, bound */
+};
+
+static void range_totals(void *ctx, int part, size_t begin, size_t end)
+{
+	struct scan_job *j = ctx;
+	struct scan_part p = {0};
+	for (size_t i = begin; i < end; i++) {
+		long double x = sum_get(j->in, j->dt, i);
+		sum_add_compensated(&p.sum, &p.comp, x);
+		p.abs += fabsl(x);
+		if (j->dt->acc_eps == 0)
+			p.wrapped += (uint32_t)((const int32_t *)j->in)[i];
+	}
+	j->parts[part] = p;
+}
+
+/* float(x) rounded up, so a bound made from it is never too tight. */
+static float float_up(long double x)
+{
+	float f = (float)x;
+	return (long double)f < x ? nextafterf(f, INFINITY) : f;
+}
+
+static void range_prefixes(void *ctx, int part, size_t begin, size_t end)
+{
+	struct scan_job *j = ctx;
+	struct scan_part p = j->parts[part];
+	int is_int = j->dt->acc_eps == 0;
+	for (size_t i = begin; i < end; i++) {
+		long double x = sum_get(j->in, j->dt, i);
+		if (is_int) {
+			p.wrapped += (uint32_t)((const int32_t *)j->in)[i];
+			j->ref[i] = p.wrapped;
+			continue;
+		}
+		sum_add_compensated(&p.sum, &p.comp, x);
+		p.abs += fabsl(x);
+		j->ref[i] = (double)(p.sum + p.comp);
+		j->abs[i] = float_up(p.abs);
+	}
+}
+
+/* Two passes over ranges in parallel: each range's totals, then each
+ * range's prefixes from the totals of the ranges before it. */
+static void reference(const void *in, void *expected, const struct dtype *dt, const struct dims *d)
+{
+	struct scan_job *j = xcalloc(1, sizeof(*j));
+	j->in = in;
+	j->dt = dt;
+	j->n = family_elems(d);
+	j->ref = expected;
+	j->abs = (float *)((double *)expected + j->n);
+	int k = sum_parts(j->n, range_totals, j);
+	struct scan_part before = {0};
+	for (int i = 0; i < k; i++) {
+		struct scan_part p = j->parts[i];
+		j->parts[i] = before;
+		sum_add_compensated(&before.sum, &before.comp, p.sum);
+		sum_add_compensated(&before.sum, &before.comp, p.comp);
+		before.abs += p.abs;
+		before.wrapped += p.wrapped;
+	}
+	sum_parts(j->n, range_prefixes, j);
+	free(j);
+}
+
+static int log2_ceil(unsigned long long x)
+{
+	int k = 0;
+	while ((1ULL << k) < x)
+		k++;
+	return k;
+}
+
+/* The longest chain of additions an element goes through: into its
+ * tile's total (a thread's run, then the block scan's log2(threads)
+ * steps and one more across warps), along the tiles after it (one
+ * addition per tile when chained; with the look-back at most a window's
+ * five-step tree and two additions per tile), then into an output (the
+ * block scan again, the thread's run, and two additions of prefixes). */
+static double chain_length(const int *v, long n)
+{
+	double run = (double)v[P_VEC] * v[P_PER], block = log2_ceil((unsigned)v[P_THREADS]) + 1;
+	double per_tile = v[P_LOOKBACK] == 0 ? 1 : 7;
+	return 2 * (run + block) + per_tile * (double)tiles(v, n) + 2;
+}
+
+static void judge_range(void *ctx, int part, size_t begin, size_t end)
+{
+	struct scan_job *j = ctx;
+	int is_int = j->dt->acc_eps == 0, exact = is_int || j->gamma == 0;
+	size_t bad = 0;
+	for (size_t i = begin; i < end; i++) {
+		long double got, bound = 0;
+		if (is_int)
+			got = ((const uint32_t *)j->out)[i];
+		else if (j->dt->acc_size == 8)
+			got = ((const double *)j->out)[i];
+		else
+			got = ((const float *)j->out)[i];
+		long double want = j->ref[i];
+		if (!exact) /* the reference's own rounding to double too */
+			bound = j->gamma * j->abs[i] + fabsl(want) * 0x1p-52L + j->abs[i] * 0x1p-60L;
+		if (fabsl(got - want) <= bound)
+			continue;
+		if (!bad++) {
+			j->first[part] = i;
+			j->worst[part][0] = (double)got;
+			j->worst[part][1] = (double)want;
+			j->worst[part][2] = (double)bound;
+		}
+	}
+	j->bad[part] = bad;
+}
+
+static const char *judge(const void *expected, const void *out, const int *v, const struct dtype *dt,
+			 const struct dims *d, int set, char *buf, size_t n)
+{
+	struct scan_job *j = xcalloc(1, sizeof(*j));
+	long len = (long)family_elems(d);
+	j->dt = dt;
+	j->n = (size_t)len;
+	j->ref = (double *)expected;
+	j->abs = (float *)((const double *)expected + j->n);
+	j->out = out;
+	j->v = v;
+	double h = chain_length(v, len), u = dt->acc_eps;
+	j->gamma = set == 1 ? 0 : (long double)(h * u / (1 - h * u));
+	int k = sum_parts(j->n, judge_range, j);
+	size_t bad = 0, at = 0;
+	double *w = NULL;
+	for (int i = 0; i < k; i++) {
+		if (j->bad[i] && !w) {
+			at = j->first[i];
+			w = j->worst[i];
+		}
+		bad += j->bad[i];
+	}
+	const char *r = NULL;
+	if (bad && dt->acc_eps == 0)
+		snprintf(buf, n, "%zu of %ld prefix sums wrong, the first at element %zu: %u, expected %u", bad, len,
+			 at, (uint32_t)w[0], (uint32_t)w[1]);
+	else if (bad && set == 1)
+		snprintf(buf, n, "%zu of %ld prefix sums of the exact-sum input wrong, the first at element %zu: "
+			 "%.17g, expected exactly %.17g", bad, len, at, w[0], w[1]);
+	else if (bad)
+		snprintf(buf, n, "%zu of %ld prefix sums past the error bound, the first at element %zu: %.9g, "
+			 "reference %.9g, error %.3g exceeds the bound %.3g (chain %.0f)", bad, len, at, w[0], w[1],
+			 fabs(w[0] - w[1]), w[2], h);
+	if (bad)
+		r = buf;
+	free(j);
+	return r;
+}
+
+static double bytes_moved(const struct dtype *dt, const struct dims *d)
+{
+	return family_copy_bytes(dt, d);
+}
+
+static const char *const classics[] = {
+	"chained:threads=256,vec=1,per=8,block=hillis,lookback=chained,pad=0",
+	"decoupled:threads=256,vec=1,per=8,block=hillis,lookback=decoupled,pad=0",
+	"shuffle:threads=256,vec=1,per=8,block=shuffle,lookback=decoupled,pad=0",
+	"padded:threads=256,vec=1,per=8,block=shuffle,lookback=decoupled,pad=1",
+	"vectorised:threads=256,vec=4,per=2,block=shuffle,lookback=decoupled,pad=1",
+	NULL
+};
+
+const struct family family_scan = {
+	.name = "scan",
+	.summary = "inclusive prefix sum of N elements",
+	.command_summary = "tune the inclusive prefix sum for this GPU at the given vector lengths",
+	.command_help =
+		"The check: i32 prefix sums are exact (modulo 2^32).  A floating-point prefix\n"
+		"sum depends on the order of its additions, so each output R_i is compared with a\n"
+		"compensated prefix sum S_i in long double of the same input, and is wrong when\n"
+		"  |R_i - S_i| > gamma(h) * (|x_0| + ... + |x_i|),  gamma(h) = h u / (1 - h u),\n"
+		"with u the accumulator's unit roundoff (2^-24 for f32, 2^-53 for f64) and h the\n"
+		"longest chain of additions an element goes through in that variant at that N:\n"
+		"twice its run per thread and the block scan's steps, and per tile after it one\n"
+		"addition (chained) or seven (look-back).  As such a bound can hide a missing\n"
+		"element, every variant also scans a second input of small positive integers\n"
+		"whose total stays below 2^23 (f32) or 2^52 (f64): every prefix sum must be\n"
+		"exactly right.\n"
+		"\nThe figure is GB/s of input read and output written; the ceiling is a copy of\n"
+		"the input timed in the same run.  Exported headers give\n"
+		"gputune_scan_scratch_bytes(): the scratch memory a variant needs, zeroed once\n"
+		"before its first launch (no launch after needs it zeroed again); launches that\n"
+		"share it must not overlap.\n",
+	.template_name = "templates/scan.cu",
+	.kernel_name = "gputune_scan",
+	.shape = SHAPE_1D,
+	.default_sizes = "2^16-2^28",
+	.dtypes = "f32,f64,i32",
+	.metric = METRIC_BYTES,
+	.check = CHECK_HOST,
+	.ceiling = CEILING_COPY,
+	.args = ARGS_VECTOR,
+	.arithmetic = 1,
+	.params = params,
+	.nparams = NPARAMS,
+	.reject = reject,
+	.geometry = geometry,
+	.geometry_c =
+		"\tunsigned long long tile = (unsigned long long)c->threads * (unsigned)c->vec * (unsigned)c->per;\n"
+		"\tunsigned long long tiles = (n + tile - 1) / tile;\n"
+		"\tgrid[0] = (unsigned)(tiles ? tiles : 1);\n"
+		"\tgrid[1] = grid[2] = 1;\n"
+		"\tblock[0] = (unsigned)c->threads;\n"
+		"\tblock[1] = block[2] = 1;\n",
+	.header_notes = "gputune_scan_scratch_bytes(i, n) is the scratch memory variant i needs:\n"
+			"zero it once before the first launch; no launch after needs it zeroed\n"
+			"again (each marks what it writes there with its own launch count).\n"
+			"Launches that share a scratch buffer must not overlap.  The output is n\n"
+			"accumulators: float for f32, double for f64, and for i32 32-bit integers\n"
+			"(the sums modulo 2^32).",
+	.in_elems = family_elems,
+	.out_bytes = family_elems_bytes,
+	.scratch_bytes = scratch_bytes,
+	.scratch_c = "256 + 16 * (size_t)grid[0]",
+	.work = bytes_moved,
+	.fill = sum_fill,
+	.nsets = 2,
+	.reference = reference,
+	.expected_elem = EXPECTED_ELEM,
+	.judge = judge,
+	.classics = classics,
+	.nreport = 2,
+	.fallback = 4,
+	.validate_sizes = "random:20:65536-268435456",
+};
