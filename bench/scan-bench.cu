@@ -68,7 +68,7 @@ template <typename T, typename A> static void run(bench &B, const char *dtype, s
 	int v = gputune_scan_choose(B.prop.name, cc, dtype, (long)n);
 	size_t sb = v >= 0 ? gputune_scan_scratch_bytes(v, n) : 0;
 	/* The ladder's variants need at most one state per 256 elements. */
-	size_t ladder_sb = 256 + 16 * (n / 256 + 1);
+	size_t ladder_sb = 256 + 24 * (n / 256 + 1);
 	CHECK(cudaMalloc(&scratch, std::max(sb, ladder_sb)));
 	CHECK(cudaMemset(scratch, 0, std::max(sb, ladder_sb)));
 	const gputune_scan_entry *e = gputune_scan_lookup(B.prop.name, cc, dtype, (long)n);
@@ -120,7 +120,7 @@ template <typename T, typename A> static void run(bench &B, const char *dtype, s
 	};
 #define GT_LADDER(VEC, PER, BL, LB, PAD)                                                                        \
 	step(256 * VEC * PER, [&](unsigned blocks) {                                                           \
-		gputune_scan_kernel<0, T, A, 256, VEC, PER, BL, LB, PAD><<<blocks, 256>>>((const T *)in, (A *)out, \
+		gputune_scan_kernel<0, T, A, 256, VEC, PER, BL, LB, PAD, 0, 0><<<blocks, 256>>>((const T *)in, (A *)out, \
 											 scratch, n);               \
 	})
 	GT_LADDER(1, 8, 0, 0, 0);

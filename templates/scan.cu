@@ -9,12 +9,12 @@
  * a block already running), scans it, and adds the sum of all the tiles
  * before it, which it learns from what those tiles publish.
  *
- * One template, gt_scan<T, A, THREADS, VEC, PER, BLOCK, LOOKBACK, PAD>:
+ * One template, gt_scan<T, A, THREADS, VEC, PER, BLOCK, LOOKBACK, PAD,
+ * LAYOUT, ORDER>:
  *   THREADS  threads per block.
  *   VEC      elements per load and store (one aligned access).
- *   PER      loads per thread.  The tile passes through shared memory so
- *            that loads and stores stay coalesced while each thread scans
- *            VEC * PER consecutive elements in registers.
+ *   PER      loads per thread; each thread scans VEC * PER consecutive
+ *            elements in registers.
  *   BLOCK    how a block scans its threads' totals: 0 Hillis and Steele's
  *            scan in shared memory (log2 THREADS steps over two buffers),
  *            1 warp shuffles, then one warp over the warps' totals.
@@ -27,11 +27,23 @@
  *   PAD      0: the tile lies in shared memory as it is; 1: one word of
  *            padding after every 32 elements, so that threads reading
  *            consecutive runs of VEC * PER elements meet distinct banks.
+ *   LAYOUT   0: the tile passes through shared memory, so that each load
+ *            and store instruction of a warp covers consecutive vectors;
+ *            1: each thread loads and stores its own run directly (a warp's
+ *            instruction covers every PER-th vector; the caches merge the
+ *            rest), with no shared-memory tile and two fewer barriers.
+ *   ORDER    0: tiles by ticket, so that a block only ever waits for tiles
+ *            of blocks already running, in whatever order the GPU starts
+ *            blocks; 1: block i takes tile i, which saves each tile an
+ *            atomic before its loads but relies on the GPU starting blocks
+ *            in the order of their index (as CUB's scan does; CUDA does not
+ *            promise it).
  *
  * Scratch memory: the ticket counter at byte 0, the launch count at byte
  * 4, each tile's state from byte 256 (one 8-byte word per tile holding a
- * tag and a 4-byte value; for 8-byte values a tag word per tile, then the
- * values 8-byte aligned); zero before the first launch.  A state is valid
+ * tag and a 4-byte value; for 8-byte values a tag word per tile, then two
+ * arrays of values, 8-byte aligned; 24 bytes per tile at most); zero
+ * before the first launch.  A state is valid
  * only with the tag of the current launch (its count), so no launch needs
  * the states cleared.  The block with the last ticket puts the counter
  * back to zero (every ticket is taken by then), and when its own prefix
@@ -66,17 +78,19 @@ template <typename A> struct gt_scan_state<A, 4> {
 	}
 };
 
-/* 8-byte values: the value, a fence, then the tag; the reader the
- * reverse. */
+/* 8-byte values: a tag word per tile, then per kind an array of values
+ * (a tile's total and its inclusive prefix in places of their own, so
+ * that a reader who saw the first tag never reads the second value).  The
+ * value, a fence, then the tag; the reader the reverse. */
 template <typename A> struct gt_scan_state<A, 8> {
-	static __device__ __forceinline__ A *values(const void *states, unsigned long long ntiles)
+	static __device__ __forceinline__ A *values(const void *states, unsigned long long ntiles, unsigned kind)
 	{
-		return (A *)((char *)states + (ntiles * 4 + 7) / 8 * 8);
+		return (A *)((char *)states + (ntiles * 4 + 7) / 8 * 8) + (kind - 1) * ntiles;
 	}
 	static __device__ __forceinline__ void publish(void *states, unsigned long long tile, unsigned long long ntiles,
 						       unsigned tag, A v)
 	{
-		((volatile A *)values(states, ntiles))[tile] = v;
+		((volatile A *)values(states, ntiles, tag & 3u))[tile] = v;
 		__threadfence();
 		((volatile unsigned *)states)[tile] = tag;
 	}
@@ -84,8 +98,10 @@ template <typename A> struct gt_scan_state<A, 8> {
 							unsigned long long ntiles, A *v)
 	{
 		unsigned tag = ((const volatile unsigned *)states)[tile];
-		__threadfence();
-		*v = ((const volatile A *)values(states, ntiles))[tile];
+		if (tag & 3u) {
+			__threadfence();
+			*v = ((const volatile A *)values(states, ntiles, tag & 3u))[tile];
+		}
 		return tag;
 	}
 };
@@ -191,7 +207,8 @@ __device__ __forceinline__ A gt_scan_lookback(const void *states, unsigned long 
 	}
 }
 
-template <typename T, typename A, int THREADS, int VEC, int PER, int BLOCK, int LOOKBACK, int PAD>
+template <typename T, typename A, int THREADS, int VEC, int PER, int BLOCK, int LOOKBACK, int PAD, int LAYOUT,
+	  int ORDER>
 __device__ __forceinline__ void gt_scan(const T *__restrict__ in, A *__restrict__ out, void *scratch,
 					unsigned long long n)
 {
@@ -199,7 +216,7 @@ __device__ __forceinline__ void gt_scan(const T *__restrict__ in, A *__restrict_
 	typedef gt_vec<T, VEC> pack;
 	typedef gt_vec<A, VEC> apack;
 	typedef gt_scan_state<A> state;
-	__shared__ A tile_sm[TILE + (PAD ? TILE / 32 : 0)];
+	__shared__ A tile_sm[LAYOUT == 0 ? TILE + (PAD ? TILE / 32 : 0) : 1];
 	__shared__ A scan_sm[BLOCK == 0 ? 2 * THREADS : 64];
 	__shared__ unsigned long long tile_sh;
 	__shared__ unsigned tag_sh;
@@ -210,9 +227,12 @@ __device__ __forceinline__ void gt_scan(const T *__restrict__ in, A *__restrict_
 	const unsigned long long ntiles = gridDim.x;
 
 	if (t == 0) {
-		const unsigned k = atomicAdd(ticket, 1u);
-		if (k == gridDim.x - 1)
-			*ticket = 0;
+		unsigned k = blockIdx.x;
+		if (ORDER == 0) {
+			k = atomicAdd(ticket, 1u);
+			if (k == gridDim.x - 1)
+				*ticket = 0;
+		}
 		tile_sh = k;
 		tag_sh = (*(volatile unsigned *)launches & 0x3fffffffu) << 2;
 	}
@@ -221,8 +241,28 @@ __device__ __forceinline__ void gt_scan(const T *__restrict__ in, A *__restrict_
 	const unsigned tag = tag_sh;
 	const bool whole = base + TILE <= n && (size_t)in % sizeof(pack) == 0 && (size_t)out % sizeof(apack) == 0;
 
+	A x[ITEMS];
+	if (LAYOUT == 1) {
+		if (whole) {
+			const pack *src = (const pack *)(in + base) + t * PER;
+#pragma unroll
+			for (int u = 0; u < PER; u++) {
+				const pack p = src[u];
+#pragma unroll
+				for (int k = 0; k < VEC; k++)
+					x[u * VEC + k] = (A)p.e[k];
+			}
+		} else {
+#pragma unroll
+			for (int i = 0; i < ITEMS; i++) {
+				const unsigned long long e = base + (unsigned long long)t * ITEMS + i;
+				x[i] = e < n ? (A)in[e] : A(0);
+			}
+		}
+	}
 	/* The tile into shared memory, coalesced. */
-	if (whole) {
+	if (LAYOUT == 1) {
+	} else if (whole) {
 		const pack *src = (const pack *)(in + base);
 		pack p[PER];
 #pragma unroll
@@ -240,13 +280,13 @@ __device__ __forceinline__ void gt_scan(const T *__restrict__ in, A *__restrict_
 			tile_sm[gt_scan_at<PAD>(e)] = base + e < n ? (A)in[base + e] : A(0);
 		}
 	}
-	__syncthreads();
-
 	/* Each thread's run, scanned in registers. */
-	A x[ITEMS];
+	if (LAYOUT == 0) {
+		__syncthreads();
 #pragma unroll
-	for (int i = 0; i < ITEMS; i++)
-		x[i] = tile_sm[gt_scan_at<PAD>(t * ITEMS + i)];
+		for (int i = 0; i < ITEMS; i++)
+			x[i] = tile_sm[gt_scan_at<PAD>(t * ITEMS + i)];
+	}
 #pragma unroll
 	for (int i = 1; i < ITEMS; i++)
 		x[i] += x[i - 1];
@@ -278,6 +318,27 @@ __device__ __forceinline__ void gt_scan(const T *__restrict__ in, A *__restrict_
 		atomicAdd(launches, 1u);
 	__syncthreads();
 	const A add = prefix_sh + before;
+	if (LAYOUT == 1) {
+		if (whole) {
+			apack *dst = (apack *)(out + base) + t * PER;
+#pragma unroll
+			for (int u = 0; u < PER; u++) {
+				apack p;
+#pragma unroll
+				for (int k = 0; k < VEC; k++)
+					p.e[k] = x[u * VEC + k] + add;
+				dst[u] = p;
+			}
+		} else {
+#pragma unroll
+			for (int i = 0; i < ITEMS; i++) {
+				const unsigned long long e = base + (unsigned long long)t * ITEMS + i;
+				if (e < n)
+					out[e] = x[i] + add;
+			}
+		}
+		return;
+	}
 #pragma unroll
 	for (int i = 0; i < ITEMS; i++)
 		tile_sm[gt_scan_at<PAD>(t * ITEMS + i)] = x[i] + add;
@@ -308,11 +369,12 @@ __device__ __forceinline__ void gt_scan(const T *__restrict__ in, A *__restrict_
 /* An exported header's kernel, its first argument the blocks per SM it is
  * built for. */
 #ifdef GT_HEADER_KERNEL
-template <int MIN_BLOCKS, typename T, typename A, int THREADS, int VEC, int PER, int BLOCK, int LOOKBACK, int PAD>
+template <int MIN_BLOCKS, typename T, typename A, int THREADS, int VEC, int PER, int BLOCK, int LOOKBACK, int PAD,
+	  int LAYOUT, int ORDER>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 GT_HEADER_KERNEL(const T *__restrict__ in, A *__restrict__ out, void *scratch, unsigned long long n)
 {
-	gt_scan<T, A, THREADS, VEC, PER, BLOCK, LOOKBACK, PAD>(in, out, scratch, n);
+	gt_scan<T, A, THREADS, VEC, PER, BLOCK, LOOKBACK, PAD, LAYOUT, ORDER>(in, out, scratch, n);
 }
 #endif
 
@@ -324,8 +386,8 @@ extern "C" __global__ void __launch_bounds__(GT_THREADS)
 GT_KERNEL_NAME(const GT_ELEM_TYPE *__restrict__ in, GT_ACC_TYPE *__restrict__ out, void *scratch,
 	       unsigned long long n)
 {
-	gt_scan<GT_ELEM_TYPE, GT_ACC_TYPE, GT_THREADS, GT_VEC, GT_PER, GT_BLOCK, GT_LOOKBACK, GT_PAD>(in, out,
-												    scratch, n);
+	gt_scan<GT_ELEM_TYPE, GT_ACC_TYPE, GT_THREADS, GT_VEC, GT_PER, GT_BLOCK, GT_LOOKBACK, GT_PAD, GT_LAYOUT, GT_ORDER>(
+		in, out, scratch, n);
 }
 #undef GT_VEC_BYTES
 #undef GT_KERNEL_NAME

@@ -10,6 +10,46 @@
  * multiply's reference.
  */
 
+/*
+ * CHECK_BOUND (family.h): output element i against the reference ref[i]
+ * and the magnitude mag[i] the family computed on the host.  With gamma
+ * 0 it must equal ref[i] exactly; otherwise differ from it by at most
+ * gamma mag[i], plus the reference's own rounding to double (2^-52
+ * |ref[i]|) and a hair (2^-60 mag[i], and 2^-50 of the bound for its own
+ * rounding here).  kind: 0 float, 1 double, 2 a 32-bit unsigned (as
+ * ref holds it, the value modulo 2^32).  Counts into result[0], the first
+ * wrong element's index into result[1].
+ */
+extern "C" __global__ void gt_check_bound(const void *__restrict__ out, int kind, const double *__restrict__ ref,
+					  const float *__restrict__ mag, unsigned long long n, double gamma,
+					  unsigned long long *result)
+{
+	unsigned long long bad = 0, first = ~0ULL;
+	const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+	for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+		const double o = kind == 0 ? (double)((const float *)out)[i]
+				 : kind == 1 ? ((const double *)out)[i]
+					     : (double)((const unsigned *)out)[i];
+		const double r = ref[i];
+		bool ok;
+		if (gamma == 0) {
+			ok = o == r;
+		} else {
+			const double m = mag[i], bound = gamma * m + fabs(r) * 0x1p-52 + m * 0x1p-60;
+			ok = fabs(o - r) <= bound * (1 + 0x1p-50);
+		}
+		if (!ok) {
+			bad++;
+			if (first == ~0ULL)
+				first = i;
+		}
+	}
+	if (bad) {
+		atomicAdd(&result[0], bad);
+		atomicMin(&result[1], first);
+	}
+}
+
 extern "C" __global__ void gt_compare(const unsigned short *__restrict__ out,
 				      const unsigned short *__restrict__ expected,
 				      unsigned long long units, unsigned long long *result)

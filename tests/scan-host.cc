@@ -41,18 +41,18 @@ template <int THREADS, int VEC, int PER> unsigned long long tiles(unsigned long 
 	return k ? k : 1;
 }
 
-template <typename T, typename A, int THREADS, int VEC, int PER, int BLOCK, int LOOKBACK, int PAD>
+template <typename T, typename A, int THREADS, int VEC, int PER, int BLOCK, int LOOKBACK, int PAD, int LAYOUT, int ORDER>
 const char *run(const void *in, void *out, void *scratch, unsigned long long n)
 {
 	return cuda_host::launch((unsigned)tiles<THREADS, VEC, PER>(n), THREADS, 1, [&] {
-		gt_scan<T, A, THREADS, VEC, PER, BLOCK, LOOKBACK, PAD>((const T *)in, (A *)out, scratch, n);
+		gt_scan<T, A, THREADS, VEC, PER, BLOCK, LOOKBACK, PAD, LAYOUT, ORDER>((const T *)in, (A *)out, scratch, n);
 	});
 }
 
-template <typename T, int THREADS, int VEC, int PER, int BLOCK, int LOOKBACK, int PAD>
+template <typename T, int THREADS, int VEC, int PER, int BLOCK, int LOOKBACK, int PAD, int LAYOUT, int ORDER>
 size_t scratch_bytes(unsigned long long n)
 {
-	return 256 + 16 * tiles<THREADS, VEC, PER>(n);
+	return 256 + 24 * tiles<THREADS, VEC, PER>(n);
 }
 
 struct variant {

@@ -19,10 +19,10 @@ host_sample scan <<'LIST'
 f32 10
 f64 6
 i32 6
-f32 6 --param threads=all --param vec=all --param per=all --param block=all --param lookback=all --param pad=all
-i32 4 --param threads=all --param vec=all --param per=all --param block=all --param lookback=all --param pad=all
+f32 6 --param threads=all --param vec=all --param per=all --param block=all --param lookback=all --param pad=all --param layout=all --param order=all
+i32 4 --param threads=all --param vec=all --param per=all --param block=all --param lookback=all --param pad=all --param layout=all --param order=all
 LIST
-host_runner scan 25 0 ELEM_TYPE ACC_TYPE THREADS VEC PER BLOCK LOOKBACK PAD
+host_runner scan 25 0 ELEM_TYPE ACC_TYPE THREADS VEC PER BLOCK LOOKBACK PAD LAYOUT ORDER
 
 # Lengths: none, one, fewer than a vector, a warp and one, a tile's worth
 # and a tail, many tiles (look-back windows past 32 tiles where tiles are

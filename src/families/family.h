@@ -104,11 +104,13 @@ enum family_shape { SHAPE_1D = 1, SHAPE_2D = 2, SHAPE_3D = 3 };
 /* What a family's figure counts per second. */
 enum family_metric { METRIC_BYTES, METRIC_FLOPS };
 /* How a variant's output is checked: bit for bit against the host
- * reference on the GPU, or by the family's judge on the host (a
+ * reference on the GPU; by the family's judge on the host (a
  * floating-point tolerance) against what its `reference` computed on the
  * host or, with CHECK_GPU_REFERENCE, what the support kernel named by
- * `gpu_reference` computed on the GPU. */
-enum family_check { CHECK_EXACT, CHECK_HOST, CHECK_GPU_REFERENCE };
+ * `gpu_reference` computed on the GPU; or, CHECK_BOUND, every element on
+ * the GPU within a stated error bound of a reference the host computed
+ * (see bound_gamma). */
+enum family_check { CHECK_EXACT, CHECK_HOST, CHECK_GPU_REFERENCE, CHECK_BOUND };
 /* The ceiling measured beside the variants at every size: a copy of the
  * input (cuMemcpy and a copy kernel), a streaming read of it, or the
  * GPU's measured rate of fused multiply-adds (the support kernels'). */
@@ -195,6 +197,14 @@ struct family {
 	size_t expected_bytes;
 	const char *gpu_reference;
 	size_t expected_elem;
+	/* CHECK_BOUND: `reference` writes, per output element, the reference
+	 * value as a double (an integer type's modulo 2^32), then after all
+	 * of them a magnitude per element as a float (expected_elem is 12);
+	 * each output element o must then lie within gamma * magnitude of
+	 * the reference (and its rounding to double), gamma =
+	 * bound_gamma(v, ...) for input set `set`, and equal it where gamma
+	 * is 0.  The output's elements are the accumulator type. */
+	double (*bound_gamma)(const int *v, const struct dtype *dt, const struct dims *d, int set);
 	/* CHECK_HOST: NULL when out (copied back) is right for point v on
 	 * input set `set`; otherwise why, with the measured error, in buf. */
 	const char *(*judge)(const void *expected, const void *out, const int *v, const struct dtype *dt,

@@ -33,7 +33,7 @@ struct bench {
 	void *support_image; /* copy of the support cubin, reloaded after a reset */
 	size_t support_len;
 	CUmodule support;
-	CUfunction compare, check_fill, read, fma;
+	CUfunction compare, check_fill, check_bound, read, fma;
 	CUdeviceptr flush, result;
 	size_t flush_bytes;
 	/* The prepared size. */
@@ -44,6 +44,7 @@ struct bench {
 	int nsets;
 	void *host_in[2], *host_expected[2], *host_out;
 	CUdeviceptr in[2], expected, out_base, out;
+	CUdeviceptr bound_ref[2]; /* CHECK_BOUND: each set's reference and magnitudes */
 	CUdeviceptr scratch;
 	size_t scratch_bytes; /* allocated */
 	int set;              /* the input set launches read */

@@ -41,6 +41,7 @@ static int context_setup(struct bench *b)
 	if (CU(cu.ModuleLoadData(&b->support, b->support_image)) ||
 	    CU(cu.ModuleGetFunction(&b->compare, b->support, "gt_compare")) ||
 	    CU(cu.ModuleGetFunction(&b->check_fill, b->support, "gt_check_fill")) ||
+	    CU(cu.ModuleGetFunction(&b->check_bound, b->support, "gt_check_bound")) ||
 	    CU(cu.ModuleGetFunction(&b->read, b->support, "gt_read")) ||
 	    CU(cu.ModuleGetFunction(&b->fma, b->support, "gt_fma")))
 		return -1;
@@ -68,9 +69,13 @@ struct bench *bench_open(const struct gpu_info *g, const void *support_cubin, in
 
 static void free_size(struct bench *b)
 {
-	for (int k = 0; k < 2; k++)
+	for (int k = 0; k < 2; k++) {
 		if (b->in[k])
 			cu.MemFree(b->in[k]);
+		if (b->bound_ref[k])
+			cu.MemFree(b->bound_ref[k]);
+		b->bound_ref[k] = 0;
+	}
 	if (b->expected)
 		cu.MemFree(b->expected);
 	if (b->out_base)
@@ -144,9 +149,9 @@ void bench_close(struct bench *b)
 static size_t expected_bytes(const struct family *f, const struct dtype *dt, const struct dims *d)
 {
 	size_t out = f->out_bytes(dt, d);
-	return f->check == CHECK_EXACT		   ? out
-	       : f->check == CHECK_GPU_REFERENCE ? out / dt->size * f->expected_elem
-						 : f->expected_bytes + out / dt->size * f->expected_elem;
+	return f->check == CHECK_EXACT					  ? out
+	       : f->check == CHECK_GPU_REFERENCE || f->check == CHECK_BOUND ? out / dt->size * f->expected_elem
+									  : f->expected_bytes + out / dt->size * f->expected_elem;
 }
 
 size_t bench_bytes_needed(const struct gpu_info *g, const struct family *f, const struct dtype *dt,
@@ -156,8 +161,11 @@ size_t bench_bytes_needed(const struct gpu_info *g, const struct family *f, cons
 	size_t out = f->out_bytes(dt, d);
 	/* Scratch memory: per-block partials at most, never more than the input. */
 	size_t scratch = f->scratch_bytes ? f->in_elems(d) * dt->size + (1u << 20) : 0;
-	/* The GPU reference's output, while it is made. */
-	size_t ref = f->check == CHECK_GPU_REFERENCE ? expected_bytes(f, dt, d) : 0;
+	/* The GPU reference's output, while it is made; CHECK_BOUND's
+	 * references, one per input set. */
+	size_t ref = f->check == CHECK_GPU_REFERENCE ? expected_bytes(f, dt, d)
+		     : f->check == CHECK_BOUND	       ? expected_bytes(f, dt, d) * (size_t)(f->nsets > 1 ? f->nsets : 1)
+						       : 0;
 	size_t in1 = f->in_elems(d) * dt->size;
 	size_t place_bytes = placed(in1, out) ? in1 + out + 2 * PLACE_SPAN : 0;
 	return in + 2 * out + scratch + ref + place_bytes + 2 * GUARD + (size_t)(g->l2_bytes > 0 ? g->l2_bytes : 64 << 20) * 2 +
@@ -214,6 +222,11 @@ static int upload_size(struct bench *b)
 	    (CU(cu.MemAlloc(&b->expected, b->out_bytes)) ||
 	     CU(cu.MemcpyHtoD(b->expected, b->host_expected[0], b->out_bytes))))
 		return -1;
+	size_t ref_bytes = expected_bytes(b->f, b->dt, &b->d);
+	for (int k = 0; b->f->check == CHECK_BOUND && k < b->nsets; k++)
+		if (CU(cu.MemAlloc(&b->bound_ref[k], ref_bytes)) ||
+		    CU(cu.MemcpyHtoD(b->bound_ref[k], b->host_expected[k], ref_bytes)))
+			return -1;
 	if (CU(cu.MemsetD8Async(b->out_base, GUARD_BYTE, b->out_bytes + 2 * GUARD, b->stream)) ||
 	    CU(cu.StreamSynchronize(b->stream)))
 		return -1;
@@ -397,9 +410,45 @@ static int fail_call(struct variant_result *r, CUresult e, const char *what)
 	return 0;
 }
 
-/* The guards around the output and, for bit-exact families, the output
- * against the expected one, on the GPU; then, for the others, the output
- * copied back and judged by the family.  Fills r on a difference. */
+/* CHECK_BOUND's reason for res (count, first element) on input set
+ * b->set, with gamma the bound's factor. */
+static int bound_reason(struct bench *b, const uint64_t *res, double gamma, struct variant_result *r)
+{
+	size_t n = b->out_bytes / b->dt->size, i = (size_t)res[1];
+	const double *ref = b->host_expected[b->set];
+	const float *mag = (const float *)(ref + n);
+	unsigned char raw[8] = {0};
+	CUresult e = cu.MemcpyDtoH(raw, b->out + i * b->dt->acc_size, b->dt->acc_size);
+	if (e)
+		return fail_call(r, e, "reading the output back");
+	double o;
+	if (b->dt->acc_eps == 0) {
+		uint32_t u;
+		memcpy(&u, raw, 4);
+		o = u;
+	} else if (b->dt->acc_size == 8) {
+		memcpy(&o, raw, 8);
+	} else {
+		float x;
+		memcpy(&x, raw, 4);
+		o = x;
+	}
+	if (gamma == 0)
+		set_reason(r, VS_WRONG,
+			   "%llu of %zu elements differ from the exact result on input set %d, the first at element "
+			   "%zu: %.17g, expected %.17g", (unsigned long long)res[0], n, b->set, i, o, ref[i]);
+	else
+		set_reason(r, VS_WRONG,
+			   "%llu of %zu elements past the error bound on input set %d, the first at element %zu: %.9g, "
+			   "reference %.9g, error %.3g exceeds %.3g x the magnitude %.4g", (unsigned long long)res[0], n,
+			   b->set, i, o, ref[i], fabs(o - ref[i]), gamma, (double)mag[i]);
+	return 0;
+}
+
+/* The guards around the output and, for bit-exact families and those
+ * with an error bound, the output against the expected one, on the GPU;
+ * then, for the others, the output copied back and judged by the family.
+ * Fills r on a difference. */
 static int check_output(struct bench *b, const int *v, struct variant_result *r)
 {
 	uint64_t init[4] = { 0, ~0ULL, 0, 0 }, res[4];
@@ -410,15 +459,25 @@ static int check_output(struct bench *b, const int *v, struct variant_result *r)
 	CUdeviceptr after = b->out + b->out_bytes;
 	void *g1[] = { &b->out_base, &guard, &gv, &b->result };
 	void *g2[] = { &after, &guard, &gv, &b->result };
-	int exact = b->f->check == CHECK_EXACT;
+	int exact = b->f->check == CHECK_EXACT, bound = b->f->check == CHECK_BOUND;
+	unsigned long long n_out = b->out_bytes / b->dt->size;
+	double gamma = bound ? b->f->bound_gamma(v, b->dt, &b->d, b->set) : 0;
+	int kind = b->dt->acc_eps == 0 ? 2 : b->dt->acc_size == 8 ? 1 : 0;
+	CUdeviceptr ref = b->bound_ref[b->set], mag = ref + n_out * sizeof(double);
+	void *bnd[] = { &b->out, &kind, &ref, &mag, &n_out, &gamma, &b->result };
 	if ((e = cu.MemcpyHtoD(b->result, init, sizeof(init))) ||
 	    (exact &&
 	     (e = cu.LaunchKernel(b->compare, CHECK_BLOCKS, 1, 1, CHECK_THREADS, 1, 1, 0, b->stream, cmp, NULL))) ||
+	    (bound &&
+	     (e = cu.LaunchKernel(b->check_bound, CHECK_BLOCKS, 1, 1, CHECK_THREADS, 1, 1, 0, b->stream, bnd, NULL))) ||
 	    (e = cu.LaunchKernel(b->check_fill, 64, 1, 1, CHECK_THREADS, 1, 1, 0, b->stream, g1, NULL)) ||
 	    (e = cu.LaunchKernel(b->check_fill, 64, 1, 1, CHECK_THREADS, 1, 1, 0, b->stream, g2, NULL)) ||
 	    (e = cu.StreamSynchronize(b->stream)) || (e = cu.MemcpyDtoH(res, b->result, sizeof(res))))
 		return fail_call(r, e, "checking the output");
-	if (res[0]) {
+	if (res[0] && bound) {
+		if (bound_reason(b, res, gamma, r) < 0)
+			return -1;
+	} else if (res[0]) {
 		/* res[0] counts 2-byte words; res[1] is the first differing byte. */
 		size_t elem = res[1] / b->dt->size;
 		set_reason(r, VS_WRONG,
@@ -433,7 +492,7 @@ static int check_output(struct bench *b, const int *v, struct variant_result *r)
 		if ((e = cu.MemsetD8Async(b->out_base, GUARD_BYTE, GUARD, b->stream)) ||
 		    (e = cu.MemsetD8Async(after, GUARD_BYTE, GUARD, b->stream)))
 			return fail_call(r, e, "restoring the guards");
-	} else if (!exact) {
+	} else if (!exact && !bound) {
 		if ((e = cu.MemcpyDtoH(b->host_out, b->out, b->out_bytes)))
 			return fail_call(r, e, "reading the output back");
 		char why[sizeof(r->reason)];
