@@ -1,11 +1,11 @@
 /*
  * unit-tmaps.c - the tensor maps of a rowclass transpose
- * (src/gpu/transpose-maps.h, as copied into exported headers), built through a
+ * (src/families/tensor-maps.h, as copied into exported headers), built through a
  * recording encoder: each row class's base, dimensions, pitch and box, and
  * the cases that leave the maps invalid.  Prints TAP-like lines; exits 1
  * on any failure.
  */
-#include "gpu/transpose-maps.h"
+#include "families/tensor-maps.h"
 #include "unit-check.h"
 
 #include <stdint.h>

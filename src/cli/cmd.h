@@ -125,7 +125,7 @@ int cmd_usage_error(const struct cmd_entry *cmd, const char *fmt, ...)
 	;
 
 /* The kernel family named name, or NULL after a usage error of cmd that
- * lists the families ("CMD: unknown NOUN 'X' (transpose, ...)"; noun:
+ * lists the families ("CMD: unknown NOUN 'X' (NAME, ...)"; noun:
  * "kernel" for --kernel, "kernel family" for an argument). */
 const struct family *cmd_family_arg(const struct cmd_entry *cmd, const char *noun, const char *name);
 

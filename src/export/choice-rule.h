@@ -4,7 +4,7 @@
  * every exported header, so the two never disagree: plain C99 (no libm,
  * no allocation), every name starting with gputune_choice_.
  *
- * What decides a transpose's winner is less a size's magnitude than its
+ * What decides a matrix kernel's winner is less a size's magnitude than its
  * alignment: whether a row of the output (rows elements) starts on a
  * 32-byte sector, on a 16-, 8- or 4-byte boundary, decides which store
  * paths a variant takes and how many sectors its warps split.  So:

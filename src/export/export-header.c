@@ -384,9 +384,13 @@ static void write_programs(const struct header *h, const char *rule, const char 
 	fputs(rule, f);
 	fputs("\n", f);
 	if (h->any_maps) {
-		fprintf(f, "/* Variants with config.rowclass take, after the other arguments, the maps of\n"
-			   " * gputune_tmaps_build(stripe = tile x unroll, width = tile x wide); under nvcc\n"
-			   " * gputune_%s_launch() builds them. */\n", P);
+		/* The family's note as a comment, then the builder. */
+		for (const char *l = h->fam->maps_note; l && *l;) {
+			size_t len = strcspn(l, "\n");
+			int last = l[len] == '\0';
+			fprintf(f, "%s%.*s%s\n", l == h->fam->maps_note ? "/* " : " * ", (int)len, l, last ? " */" : "");
+			l += len + !last;
+		}
 		fputs(maps_text, f);
 		fputs("\n", f);
 	}
@@ -472,9 +476,9 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	for (char *u = h.U; *u; u++)
 		*u = (char)toupper((unsigned char)*u);
 	const struct embedded_file *rule = embedded_find("src/export/choice-rule.h");
-	const struct embedded_file *maps_text = embedded_find("src/gpu/transpose-maps.h");
+	const struct embedded_file *maps_text = fam->maps_code ? embedded_find(fam->maps_code) : NULL;
 	h.tmpl = family_template_load(fam, templates_dir);
-	if (!h.tmpl || !rule || !maps_text) {
+	if (!h.tmpl || !rule || (fam->maps_code && !maps_text)) {
 		free(h.tmpl);
 		return !h.tmpl ? -1 : fail("export: the choice rule or the tensor maps' code is not built in");
 	}
@@ -491,7 +495,7 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		fprintf(f, "#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <string.h>\n\n", guard, guard);
 		write_types(&h);
 		write_tables(&h);
-		write_programs(&h, rule->text, maps_text->text);
+		write_programs(&h, rule->text, maps_text ? maps_text->text : NULL);
 		write_helpers(&h);
 		write_nvcc_kernels(&h);
 		write_launch(&h);

@@ -151,10 +151,10 @@ void write_nvcc_kernels(const struct header *h)
 	/* A variant built with and without the bound of variant_occupancy:
 	 * the unbounded build, declared as the tuner's kernel, runs unless it
 	 * fits fewer blocks per SM, or the bound makes it keep values in local
-	 * memory.  nvcc and NVRTC of one toolkit now build the transpose's
-	 * unbounded kernels to the same code (tests/t1018); before the template
-	 * addressed its tile in 32 bits in both, nvcc gave 6 of a header's 144
-	 * variants more registers (f16 2897 x 2897: 0.77 of its figure
+	 * memory.  nvcc and NVRTC of one toolkit can build a template's
+	 * unbounded kernels to the same code (tests/t1018); before the 2-D
+	 * template addressed its tile in 32 bits in both, nvcc gave 6 of a
+	 * header's 144 variants more registers (f16 2897 x 2897: 0.77 of its figure
 	 * unbounded, 1.00 bounded).  The bound still guards a compiler of
 	 * another version; where none is needed it costs (f16 async=words
 	 * variants ran 4% slower, two of them with a stack frame it made). */

@@ -72,7 +72,7 @@
  * N, ... of N elements of 16 bytes (input) or 32 (output) start at one
  * offset within N elements, so each such row class is a tensor the engine
  * can load or store in boxes even where rows start off 16 bytes; the
- * blocks' maps come from src/gpu/transpose-maps.h, built by the host.  Tuned
+ * blocks' maps come from src/families/tensor-maps.h, built by the host.  Tuned
  * on an H200 in the default space it won at every odd size tried, f16
  * 8191 x 8191 at 86.2% of the copy ceiling (74.1% in the run of record
  * without it), 6291 x 6401 89.7 (76.8), 1314 x 6653 78.4 (67.2), f32
@@ -539,6 +539,10 @@ const struct family family_transpose = {
 	.reject = reject,
 	.default_only = default_only,
 	.tensor_maps = tensor_maps,
+	.maps_code = "src/families/tensor-maps.h",
+	.maps_note = "Variants with config.rowclass take, after the other arguments, the maps of\n"
+		     "gputune_tmaps_build(stripe = tile x unroll, width = tile x wide); under nvcc\n"
+		     "gputune_transpose_launch() builds them.",
 	.geometry = geometry,
 	.geometry_c =
 		"\tunsigned width = (unsigned)(c->tile * c->wide);\n"

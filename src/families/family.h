@@ -27,18 +27,22 @@
  *     point (each with the reason printed to the user), the launch
  *     geometry, its buffers and arguments, its metric (bytes or
  *     floating-point operations), how its output is checked (bit for bit
- *     against a host reference, or by its judge against a host or a GPU
- *     reference) and against which ceiling it is measured, its named
- *     classic points, and, for a space too large to time in full, its
- *     default search strategy and budget.
- *  3. Add it to family_table[] in src/families/family.c and the template to
- *     EMBEDDED_FILES in Makefile.am.
- *  4. Its command, `gputune <name>`, comes from the table line (src/cli/cmd-tune.c):
- *     give the descriptor its command_summary and, where the parameters'
- *     list does not say enough, its command_help.
- *  5. Tests: a seeded sample of the space compiles (t1003; every variant
- *     under `make check-full`), each constraint rejects what it should,
- *     and a GPU test (t5xxx) tunes a small size.
+ *     against a host reference, within a stated error bound of one, or by
+ *     its judge against a host or a GPU reference) and against which
+ *     ceiling it is measured, what its exported header says of its
+ *     buffers, its named classic points, and, for a space too large to
+ *     time in full, its default search strategy and budget.
+ *  3. Add its name to FAMILIES in src/families/family.c, and its files to
+ *     FAMILY_FILES and FAMILY_TEMPLATES in Makefile.am.  Nothing else
+ *     names it: its command, `gputune <name>`, comes from the table (the
+ *     descriptor's command_summary and, where the parameters' list does
+ *     not say enough, its command_help), and query, export, validate and
+ *     plot take it by name.
+ *  4. Tests: t1003 compiles a seeded sample of its space for each of its
+ *     element types by itself (every variant under `make check-full`);
+ *     add tests that its constraints reject what they should, that its
+ *     template is right (a host runner, tests/cuda-host.h) and a GPU test
+ *     (t5xxx) that tunes small sizes.
  */
 #ifndef GPUTUNE_FAMILY_H
 #define GPUTUNE_FAMILY_H
@@ -155,10 +159,15 @@ struct family {
 	 * where every default combines with every other. */
 	const char *(*default_only)(const int *v, const int *asked);
 	/* Whether point v's kernel takes the tensor maps of
-	 * src/gpu/transpose-maps.h after the family's arguments, for blocks of
+	 * src/families/tensor-maps.h after the family's arguments, for blocks of
 	 * *stripe input rows by *width columns (the transpose's rowclass=on);
 	 * NULL where none does. */
 	int (*tensor_maps)(const int *v, unsigned *stripe, unsigned *width);
+	/* Where tensor_maps is set: the built-in file an exported header
+	 * carries the maps' builder from ("src/families/tensor-maps.h"), and
+	 * the comment it puts before it (lines without the comment's marks):
+	 * which variants take the maps, for which stripe and width. */
+	const char *maps_code, *maps_note;
 	void (*geometry)(const int *v, const struct dtype *dt, const struct dims *d,
 			 struct launch_geometry *g);
 	/* The same geometry as C statements for exported headers: they read

@@ -8,7 +8,7 @@
 #define GPUTUNE_GPU_BENCH_STATE_H
 
 #include "gpu/bench.h"
-#include "gpu/transpose-maps.h"
+#include "families/tensor-maps.h"
 
 #include <stddef.h>
 

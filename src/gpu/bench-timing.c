@@ -196,8 +196,9 @@ int bench_ceiling(struct bench *b, const void *copy_cubin, const char *copy_name
 		*memcpy_gbps = 0;
 		return fma_ceiling(b, kernel_gbps);
 	}
-	/* The ceiling copies the input's bytes; for a transpose that is also
-	 * what one launch moves. */
+	/* The ceiling copies the input's bytes: what one launch of a family
+	 * that reads each input element once and writes one output element
+	 * for it moves. */
 	double bytes = 2.0 * (double)b->in_bytes;
 	struct timing t;
 	struct launch mc = { NULL, NULL, LAUNCH_MEMCPY, 0 };

@@ -12,7 +12,7 @@
 #include "gpu/bench-state.h"
 #include "gpu/bench.h"
 #include "gpu/placement.h"
-#include "gpu/transpose-maps.h"
+#include "families/tensor-maps.h"
 #include "util/util.h"
 
 #include <assert.h>
@@ -249,7 +249,7 @@ static int upload_size(struct bench *b)
 	return 0;
 }
 
-/* The driver's cuTensorMapEncodeTiled as transpose-maps.h calls it. */
+/* The driver's cuTensorMapEncodeTiled as tensor-maps.h calls it. */
 static int encode_map(void *map, int dtype, uint32_t rank, void *base, const uint64_t *dims, const uint64_t *strides,
 		      const uint32_t *box, const uint32_t *element_strides, int interleave, int swizzle, int l2, int oob)
 {

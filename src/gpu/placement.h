@@ -9,7 +9,7 @@
  * PLACES - 1 others, a MiB and some pages apart, in two allocations of
  * PLACE_SPAN more than the input and the output, the input repeated in
  * its.  Where a small buffer lies moves its kernel's time: on an H200 an
- * f16 1024 x 1024 transpose took 5.18 to 5.63 us over 16 offsets into its
+ * f16 1024 x 1024 matrix kernel took 5.18 to 5.63 us over 16 offsets into its
  * buffers (809 to 745 GB/s, 790 the median), so a figure from one
  * placement could land 4% above or below what a caller's buffers,
  * anywhere, see, and pick the winner of near ties by where the tuner's

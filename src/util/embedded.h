@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 struct embedded_file {
-	const char *name; /* path relative to the source tree: "templates/transpose.cu" */
+	const char *name; /* path relative to the source tree: "templates/common.cuh" */
 	const char *text; /* NUL-terminated */
 	size_t len;
 };

@@ -1,5 +1,5 @@
 /*
- * transpose-maps.h - the tensor maps a transpose variant with rowclass=on
+ * tensor-maps.h - the tensor maps a transpose variant with rowclass=on
  * takes after its other arguments (templates/transpose.cu, gt_maps).
  * Compiled into gputune and copied verbatim into every exported header
  * holding such a variant, so the two build them alike: plain C (C11 or
