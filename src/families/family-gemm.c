@@ -246,6 +246,18 @@ static const char *judge(const void *expected, const void *out, const int *v, co
  * 2-D register-tiled kernel (128 x 128 x 8, 8 x 8 outputs a thread), and
  * the best fixed point of the template's benchmark on an H200 (the
  * default for an untuned device). */
+/* gt_gemm_reference (templates/support.cu): 16 x 16 threads, one per
+ * element of C, one block per 16 x 16 tile of C in a one-dimensional
+ * grid (either dimension may exceed 65535 tiles). */
+static void reference_geometry(const struct dims *d, struct launch_geometry *g)
+{
+	g->grid[0] = (unsigned)(((d->rows + 15) / 16) * ((d->cols + 15) / 16));
+	g->grid[1] = g->grid[2] = 1;
+	g->block[0] = g->block[1] = 16;
+	g->block[2] = 1;
+	g->smem = 0;
+}
+
 static const char *const classics[] = {
 	"tiled16:bm=16,bn=16,bk=16,wm=4,wn=8,tm=1,tn=1,vec=1,pad=0,dbuf=0,group=1",
 	"regtile8x8:bm=128,bn=128,bk=8,wm=32,wn=64,tm=8,tn=8,vec=4,pad=4,dbuf=0,group=1",
@@ -308,6 +320,7 @@ const struct family family_gemm = {
 	.fill = fill,
 	.nsets = 2,
 	.gpu_reference = "gt_gemm_reference",
+	.gpu_reference_geometry = reference_geometry,
 	.expected_elem = sizeof(struct gemm_expected),
 	.judge = judge,
 	.classics = classics,

@@ -201,10 +201,12 @@ struct family {
 	 * CHECK_GPU_REFERENCE: NULL; the support kernel gpu_reference_<dtype>
 	 * (templates/support.cu) computes what judge needs on the GPU, with
 	 * the family's arguments (in, expected, M, N, K) and expected_elem
-	 * bytes per element of the output. */
+	 * bytes per element of the output, launched as gpu_reference_geometry
+	 * says. */
 	void (*reference)(const void *in, void *expected, const struct dtype *dt, const struct dims *d);
 	size_t expected_bytes;
 	const char *gpu_reference;
+	void (*gpu_reference_geometry)(const struct dims *d, struct launch_geometry *g);
 	size_t expected_elem;
 	/* CHECK_BOUND: `reference` writes, per output element, the reference
 	 * value as a double (an integer type's modulo 2^32), then after all

@@ -315,9 +315,8 @@ void **family_args(struct bench *b, CUdeviceptr in, CUdeviceptr out, struct kern
 }
 
 /* CHECK_GPU_REFERENCE: what the judge reads, per input set, from the
- * family's reference kernel in the support module (16 x 16 threads per
- * block, one per output element, one block per 16 x 16 tile of C in a
- * one-dimensional grid). */
+ * family's reference kernel in the support module, launched as the family
+ * says. */
 static int gpu_reference(struct bench *b)
 {
 	char name[64];
@@ -331,8 +330,10 @@ static int gpu_reference(struct bench *b)
 	for (int k = 0; k < b->nsets; k++) {
 		struct kernel_args a;
 		void **p = family_args(b, b->in[k], ref, &a);
-		unsigned tiles = (unsigned)(((b->d.rows + 15) / 16) * ((b->d.cols + 15) / 16));
-		if (CU(cu.LaunchKernel(fn, tiles, 1, 1, 16, 16, 1, 0, b->stream, p, NULL)) ||
+		struct launch_geometry g;
+		b->f->gpu_reference_geometry(&b->d, &g);
+		if (CU(cu.LaunchKernel(fn, g.grid[0], g.grid[1], g.grid[2], g.block[0], g.block[1], g.block[2], g.smem,
+				       b->stream, p, NULL)) ||
 		    CU(cu.StreamSynchronize(b->stream)) || CU(cu.MemcpyDtoH(b->host_expected[k], ref, bytes)))
 			goto out;
 	}

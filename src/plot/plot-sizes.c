@@ -85,7 +85,7 @@ static int read_series(const struct plot_sel *s, struct series *se, int *nse)
 	snprintf(se[0].name, sizeof(se[0].name), "winner");
 	se[0].style = 0;
 	se[0].line = 1;
-	snprintf(se[1].name, sizeof(se[1].name), "ceiling (%s)", s->f->ceiling == CEILING_READ ? "read" : "copy");
+	snprintf(se[1].name, sizeof(se[1].name), "ceiling (%s)", family_ceiling_name(s->f));
 	se[1].style = 5;
 	se[1].line = se[1].dashed = 1;
 	char *cparams[MAX_CLASSICS] = { 0 };

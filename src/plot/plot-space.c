@@ -162,7 +162,8 @@ static void write_svg(FILE *out, const struct plot_sel *s, long rows, long cols,
 		snprintf(text, sizeof(text), "%d wrong or failed (at 0)", nbad);
 		svg_legend(out, k++, 4, 0, 0, text);
 	}
-	svg_legend(out, k++, 5, 1, 1, s->f->ceiling == CEILING_READ ? "ceiling (read)" : "ceiling (copy)");
+	snprintf(text, sizeof(text), "ceiling (%s)", family_ceiling_name(s->f));
+	svg_legend(out, k++, 5, 1, 1, text);
 	svg_end(out);
 }
 
