@@ -8,8 +8,8 @@ schema1_db "$T/v1.db"
 check "a version-1 file was made" test "$("$SQL" "$T/v1.db" "PRAGMA user_version")" = 1
 
 run_gt 0 db info --db "$T/v1.db"
-grep_in "$T/out" "schema_version  5"
-check "migrated: user_version is 5" test "$("$SQL" "$T/v1.db" "PRAGMA user_version")" = 5
+grep_in "$T/out" "schema_version  6"
+check "migrated: user_version is 6" test "$("$SQL" "$T/v1.db" "PRAGMA user_version")" = 6
 check "migrated: the new columns exist" "$SQL" "$T/v1.db" "SELECT p25_ms, p75_ms, launches FROM measurement"
 check "migrated: the old family is 2-D in GB/s, its ceilings copies" \
 	test "$("$SQL" "$T/v1.db" "SELECT shape || ' ' || metric FROM family")" = "2d GB/s"
@@ -38,6 +38,6 @@ check "a reading command does not create a database" test ! -e "$T/fresh.db"
 . "$top_srcdir/tests/results-doc"
 results_doc "GPU A" GPU-aaaa 9 0 run-1 f32 1024x1024:3000:32 > "$T/a.json"
 run_gt 0 db merge "$T/a.json" --db "$T/fresh/sub/dir.db"
-check "a fresh file gets the current schema" test "$("$SQL" "$T/fresh/sub/dir.db" "PRAGMA user_version")" = 5
+check "a fresh file gets the current schema" test "$("$SQL" "$T/fresh/sub/dir.db" "PRAGMA user_version")" = 6
 check "in WAL mode" test "$("$SQL" "$T/fresh/sub/dir.db" "PRAGMA journal_mode")" = wal
 done_testing

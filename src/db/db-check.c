@@ -81,6 +81,7 @@ static const struct field_rule rules[] = {
 	{ "records", "p25_ms", "measurement", "p25_ms", R_NUM, R_IF_OK | R_OPTIONAL, TIMES_MS, NULL },
 	{ "records", "p75_ms", "measurement", "p75_ms", R_NUM, R_IF_OK | R_OPTIONAL, TIMES_MS, NULL },
 	{ "records", "launches", "measurement", "launches", R_INT, R_IF_OK | R_OPTIONAL, COUNT, NULL },
+	{ "records", "registers", "measurement", "registers", R_INT, R_OPTIONAL, 1, 255, NULL },
 	{ "records", "gbps", "measurement", "gbps", R_NUM, R_IF_OK, RATE, NULL },
 	{ "records", "fraction", "measurement", "fraction", R_NUM, R_IF_OK, 0, 1e4, NULL },
 	{ "records", "ceiling_kind", "ceiling", "kind", R_ENUM, R_OPTIONAL, 0, 0, "'copy','read','fma'" },

@@ -58,11 +58,11 @@ static const char *const json_steps[] = {
 
 	/* A record without "status" is 'ok'; one that is not has no figures. */
 	"INSERT OR IGNORE INTO measurement (run_id, variant_id, rows, cols, depth, status, reason, median_ms, min_ms,"
-	" max_ms, p25_ms, p75_ms, launches, gbps, fraction)"
+	" max_ms, p25_ms, p75_ms, launches, gbps, fraction, registers)"
 	" SELECT r.id, v.id, json_extract(j.value, '$.rows'), json_extract(j.value, '$.cols'), " DEPTH_SQL ", " STATUS ","
 	" json_extract(j.value, '$.reason'), " IF_OK("median_ms") ", " IF_OK("min_ms") ", " IF_OK("max_ms") ","
 	" " IF_OK("p25_ms") ", " IF_OK("p75_ms") ", json_extract(j.value, '$.launches'), " IF_OK("gbps") ","
-	" " IF_OK("fraction")
+	" " IF_OK("fraction") ", json_extract(j.value, '$.registers')"
 	" FROM " DB_STAGED("?1") " j"
 	" JOIN run r ON r.uuid = json_extract(j.value, '$.run.uuid')"
 	" JOIN family f ON f.name = json_extract(j.value, '$.kernel')"
@@ -268,9 +268,9 @@ static const char *const merge_steps[] = {
 	" va.fraction, va.best_gbps FROM other.validation va JOIN other.run r ON r.id = va.run_id"
 	" JOIN run lr ON lr.uuid = r.uuid",
 	"INSERT OR IGNORE INTO measurement (run_id, variant_id, rows, cols, depth, status, reason, median_ms,"
-	" min_ms, max_ms, p25_ms, p75_ms, launches, gbps, fraction)"
+	" min_ms, max_ms, p25_ms, p75_ms, launches, gbps, fraction, registers)"
 	" SELECT lr.id, lv.id, m.rows, m.cols, m.depth, m.status, m.reason, m.median_ms, m.min_ms, m.max_ms,"
-	" m.p25_ms, m.p75_ms, m.launches, m.gbps, m.fraction FROM other.measurement m"
+	" m.p25_ms, m.p75_ms, m.launches, m.gbps, m.fraction, m.registers FROM other.measurement m"
 	" JOIN other.run r ON r.id = m.run_id JOIN run lr ON lr.uuid = r.uuid"
 	" JOIN other.variant ov ON ov.id = m.variant_id JOIN other.family of ON of.id = ov.family_id"
 	" JOIN family f ON f.name = of.name JOIN variant lv ON lv.family_id = f.id"

@@ -29,6 +29,7 @@ const char *const db_migrations[] = {
 	"db/003-families.sql",
 	"db/004-conditions.sql",
 	"db/005-depth.sql",
+	"db/006-registers.sql",
 	NULL
 };
 

@@ -37,7 +37,7 @@ void results_bind_filter(sqlite3_stmt *st, const struct result_filter *flt)
 	" m.rows, m.cols, v.params, v.source_hash, m.median_ms, m.min_ms, m.max_ms, m.p25_ms," \
 	" m.p75_ms, m.gbps, m.fraction, m.launches, c.ceiling_gbps, c.memcpy_gbps," \
 	" c.copy_kernel_gbps, r.uuid, r.started_at, r.gputune_version, r.nvrtc_version," \
-	" r.repetitions, c.kind, m.status, m.reason, r.conditions, m.depth"
+	" r.repetitions, c.kind, m.status, m.reason, r.conditions, m.depth, coalesce(m.registers, 0)"
 #define RESULT_JOINS \
 	" JOIN run r ON r.id = m.run_id JOIN device d ON d.id = r.device_id" \
 	" JOIN variant v ON v.id = m.variant_id JOIN family f ON f.id = v.family_id" \
@@ -108,6 +108,7 @@ int results_read(sqlite3 *db, const struct result_filter *flt, int shipped, int 
 		r->reason = col_text(st, 35);
 		r->conditions = col_text(st, 36);
 		r->depth = (long)sqlite3_column_int64(st, 37);
+		r->registers = sqlite3_column_int(st, 38);
 		r->shipped = shipped;
 	}
 	sqlite3_finalize(st);

@@ -26,6 +26,7 @@ struct result {
 	double ceiling_gbps, memcpy_gbps, copy_kernel_gbps;
 	char *ceiling_kind; /* "copy", "read" or "fma" */
 	int launches;
+	int registers; /* a thread's, as NVRTC built the kernel for the run; 0 unknown */
 	/* Its run. */
 	char *run_uuid, *started_at, *gputune_version, *nvrtc_version;
 	char *conditions; /* run.conditions: "recorded", why not, or "" */

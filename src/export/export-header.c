@@ -58,6 +58,21 @@ void c_comment_write(FILE *f, const char *s)
 /* Every variant a group refers to, once per element type: only the ones
  * the rule can answer with (the winners and the candidates), not every
  * variant ever measured.  0, or -1 after a message. */
+/* The registers the tuner stored for params of group g's device and
+ * element type (the results' measurements of it), or 0. */
+static int stored_registers(const struct choice_set *cs, const struct choice_group *g, const char *params)
+{
+	const struct result_set *sets[] = { &cs->winners, &cs->measured };
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < sets[s]->n; i++) {
+			const struct result *r = &sets[s]->r[i];
+			if (r->registers > 0 && !strcmp(r->uuid, g->key->uuid) && !strcmp(r->dtype, g->key->dtype) &&
+			    !strcmp(r->params, params))
+				return r->registers;
+		}
+	return 0;
+}
+
 static int collect_variants(struct header *h)
 {
 	const struct choice_set *cs = h->cs;
@@ -81,6 +96,9 @@ static int collect_variants(struct header *h)
 				return -1;
 			if (!h->vs[*m].cc)
 				h->vs[*m].cc = g->key->cc_major * 10 + g->key->cc_minor;
+			/* The count the tuner stored on this architecture: no compile. */
+			if (!h->vs[*m].regs && h->vs[*m].cc == g->key->cc_major * 10 + g->key->cc_minor)
+				h->vs[*m].regs = stored_registers(cs, g, g->names[name]);
 		}
 	}
 	return 0;

@@ -43,6 +43,9 @@ static void write_result(FILE *f, const struct result *r, int first)
 	field_s(f, ", ", "params", r->params);
 	field_s(f, ", ", "source_hash", r->source_hash);
 	field_s(f, ", ", "ceiling_kind", r->ceiling_kind ? r->ceiling_kind : "copy");
+	/* A thread's registers as NVRTC built the kernel; unknown is left out. */
+	if (r->registers > 0)
+		fprintf(f, ", \"registers\": %d", r->registers);
 	if (r->status && *r->status && strcmp(r->status, "ok")) {
 		/* A variant that was wrong or failed: no figures, the reason. */
 		field_s(f, ", ", "status", r->status);

@@ -58,8 +58,10 @@ char *variant_defines(const struct family *fam, const struct dtype *dt, const in
 
 /*
  * Each variant's registers as NVRTC compiles it for tuning, on the
- * architecture of the device that uses it (through the compile cache, so
- * after a tuning run nothing is compiled again).  nvcc compiles the same
+ * architecture of the device that uses it: the count the tuner stored
+ * with its measurements where there is one (collect_variants), else
+ * compiled here (through the compile cache, so after a tuning run of this
+ * machine nothing is compiled again).  nvcc compiles the same
  * source differently: on an H200 the f16 variant tile=64, block_rows=16,
  * vec=4, sector=on took 36 registers built by nvcc against NVRTC's 32, so
  * 7 blocks of 256 threads fitted on an SM instead of 8, and at 2897 x 2897
@@ -70,6 +72,11 @@ char *variant_defines(const struct family *fam, const struct dtype *dt, const in
 void variant_registers(const struct family *fam, struct hvariant *vs, int nv, const char *tmpl,
 			      const char *cache_dir)
 {
+	int need = 0;
+	for (int i = 0; i < nv; i++)
+		need |= vs[i].cc && !vs[i].regs;
+	if (!need)
+		return;
 	if (mkdir_p(cache_dir) < 0) {
 		warning("export: cannot create the compile cache directory %s (%s), so the header's kernels are "
 			"built without NVRTC's register counts",

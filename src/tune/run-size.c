@@ -8,6 +8,7 @@
 #include "config.h"
 #include "tune/run.h"
 #include "compile/compile-pool.h"
+#include "compile/cubin-regs.h"
 #include "compile/nvrtc-compile.h"
 #include "db/db.h"
 #include "export/choice.h"
@@ -81,6 +82,12 @@ static int measure_point(struct run_state *s, struct bench *b, struct compile_po
 		r->status = VS_COMPILE_FAILED;
 		snprintf(r->reason, sizeof(r->reason), "the compiled image could not be read from the cache");
 		return store_measurement(s, p, d, r, bytes, ceiling);
+	}
+	/* Its registers, stored with each measurement so that export needs
+	 * no compile to bound nvcc to them. */
+	if (p->regs == 0) {
+		int regs = cubin_registers(cubin, len, s->f->kernel_name);
+		p->regs = regs > 0 ? regs : -1;
 	}
 	struct launch_geometry geo;
 	s->f->geometry(p->v, s->dt, d, &geo);

@@ -33,8 +33,8 @@ int store_measurement(struct run_state *s, const struct point *p, const struct d
 		return -1;
 	sqlite3_stmt *st = db_prepare(s->db,
 		"INSERT OR REPLACE INTO measurement (run_id, variant_id, rows, cols, status, reason,"
-		" median_ms, min_ms, max_ms, p25_ms, p75_ms, launches, gbps, fraction, depth)"
-		" VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15)");
+		" median_ms, min_ms, max_ms, p25_ms, p75_ms, launches, gbps, fraction, depth, registers)"
+		" VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)");
 	if (!st) {
 		db_rollback(s->db);
 		return -1;
@@ -44,6 +44,8 @@ int store_measurement(struct run_state *s, const struct point *p, const struct d
 	sqlite3_bind_int64(st, 3, d->rows);
 	sqlite3_bind_int64(st, 4, d->cols);
 	sqlite3_bind_int64(st, 15, d->depth);
+	if (p->regs > 0)
+		sqlite3_bind_int(st, 16, p->regs);
 	sqlite3_bind_text(st, 5, variant_status_name(r->status), -1, SQLITE_STATIC);
 	if (r->status == VS_OK) {
 		double gbps = bench_gbps(bytes, r->t.median_ms);

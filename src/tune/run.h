@@ -28,6 +28,7 @@ struct point {
 	int always;        /* measured even by a search: a classic, or a point validate asks for */
 	unsigned char *always_at; /* per size, for a point validate asks for: where always holds (NULL: everywhere) */
 	unsigned char *needed; /* per size: still to measure */
+	int regs;          /* registers a thread as NVRTC built it: 0 not read yet, -1 unknown */
 };
 
 struct run_state {
