@@ -21,6 +21,16 @@ for c in $commands; do
 	else
 		not_ok "$c: an option has no help text"
 	fi
+	# What help says is there is there; no test-only parameter is offered.
+	if grep -q 'listed below' "$T/out"; then
+		check "$c: help lists the element types it says it lists" grep -q 'element types ' "$T/out"
+	fi
+	check "$c: help offers no test-only parameter" sh -c "! grep -q '^  inject ' '$T/out'"
+done
+# query and plot take 3-D sizes, and say so.
+for c in query plot; do
+	run_gt 0 help $c
+	grep_in "$T/out" "--size N|RxC|MxNxK"
 done
 run_gt 2 help no-such-command
 grep_in "$T/err" "unknown command 'no-such-command'"

@@ -21,7 +21,7 @@ static const struct cmd_option options[] = {
 	{ "kernel", "FAMILY", "the kernel family (default: the first of `gputune help`'s)", 0, 0 },
 	{ "dtype", "TYPE", "the element type (default f32)", 0, 0 },
 	{ "device", "NAME|UUID|INDEX", "the device (default: the one measured last for this family and type)", 0, 0 },
-	{ "size", "N|RxC", "space and map: the size shown (default: the largest tuned)", 0, 0 },
+	{ "size", "N|RxC|MxNxK", "space and map: the size shown (default: the largest tuned)", 0, 0 },
 	{ "x", "PARAM", "map: the parameter across (default: the family's first)", 0, 0 },
 	{ "y", "PARAM", "map: the parameter up (default: the family's second)", 0, 0 },
 	{ "mode", "MODE", "timing mode: flushed (default) or hot", 0, 0 },

@@ -24,7 +24,7 @@ static const struct cmd_option options[] = {
 	{ "device", "NAME|UUID|INDEX", "one device: name substring (any case), UUID, or index from `gputune db devices`", 0, 0 },
 	{ "kernel", "FAMILY", "one kernel family (`gputune help` lists them)", 0, 0 },
 	{ "dtype", "TYPE", "one element type (f32, f64, f16, i32)", 0, 0 },
-	{ "size", "N|RxC", "one size (N is a vector length for 1-D families, N x N for matrices); when it was not measured, the variant exported headers choose there", 0, 0 },
+	{ "size", "N|RxC|MxNxK", "one size (N is a vector length for 1-D families, N x N for matrices, N x N x N for 3-D ones); when it was not measured, the variant exported headers choose there", 0, 0 },
 	{ "mode", "MODE", "timing mode: flushed or hot (default: both)", 0, 0 },
 	{ "all", NULL, "every measured variant with its status and the GPU's clocks (MHz), temperature (C), power (W) and clock limits while its size was timed (your database only)", 0, 0 },
 	{ "no-shipped", NULL, "leave out the results shipped with gputune", 0, 0 },

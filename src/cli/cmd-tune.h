@@ -13,7 +13,7 @@
 #include "tune/tune.h"
 
 /* Options the family commands share with commands built on the tuner. */
-#define TUNE_OPT_DTYPE { "dtype", "TYPE", "element type: f32 (default), or another of the family's (listed below)", 0, 0 }
+#define TUNE_OPT_DTYPE { "dtype", "TYPE", "element type: f32 (default), or another of the family's (`gputune help FAMILY` lists them)", 0, 0 }
 #define TUNE_OPT_REPS { "reps", "N", "timed launches per measurement, at least 30 (default 30)", 0, 0 }
 #define TUNE_OPT_JOBS { "jobs", "N", "compile worker processes (default: one per CPU)", 0, 0 }
 #define TUNE_OPT_CACHE_DIR \

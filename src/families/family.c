@@ -218,6 +218,8 @@ void family_print_params(const struct family *f, FILE *out)
 	fprintf(out, "\nParameters of %s (--param NAME=V,...; default search values in brackets):\n", f->name);
 	for (int i = 0; i < f->nparams; i++) {
 		const struct param_def *p = &f->params[i];
+		if (p->hidden) /* test-only: not a user's choice */
+			continue;
 		fprintf(out, "  %-11s ", p->name);
 		print_values(p, p->allowed, p->nallowed, out);
 		fputs(" [", out);
