@@ -197,7 +197,16 @@ grep_in "$T/err" "without NVRTC's register counts"
 check "its kernels are built unbounded only" sh -c "! grep -q 'case [0-9]*: gputune_transpose_build(' '$T/nocache.h'"
 
 # An empty database still gives a usable header: the default kernel.
-run_gt 0 export --kernel transpose --no-shipped --db "$T/empty.db" -o "$T/empty.h"
+# Nothing tuned: export says so and writes nothing, unless it is asked to
+# write the default configuration alone.
+run_gt 1 export --kernel transpose --no-shipped --db "$T/empty.db" -o "$T/empty.h"
+grep_in "$T/err" "nothing is tuned for transpose in your database: tune first (gputune transpose), or give --allow-untuned"
+check "no header is written" test ! -e "$T/empty.h"
+run_gt 1 export --kernel transpose --dtype i32 --db "$T/empty.db" -o "$T/empty.h"
+grep_in "$T/err" "nothing is tuned for transpose i32 in your database or the shipped results"
+run_gt 1 export --format json --no-shipped --db "$T/empty.db"
+grep_in "$T/err" "or give --allow-untuned for an empty document"
+run_gt 0 export --kernel transpose --no-shipped --allow-untuned --db "$T/empty.db" -o "$T/empty.h"
 printf '#include "empty.h"\nint main(void) { return gputune_transpose_choose("X", 90, "f32", 64, 64) == 0 ? 0 : 1; }\n' > "$T/empty.c"
 check "an empty header falls back to the default" sh -c "$CC -std=c11 -Wall -Wextra -Werror -I'$T' '$T/empty.c' -o '$T/empty' && '$T/empty'"
 run_gt 1 export --kernel transpose --no-shipped --device nosuch

@@ -3,7 +3,9 @@
 # (stored by the tuner as NVRTC built the kernel) is imported, exported
 # to JSON again and merged, and export bounds the header's kernel by it
 # without compiling (it needs no compile cache); a document without them
-# makes export compile, and a count out of range is refused.
+# makes export compile, and a count out of range is refused.  An export
+# is dated by the newest run it holds, so exporting again gives the same
+# bytes.
 . "$(dirname "$0")/setup"
 . "$top_srcdir/tests/results-doc"
 SQL="$top_builddir/tests/sqlexec"
@@ -33,6 +35,13 @@ run_gt 0 export --kernel transpose --no-shipped --db "$T/round.db" --cache-dir "
 grep -v Generated "$T/regs.h" > "$T/a"
 grep -v Generated "$T/round.h" > "$T/b"
 check "the merged copy exports the same header" cmp -s "$T/a" "$T/b"
+
+sleep 1
+run_gt 0 export --kernel transpose --no-shipped --db "$T/regs.db" --cache-dir "$T/file/cache" -o "$T/again.h"
+check "a second export, a second later, is the same bytes" cmp -s "$T/regs.h" "$T/again.h"
+grep_in "$T/regs.h" "from runs up to 2026-11-22T00:00:00Z; timing mode: flushed"
+run_gt 0 export --format json --no-shipped --db "$T/regs.db" -o "$T/again.json"
+check "so is a second JSON export" cmp -s "$T/round.json" "$T/again.json"
 
 for bad in 0 256; do
 	sed "s/\"launches\": 30,/\"launches\": 30, \"registers\": $bad,/" "$T/plain.json" > "$T/bad.json"

@@ -29,6 +29,7 @@ static const struct cmd_option options[] = {
 	{ "format", "FMT", "header (default) or json", 0, 0 },
 	OPT_OUTPUT,
 	{ "no-shipped", NULL, "leave out the results shipped with gputune", 0, 0 },
+	{ "allow-untuned", NULL, "write even where nothing is tuned for the selection (a header then holds only each element type's default configuration)", 0, 0 },
 	{ "every", NULL, "JSON: every variant's latest measurement in your database (wrong and failed ones too), with the runs' conditions and held-out points, not only the candidates", 0, 0 },
 	TUNE_OPT_TEMPLATES,
 	TUNE_OPT_CACHE_DIR,
@@ -70,6 +71,18 @@ static int exec_export(struct args *a)
 	free(path);
 	if (rc < 0)
 		return EXIT_FAIL;
+	if (cs.winners.n == 0 && !args_has(a, "allow-untuned")) {
+		const char *device = args_get(a, "device");
+		error("export: nothing is tuned for %s%s%s%s%s in %s: tune first (gputune %s), or give --allow-untuned "
+		      "for %s", kernel ? kernel : "any kernel", dtype ? " " : "", dtype ? dtype : "",
+		      device ? " on " : "", device ? device : "",
+		      flt.no_shipped ? "your database" : "your database or the shipped results",
+		      kernel ? kernel : "FAMILY",
+		      json ? "an empty document" : "a header with only the default configuration");
+		choice_free(&cs);
+		db_close(every);
+		return EXIT_FAIL;
+	}
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);

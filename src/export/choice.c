@@ -252,6 +252,19 @@ int choice_load(const char *db_path, const struct result_filter *flt, const char
 	return 0;
 }
 
+const char *choice_newest_run(const struct choice_set *cs)
+{
+	const char *newest = NULL;
+	const struct result_set *sets[] = { &cs->winners, &cs->measured };
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < sets[k]->n; i++) {
+			const char *t = sets[k]->r[i].started_at;
+			if (t && *t && (!newest || strcmp(t, newest) > 0))
+				newest = t;
+		}
+	return newest;
+}
+
 void choice_free(struct choice_set *cs)
 {
 	for (size_t k = 0; k < cs->ngroups; k++) {

@@ -39,6 +39,11 @@ struct choice_set {
 	struct choice_group *g;
 };
 
+/* When the newest run the set's results come from started (ISO 8601,
+ * UTC), or NULL for none: what an export dates itself by, so that two
+ * exports of the same results are the same bytes. */
+const char *choice_newest_run(const struct choice_set *cs);
+
 /* Loads the winners matching flt (as results_load) and the measurements
  * the candidates come from; the names' code paths are read from the
  * templates in templates_dir (NULL: the built-in ones), the same the

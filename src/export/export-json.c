@@ -119,10 +119,13 @@ static const char validation_sql[] =
 int export_json(FILE *f, const struct choice_set *cs, sqlite3 *every_db, const struct result_filter *flt)
 {
 	const struct result_set *rs = &cs->winners;
-	char ts[32];
-	db_timestamp(ts);
+	/* Dated by its newest run, not the clock: the same results, the same
+	 * bytes. */
+	const char *newest = choice_newest_run(cs);
 	fprintf(f, "{\n  \"format\": \"gputune-results\",\n  \"version\": 1,\n");
-	fprintf(f, "  \"generator\": \"gputune %s\",\n  \"generated_at\": \"%s\",\n", PACKAGE_VERSION, ts);
+	fprintf(f, "  \"generator\": \"gputune %s\",\n", PACKAGE_VERSION);
+	if (newest)
+		fprintf(f, "  \"generated_at\": \"%s\",\n", newest);
 	fputs("  \"kernels\": [", f);
 	int first = 1;
 	for (size_t i = 0; i < rs->n; i++) {
