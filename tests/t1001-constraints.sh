@@ -226,4 +226,14 @@ run_gt 0 gemm --dry-run --arch sm_90 --param bm=16,128 --param bn=64 --param bk=
 grep_in "$T/out" "4 points, 1 valid, 3 rejected"
 grep_in "$T/out" "rejected     1  the warp tile does not divide the block tile"
 grep_in "$T/out" "rejected     2  the thread tile does not divide the warp tile"
+
+# The rejections of a large space, one line per reason: reasons that differ
+# only in their numbers are one line, with each number that varies as its
+# range.
+run_gt 0 transpose --dry-run --arch sm_90 --dtype f16 --sample 1:1 --cache-dir "$T/cache"
+grep '^  rejected' "$T/out" | sed 's/^  rejected *[0-9]*  //; s/[0-9][0-9]*/#/g' > "$T/shapes"
+lines=$(wc -l < "$T/shapes")
+check "rejections grouped by reason ($lines lines, $(sort -u "$T/shapes" | wc -l) reasons)" \
+	test "$lines" -gt 5 -a "$lines" -eq "$(sort -u "$T/shapes" | wc -l)"
+grep_in "$T/out" "shared memory per block exceeds the device limit (65792 to 272448 > 49152 bytes)"
 done_testing

@@ -93,10 +93,75 @@ static void add_classics(struct run_state *s, const struct device_limits *lim)
 	}
 }
 
+/* Reasons that differ only in their numbers ("... shared memory (65812
+ * bytes)") are one line: their shape is the text with each run of digits
+ * as '#', and their numbers are kept, at most REASON_NUMBERS of them. */
+#define REASON_NUMBERS 8
+static int reason_shape(const char *r, char *shape, size_t n, long long *num)
+{
+	int k = 0;
+	size_t o = 0;
+	while (*r && o + 1 < n) {
+		if (*r >= '0' && *r <= '9') {
+			long long v = 0;
+			while (*r >= '0' && *r <= '9')
+				v = v * 10 + (*r++ - '0');
+			if (k < REASON_NUMBERS)
+				num[k] = v;
+			k++;
+			shape[o++] = '#';
+		} else {
+			shape[o++] = *r++;
+		}
+	}
+	shape[o] = '\0';
+	return k;
+}
+
+/* The rejected points by reason, those of one shape on one line with each
+ * number that varies as its range. */
 static void print_rejects(const struct space *sp, FILE *f)
 {
-	for (size_t i = 0; i < sp->nrejects; i++)
-		fprintf(f, "  rejected %5zu  %s\n", sp->rejects[i].count, sp->rejects[i].reason);
+	size_t n = sp->nrejects;
+	unsigned char *done = xcalloc(n ? n : 1, 1);
+	for (size_t i = 0; i < n; i++) {
+		if (done[i])
+			continue;
+		char shape[512], other[512];
+		long long lo[REASON_NUMBERS], hi[REASON_NUMBERS], v[REASON_NUMBERS];
+		int k = reason_shape(sp->rejects[i].reason, shape, sizeof(shape), lo);
+		memcpy(hi, lo, sizeof(hi));
+		size_t count = 0;
+		for (size_t j = i; j < n; j++) {
+			if (done[j] || reason_shape(sp->rejects[j].reason, other, sizeof(other), v) != k ||
+			    strcmp(shape, other) || k > REASON_NUMBERS)
+				continue;
+			done[j] = 1;
+			count += sp->rejects[j].count;
+			for (int m = 0; m < k; m++) {
+				lo[m] = v[m] < lo[m] ? v[m] : lo[m];
+				hi[m] = v[m] > hi[m] ? v[m] : hi[m];
+			}
+		}
+		if (!done[i]) { /* more numbers than kept: the reason as it is */
+			done[i] = 1;
+			fprintf(f, "  rejected %5zu  %s\n", sp->rejects[i].count, sp->rejects[i].reason);
+			continue;
+		}
+		fprintf(f, "  rejected %5zu  ", count);
+		for (int m = 0, at = 0; shape[at]; at++) {
+			if (shape[at] != '#') {
+				fputc(shape[at], f);
+			} else if (lo[m] == hi[m]) {
+				fprintf(f, "%lld", lo[m++]);
+			} else {
+				fprintf(f, "%lld to %lld", lo[m], hi[m]);
+				m++;
+			}
+		}
+		fputc('\n', f);
+	}
+	free(done);
 }
 
 /* The compile jobs: [0] the support kernels, [1] the ceiling's kernel
