@@ -122,12 +122,17 @@ grep_in "$T/out" "1980-1965,3201,41-55,121-610,sw_power_cap"
 
 # Empty selections and bad options.
 run_gt 1 plot sizes --kernel reduce
-grep_in "$T/err" "plot: no results for reduce f32 (flushed timing)"
+grep_in "$T/err" "plot: no results for reduce f32 (flushed timing) in your database (--shipped plots the results shipped with gputune)"
 run_gt 1 plot space --size 2048
 grep_in "$T/err" "no transpose f32 variant was measured at 2048x2048"
 run_gt 1 plot sizes --device A100
 grep_in "$T/err" "on a device matching A100"
-run_gt 1 plot sizes --db "$T/none.db"
+# No database at all: the shipped results, as query and export take them,
+# and it says so.
+run_gt 0 plot sizes --db "$T/none.db" -o "$T/none.svg"
+grep_in "$T/err" "no tuning database at $T/none.db: plotting the results shipped with gputune"
+run_gt 0 plot sizes --shipped -o "$T/shipped.svg"
+check "...the same plot as --shipped" cmp -s "$T/none.svg" "$T/shipped.svg"
 run_gt 2 plot pie
 grep_in "$T/err" "unknown plot 'pie' (sizes, space or map)"
 run_gt 2 plot map --x colour

@@ -78,8 +78,10 @@ static int pick_device(struct plot_sel *s, const char *want)
 	}
 	sqlite3_finalize(st);
 	if (!found)
-		return fail("plot: no results for %s %s (%s timing)%s%s", s->f->name, s->dt->name, s->mode,
-			    want ? " on a device matching " : "", want ? want : "");
+		return fail("plot: no results for %s %s (%s timing)%s%s in %s", s->f->name, s->dt->name, s->mode,
+			    want ? " on a device matching " : "", want ? want : "",
+			    s->shipped ? "the results shipped with gputune"
+				       : "your database (--shipped plots the results shipped with gputune)");
 	if (want && many)
 		return fail("plot: --device '%s' matches %d devices with %s %s results: give a UUID or an index "
 			    "(gputune db devices)", want, many + 1, s->f->name, s->dt->name);
@@ -153,14 +155,20 @@ static int exec_plot(struct args *a)
 	if (s.px == s.py && k == 2)
 		return cmd_usage_error(a->cmd, "plot: --x and --y are both '%s': a map needs two parameters",
 				       s.f->params[s.px].name);
-	int rc;
-	if (args_has(a, "shipped")) {
-		rc = results_open_shipped(&s.db);
-	} else {
+	int rc = 0;
+	s.shipped = args_has(a, "shipped");
+	if (!s.shipped) {
+		/* No database yet: the shipped results, as query and export do. */
 		char *path = db_path_from(args_get(a, "db"));
-		rc = db_open(path, 0, &s.db);
+		rc = db_open(path, DB_MISSING_OK, &s.db);
+		if (rc == 0 && !s.db) {
+			note("no tuning database at %s: plotting the results shipped with gputune", path);
+			s.shipped = 1;
+		}
 		free(path);
 	}
+	if (rc == 0 && s.shipped)
+		rc = results_open_shipped(&s.db);
 	if (rc < 0)
 		return EXIT_FAIL;
 	if (pick_device(&s, args_get(a, "device")) < 0) {

@@ -25,6 +25,11 @@ int main(int argc, char **argv)
 		cmd_print_overview(stdout);
 		return EXIT_OK;
 	}
+	/* One line, as the convention is; `gputune version` gives the rest. */
+	if (!strcmp(name, "--version") && argc == 2) {
+		printf("gputune %s\n", PACKAGE_VERSION);
+		return EXIT_OK;
+	}
 	if (!strcmp(name, "--version"))
 		name = "version";
 	const struct cmd_entry *cmd = cmd_find(name);

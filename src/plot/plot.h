@@ -29,6 +29,7 @@ struct plot_sel {
 	long rows, cols;         /* one size (space, map): 0 when not given */
 	int px, py;              /* the map's parameters (indices into f->params) */
 	int format;              /* enum plot_format */
+	int shipped;             /* the results shipped with gputune, not the user's database */
 };
 
 /* Each returns 0, or -1 after one line of error (an empty selection is

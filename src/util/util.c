@@ -60,6 +60,14 @@ int fail(const char *fmt, ...)
 	return -1;
 }
 
+void note(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport(NULL, fmt, ap);
+	va_end(ap);
+}
+
 void warning(const char *fmt, ...)
 {
 	va_list ap;

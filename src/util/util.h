@@ -40,6 +40,9 @@ void vreport(const char *prefix, const char *fmt, va_list ap);
 /* The same message for functions whose contract is 0 or -1: returns -1. */
 int fail(const char *fmt, ...) GT_PRINTF(1, 2);
 void warning(const char *fmt, ...) GT_PRINTF(1, 2);
+/* "gputune: MESSAGE" on stderr, escaped as every message is: what the
+ * program does instead of what was asked, neither an error nor a doubt. */
+void note(const char *fmt, ...) GT_PRINTF(1, 2);
 GT_NORETURN void die(const char *fmt, ...) GT_PRINTF(1, 2);
 
 void *xmalloc(size_t n);
