@@ -7,9 +7,12 @@
  * the kernel the way gputune does (L2 flushed before each of 30 launches,
  * median).
  *
- * Build:  nvcc -arch=sm_90 -O2 -I DIR_OF_HEADER transpose-example.cu
+ * Build:  make -C examples   (examples/Makefile: exports the header with
+ *         the gputune built beside it, then builds), or by hand
+ *         nvcc -arch=sm_90 -O2 -I DIR_OF_HEADER transpose-example.cu -o transpose-example
  * Run:    ./transpose-example [ROWSxCOLS ...]   (default 4096x4096 8192x8192)
- * Exit status 0 when every size was right.
+ * Exit status 0 when every size was right, 1 when one was wrong, 2 on bad
+ * usage or where there is no GPU.
  */
 #include "gputune_transpose.h"
 
@@ -96,6 +99,12 @@ static int run(const cudaDeviceProp &prop, unsigned rows, unsigned cols)
 
 int main(int argc, char **argv)
 {
+	int count = 0;
+	cudaError_t e = cudaGetDeviceCount(&count);
+	if (e != cudaSuccess || count == 0) {
+		std::fprintf(stderr, "no CUDA GPU here (%s)\n", e != cudaSuccess ? cudaGetErrorString(e) : "none visible");
+		return 2;
+	}
 	cudaDeviceProp prop;
 	CHECK(cudaGetDeviceProperties(&prop, 0));
 	std::printf("device: %s (sm_%d%d)\n", prop.name, prop.major, prop.minor);

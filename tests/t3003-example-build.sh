@@ -1,7 +1,8 @@
 #!/bin/sh
 # On a fresh machine with no GPU, the shipped results answer queries and
 # export a header that compiles as C11 and with nvcc, and the example
-# consumer builds against it; it runs in t5004 where there is a GPU.
+# consumer builds against it with `make -C examples`; it runs in t5004
+# where there is a GPU, and says there is none where there is not.
 . "$(dirname "$0")/setup"
 
 run_gt 0 query --kernel transpose
@@ -18,6 +19,15 @@ if [ -z "$NVCC" ] || [ ! -x "$NVCC" ]; then
 	echo "# no nvcc: the example was not built"
 	done_testing
 fi
-check "nvcc builds the example" "$NVCC" -arch=sm_90 -O2 -I"$T" "$top_srcdir/examples/transpose-example.cu" \
-	-o "$T/transpose-example"
+# The one documented command builds it (nvcc, against the header it
+# exports), from a copy of examples/.
+mkdir -p "$T/ex"
+cp "$top_srcdir/examples/transpose-example.cu" "$top_srcdir/examples/Makefile" "$T/ex/"
+check "make -C examples builds the example" make -s -C "$T/ex" GPUTUNE="$GPUTUNE" NVCC="$NVCC"
+check "...against a header it exported" test -s "$T/ex/gputune_transpose.h" -a -x "$T/ex/transpose-example"
+if ! has_gpu; then
+	"$T/ex/transpose-example" > "$T/out" 2> "$T/err"
+	check "without a GPU the example says so and exits 2" test $? -eq 2
+	grep_in "$T/err" "no CUDA GPU here"
+fi
 done_testing
