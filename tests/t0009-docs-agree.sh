@@ -1,7 +1,8 @@
 #!/bin/sh
-# The help, the man page and the README agree: every command of the help's
-# list is in the man page and the README; every option either names exists
-# in some command's help (or is configure's); and where the README's
+# The help, the man page, the README and the reference in docs/ agree:
+# every command of the help's list is in the man page and the README; every
+# option any of them names exists in some command's help (or is
+# configure's); and where the README's
 # command table gives a family's element types, they are the ones its help
 # gives.
 . "$(dirname "$0")/setup"
@@ -24,7 +25,7 @@ echo "--version" >> "$T/options"
 sort -u "$T/options" -o "$T/options"
 check "the commands' help names options" test "$(wc -l < "$T/options")" -gt 20
 
-for doc in "$MAN" "$README"; do
+for doc in "$MAN" "$README" "$top_srcdir/docs/usage.md" "$top_srcdir/docs/database.md"; do
 	sed 's/\\-/-/g' "$doc" | grep -o -- '--[a-z][a-z0-9-]*' | sort -u > "$T/named"
 	unknown=$(comm -23 "$T/named" "$T/options" | tr '\n' ' ')
 	check "every option $(basename "$doc") names exists (${unknown:-all do})" test -z "$unknown"

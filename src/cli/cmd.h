@@ -16,7 +16,7 @@
  *     for every table entry by itself; add the command's own tests under
  *     tests/ (t0xxx CLI, t1xxx templates, t2xxx database, t3xxx export,
  *     t5xxx GPU).
- *  5. Document it in README.md and gputune.1.
+ *  5. Document it in README.md (its table), docs/usage.md and gputune.1.
  */
 #ifndef GPUTUNE_CMD_H
 #define GPUTUNE_CMD_H

@@ -1,7 +1,7 @@
 /*
  * bench.h - running variants on the GPU: one size's buffers, the ceiling,
  * and the verification and timing of one compiled variant, following the
- * protocol in the README ("How a variant is timed").
+ * protocol in docs/usage.md ("How a variant is timed").
  *
  * A variant that faults (illegal address, trap) poisons the CUDA context
  * for the rest of the process: the driver allows no recovery short of a

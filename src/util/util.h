@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Exit codes, documented in gputune(1) and the README. */
+/* Exit codes, documented in gputune(1) and docs/database.md. */
 enum {
 	EXIT_OK = 0,
 	EXIT_FAIL = 1,        /* the command ran and failed */
