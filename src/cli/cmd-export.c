@@ -29,6 +29,7 @@ static const struct cmd_option options[] = {
 	{ "format", "FMT", "header (default) or json", 0, 0 },
 	OPT_OUTPUT,
 	{ "no-shipped", NULL, "leave out the results shipped with gputune", 0, 0 },
+	{ "split", NULL, "a header: write what builds include to FILE.h (-o) and the kernels, compiled once, to FILE.cu beside it", 0, 0 },
 	{ "allow-untuned", NULL, "write even where nothing is tuned for the selection (a header then holds only each element type's default configuration)", 0, 0 },
 	{ "every", NULL, "JSON: every variant's latest measurement in your database (wrong and failed ones too), with the runs' conditions and held-out points, not only the candidates", 0, 0 },
 	TUNE_OPT_TEMPLATES,
@@ -51,6 +52,14 @@ static int exec_export(struct args *a)
 		return cmd_usage_error(a->cmd, "export: a header needs --kernel FAMILY");
 	if (args_has(a, "every") && !json)
 		return cmd_usage_error(a->cmd, "export: --every is for --format json");
+	const char *output = args_get(a, "output");
+	int split = args_has(a, "split");
+	if (split && json)
+		return cmd_usage_error(a->cmd, "export: --split is for headers, not --format json");
+	size_t olen = output ? strlen(output) : 0;
+	if (split && (olen < 3 || strcmp(output + olen - 2, ".h")))
+		return cmd_usage_error(a->cmd, "export: --split needs -o FILE.h (the kernels go to FILE.cu)%s%s%s",
+				       output ? "; got '" : "", output ? output : "", output ? "'" : "");
 	const char *dtype = args_get(a, "dtype");
 	if (dtype && !dtype_find(dtype))
 		return cmd_usage_error(a->cmd, "export: unknown dtype '%s' (f32, f64, f16, i32)", dtype);
@@ -83,27 +92,34 @@ static int exec_export(struct args *a)
 		db_close(every);
 		return EXIT_FAIL;
 	}
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
-	if (!mem)
+	char *buf = NULL, *cubuf = NULL;
+	size_t len = 0, culen = 0;
+	FILE *mem = open_memstream(&buf, &len), *cumem = split ? open_memstream(&cubuf, &culen) : NULL;
+	if (!mem || (split && !cumem))
 		die("open_memstream: %s", strerror(errno));
-	if (json)
+	if (json) {
 		rc = export_json(mem, &cs, every, &flt);
-	else {
+	} else {
 		char *cache_dir = cache_dir_from(args_get(a, "cache-dir"));
-		rc = export_header(mem, fam, &cs, mode, templates_dir_from(args_get(a, "templates")), cache_dir);
+		const char *base = output ? strrchr(output, '/') : NULL;
+		rc = export_header(mem, cumem, base ? base + 1 : output, fam, &cs, mode,
+				   templates_dir_from(args_get(a, "templates")), cache_dir);
 		free(cache_dir);
 	}
 	fclose(mem);
+	if (cumem)
+		fclose(cumem);
 	choice_free(&cs);
 	db_close(every);
-	if (rc < 0) {
-		free(buf);
-		return EXIT_FAIL;
-	}
-	rc = write_output(args_get(a, "output"), buf, len);
+	char *cu_path = split ? xasprintf("%.*scu", (int)(olen - 1), output) : NULL;
+	/* The .cu first: a header on disk always has its kernels beside it. */
+	if (rc == 0 && split)
+		rc = write_output(cu_path, cubuf, culen);
+	if (rc == 0)
+		rc = write_output(output, buf, len);
+	free(cu_path);
 	free(buf);
+	free(cubuf);
 	return rc < 0 ? EXIT_FAIL : EXIT_OK;
 }
 

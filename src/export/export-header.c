@@ -216,6 +216,12 @@ static void write_preamble(const struct header *h, const char *mode)
 		" * gputune_%s_launch(i, %s, stream) runs it.  Pointers\n"
 		" * aligned to 16 bytes take the vectorised paths.%s\n",
 		P, h->size_args, P, P, P, P, h->three ? " (and dynamic shared memory)" : "", P, h->launch_args, cal_note);
+	if (h->split_cu) {
+		fputs(" * The kernels and launch helpers are compiled once, in ", f);
+		c_comment_write(f, h->split_cu);
+		fputs(" (export\n * --split): build it with nvcc into the program; this header only declares\n"
+		      " * the launch helpers, so including it costs no kernel compile.\n", f);
+	}
 	/* What the family says of its buffers, a comment line each. */
 	for (const char *l = fam->header_notes; l && *l;) {
 		size_t len = strcspn(l, "\n");
@@ -481,8 +487,28 @@ static void write_helpers(const struct header *h)
 			   "\treturn %s;\n}\n\n", P, P, fam->scratch_c);
 }
 
-int export_header(FILE *f, const struct family *fam, const struct choice_set *cs, const char *mode,
-		  const char *templates_dir, const char *cache_dir)
+/* A split export's .cu: the header's kernels and launch helpers,
+ * compiled once. */
+static void write_split_cu(struct header *h, FILE *cu, const char *header_name)
+{
+	FILE *header = h->f;
+	fprintf(cu, "/*\n * The kernels and launch helpers of %s, compiled once: build this file\n"
+		    " * with nvcc into your program, and include the header wherever you call\n"
+		    " * gputune_%s_choose() or gputune_%s_launch().  Generated with it; do not edit.\n */\n",
+		header_name, h->P, h->P);
+	fprintf(cu, "#include \"%s\"\n\n", header_name);
+	fputs("#if defined(__CUDACC__)\n#include <cuda_runtime.h>\n\n", header);
+	h->decl = header;
+	h->f = cu;
+	write_nvcc_kernels(h);
+	write_launch(h);
+	fputs("#endif /* __CUDACC__ */\n", cu);
+	h->f = header;
+	h->decl = NULL;
+}
+
+int export_header(FILE *f, FILE *cu, const char *header_name, const struct family *fam,
+		  const struct choice_set *cs, const char *mode, const char *templates_dir, const char *cache_dir)
 {
 	struct header h;
 	memset(&h, 0, sizeof(h));
@@ -500,6 +526,8 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		free(h.tmpl);
 		return !h.tmpl ? -1 : fail("export: the choice rule or the tensor maps' code is not built in");
 	}
+	char *cu_name = cu ? xasprintf("%.*scu", (int)strlen(header_name) - 1, header_name) : NULL;
+	h.split_cu = cu_name;
 	int rc = collect_variants(&h);
 	if (rc == 0) {
 		add_defaults(&h);
@@ -515,8 +543,12 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 		write_tables(&h);
 		write_programs(&h, rule->text, maps_text ? maps_text->text : NULL);
 		write_helpers(&h);
-		write_nvcc_kernels(&h);
-		write_launch(&h);
+		if (cu) {
+			write_split_cu(&h, cu, header_name);
+		} else {
+			write_nvcc_kernels(&h);
+			write_launch(&h);
+		}
 		fputs("#endif /* __CUDACC__ */\n\n", f);
 		fprintf(f, "#endif /* %s */\n", guard);
 	}
@@ -527,5 +559,6 @@ int export_header(FILE *f, const struct family *fam, const struct choice_set *cs
 	free(h.gmap);
 	free(h.vs);
 	free(h.tmpl);
+	free(cu_name);
 	return rc;
 }

@@ -23,11 +23,14 @@
 int export_json(FILE *f, const struct choice_set *cs, sqlite3 *every_db, const struct result_filter *flt);
 
 /* A self-contained header for family fam from the choice model cs (loaded
- * for fam and one timing mode).  Its variants are compiled with NVRTC
- * through the compile cache cache_dir, for their register counts.  0, or
- * -1 after reporting. */
-int export_header(FILE *f, const struct family *fam, const struct choice_set *cs, const char *mode,
-		  const char *templates_dir, const char *cache_dir);
+ * for fam and one timing mode) into f.  Variants whose register counts the
+ * results lack are compiled with NVRTC through the compile cache
+ * cache_dir.  With cu, split: f gets what callers include (tables, rule,
+ * C helpers, the launch helpers' prototypes) and cu, which includes it as
+ * header_name, the kernels and launch helpers, compiled once.  0, or -1
+ * after reporting. */
+int export_header(FILE *f, FILE *cu, const char *header_name, const struct family *fam,
+		  const struct choice_set *cs, const char *mode, const char *templates_dir, const char *cache_dir);
 
 /* s as a C string literal, quotes included: backslash escapes for quotes,
  * backslashes, '?' (no trigraphs) and every byte outside printable ASCII. */

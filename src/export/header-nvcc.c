@@ -17,18 +17,27 @@
  * scratch buffer is sized per variant).  It takes the launch helper's
  * buffers and sizes (bufs, sizes as parameters; args as its arguments)
  * and hands the rule the sizes (size_args). */
-static void write_calibrate(FILE *f, const char *P, const char *U, const char *bufs, const char *sizes,
-			    const char *size_args, const char *args)
+static void write_calibrate(FILE *f, FILE *decl, const char *P, const char *U, const char *bufs,
+			    const char *sizes, const char *size_args, const char *args)
 {
-	fprintf(f,
-		"#ifndef GPUTUNE_%s_CALIBRATE\n#define GPUTUNE_%s_CALIBRATE %d\n#endif\n"
+	/* The count of candidates where callers see it: the header. */
+	fprintf(decl ? decl : f, "#ifndef GPUTUNE_%s_CALIBRATE\n#define GPUTUNE_%s_CALIBRATE %d\n#endif\n", U, U,
+		CHOICE_CALIBRATE);
+	const char *doc =
 		"/* Calibration, once per size nobody tuned: runs the rule's GPUTUNE_%s_CALIBRATE\n"
 		" * best (gputune_%s_candidates() on the current device) on these buffers,\n"
 		" * after a warm-up 5 times each in turn, each launch after an L2 flush, and\n"
 		" * sets *variant to the one of the smallest time (noise only adds): keep it\n"
 		" * for gputune_%s_launch() at this size.  Every launch writes the whole\n"
-		" * output.  Waits for the stream; allocates and frees twice the L2. */\n"
-		"static inline cudaError_t gputune_%s_calibrate(const char *dtype, %s, %s,\n"
+		" * output.  Waits for the stream; allocates and frees twice the L2. */\n";
+	if (decl) {
+		fprintf(decl, doc, U, P, P);
+		fprintf(decl, "cudaError_t gputune_%s_calibrate(const char *dtype, %s, %s,\n\tcudaStream_t stream, int *variant);\n",
+			P, bufs, sizes);
+	}
+	fprintf(f, doc, U, P, P);
+	fprintf(f,
+		"%scudaError_t gputune_%s_calibrate(const char *dtype, %s, %s,\n"
 		"\tcudaStream_t stream, int *variant)\n{\n"
 		"\tint dev = 0, cand[GPUTUNE_CHOICE_MAX_RANK], nc = 0, best = 0;\n"
 		"\tfloat ms[GPUTUNE_CHOICE_MAX_RANK], t = 0;\n"
@@ -54,7 +63,7 @@ static void write_calibrate(FILE *f, const char *P, const char *U, const char *b
 		"\tfor (int i = 0; i < 2; i++)\n\t\tif (ev[i])\n\t\t\tcudaEventDestroy(ev[i]);\n"
 		"\tcudaError_t fe = flush ? cudaFree(flush) : cudaSuccess;\n"
 		"\treturn e ? e : fe;\n}\n",
-		U, U, CHOICE_CALIBRATE, U, P, P, P, bufs, sizes, P, size_args, U, P, args, P, args);
+		decl ? "" : "static inline ", P, bufs, sizes, P, size_args, U, P, args, P, args);
 }
 
 /* The launch helper's case for variant i: its kernel with template
@@ -180,14 +189,19 @@ void write_launch(const struct header *h)
 	int nv = h->nv, three = h->three, args = fam->args;
 	const char *launch_bufs = h->launch_bufs, *geo_params = h->geo_params, *size_args = h->size_args;
 	const char *launch_args = h->launch_args;
+	const char *more = args == ARGS_VECTOR ? "void *scratch, unsigned long long n" : geo_params;
+	if (h->decl)
+		fprintf(h->decl, "/* Launches variant i on stream; returns the launch's error. */\n"
+				 "cudaError_t gputune_%s_launch(int variant, %s,\n\t%s, cudaStream_t stream);\n",
+			P, launch_bufs, more);
 	fprintf(f, "/* Launches variant i on stream; returns the launch's error. */\n"
-		   "static inline cudaError_t gputune_%s_launch(int variant, %s,\n"
+		   "%scudaError_t gputune_%s_launch(int variant, %s,\n"
 		   "\t%s, cudaStream_t stream)\n{\n"
 		   "\tif (variant < 0 || variant >= GPUTUNE_%s_NUM_VARIANTS)\n\t\treturn cudaErrorInvalidValue;\n"
 		   "\tunsigned g[3], b[3]%s;\n\tgputune_%s_geometry(variant, %s, g, b%s);\n"
-		   "\tdim3 grid(g[0], g[1], g[2]), block(b[0], b[1], b[2]);\n\tswitch (variant) {\n", P,
-		launch_bufs, args == ARGS_VECTOR ? "void *scratch, unsigned long long n" : geo_params, U, three ? ", smem = 0" : "", P,
-		size_args, three ? ", &smem" : "");
+		   "\tdim3 grid(g[0], g[1], g[2]), block(b[0], b[1], b[2]);\n\tswitch (variant) {\n",
+		h->decl ? "" : "static inline ", P, launch_bufs, more, U, three ? ", smem = 0" : "", P, size_args,
+		three ? ", &smem" : "");
 	for (int i = 0; i < nv; i++) {
 		/* Bit-moving families take one unsigned type per element size;
 		 * arithmetic ones the element and the accumulator types. */
@@ -229,5 +243,5 @@ void write_launch(const struct header *h)
 	}
 	fputs("\t}\n\treturn cudaGetLastError();\n}\n", f);
 	if (!fam->scratch_bytes)
-		write_calibrate(f, P, U, launch_bufs, geo_params, size_args, launch_args);
+		write_calibrate(f, h->decl, P, U, launch_bufs, geo_params, size_args, launch_args);
 }

@@ -54,6 +54,11 @@ void variant_occupancy(const struct family *fam, struct hvariant *vs, int nv);
  * variants the header carries, and how its shape's sizes are written. */
 struct header {
 	FILE *f;
+	/* A split export: the header (decl) holds the launch helpers'
+	 * prototypes, and f (the .cu compiled once) their definitions,
+	 * which then have external linkage; NULL: one header, every helper
+	 * static inline. */
+	FILE *decl;
 	const struct family *fam;
 	const struct choice_set *cs;
 	const char *P; /* the family's name */
@@ -64,6 +69,7 @@ struct header {
 	const struct dtype *types[8]; /* the family's element types, f32 first */
 	int ntypes, default_of[8];    /* and the default variant of each, or -1 */
 	int any_maps, vec, three;
+	const char *split_cu; /* split: the .cu's name, which the preamble names; else NULL */
 	/* How each shape's sizes are written in the helpers' signatures, and
 	 * the rule's rows, cols and depth from them; the launch helper's
 	 * buffers, as parameters, and all its arguments. */
@@ -75,7 +81,8 @@ struct header {
  * pick between a variant's bounded and unbounded builds. */
 void write_nvcc_kernels(const struct header *h);
 /* For nvcc: the launch helper, one case a variant, and the calibration
- * where a family has no scratch memory. */
+ * where a family has no scratch memory (and, split, their prototypes into
+ * h->decl). */
 void write_launch(const struct header *h);
 
 /* Appends s as the body of a C string literal (no quotes). */
