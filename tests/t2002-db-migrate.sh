@@ -40,4 +40,21 @@ results_doc "GPU A" GPU-aaaa 9 0 run-1 f32 1024x1024:3000:32 > "$T/a.json"
 run_gt 0 db merge "$T/a.json" --db "$T/fresh/sub/dir.db"
 check "a fresh file gets the current schema" test "$("$SQL" "$T/fresh/sub/dir.db" "PRAGMA user_version")" = 6
 check "in WAL mode" test "$("$SQL" "$T/fresh/sub/dir.db" "PRAGMA journal_mode")" = wal
+
+# A schema-5 file whose matrix product was stored as 2-D (as gputune wrote
+# it then): the migration puts the family's row right, from its descriptor,
+# and adds the register counts' column.
+steps=""
+for v in 1 2 3 4 5; do
+	steps="$steps$(cat "$top_srcdir"/db/00$v-*.sql)
+"
+done
+"$SQL" "$T/v5.db" "$steps PRAGMA user_version = 5; PRAGMA application_id = 1196709198;
+INSERT INTO family (name, params, shape, metric) VALUES ('gemm', 'bm,bn,bk', '2d', 'GFLOP/s');" > /dev/null
+check "a schema-5 file with a 2-D matrix product" test "$("$SQL" "$T/v5.db" "SELECT shape FROM family")" = 2d
+run_gt 0 db merge "$T/a.json" --db "$T/v5.db"
+check "migrated to schema 6" test "$("$SQL" "$T/v5.db" "PRAGMA user_version")" = 6
+check "the matrix product is 3-D" test "$("$SQL" "$T/v5.db" "SELECT shape FROM family WHERE name = 'gemm'")" = 3d
+check "measurements have a register count column" \
+	test "$("$SQL" "$T/v5.db" "SELECT count(*) FROM measurement WHERE registers IS NULL")" -ge 1
 done_testing

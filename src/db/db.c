@@ -251,6 +251,29 @@ static int apply_steps(sqlite3 *db, int from, int to)
  * applies the step and the others, once the busy timeout lets them in,
  * find it done.  A new file gets the whole schema in one transaction.
  */
+/* The families' rows as their descriptors describe them, in the
+ * migration's transaction: a shape written wrong by an older gputune (a
+ * matrix product's '2d' before schema 6) is put right.  The descriptors,
+ * not a schema step, know each family's shape. */
+static int sync_families(sqlite3 *db)
+{
+	sqlite3_stmt *st = db_prepare(db, "UPDATE family SET shape = ?1, metric = ?2 WHERE name = ?3"
+					  " AND (shape <> ?1 OR metric <> ?2)");
+	if (!st)
+		return -1;
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && family_table[i]; i++) {
+		const struct family *f = family_table[i];
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, family_shape_name(f), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, family_metric_unit(f), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, f->name, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 static int migrate(sqlite3 *db, const char *path)
 {
 	int want = db_schema_version();
@@ -265,7 +288,7 @@ static int migrate(sqlite3 *db, const char *path)
 		if (have >= want)
 			return db_commit(db);
 		int to = have == 0 ? want : have + 1;
-		if (apply_steps(db, have, to) < 0) {
+		if (apply_steps(db, have, to) < 0 || (to == want && sync_families(db) < 0)) {
 			db_rollback(db);
 			if (have == 0)
 				return fail("%s: could not create the schema", path);
