@@ -78,6 +78,40 @@ static inline bool host_parse_matrix(const char *arg, host_matrix *s)
 	return got >= 2 && got <= 3 && s->rows > 0 && s->cols > 0;
 }
 
+/* The summing families' lengths: N, or N+K with the input K elements past
+ * an aligned address; N at most 2^20. */
+struct host_length {
+	unsigned long long n;
+	unsigned shift;
+};
+
+static inline bool host_parse_length(const char *arg, host_length *l)
+{
+	char extra;
+	l->shift = 0;
+	const int got = std::sscanf(arg, "%llu+%u%c", &l->n, &l->shift, &extra);
+	return got >= 1 && got <= 2 && l->n <= (1ull << 20);
+}
+
+/* An accumulator of `bytes` bytes at p as a long double: a 32-bit unsigned
+ * (integer), a float or a double. */
+static inline long double host_acc_value(bool integer, size_t bytes, const unsigned char *p)
+{
+	if (integer) {
+		uint32_t u;
+		std::memcpy(&u, p, 4);
+		return u;
+	}
+	if (bytes == 4) {
+		float f;
+		std::memcpy(&f, p, 4);
+		return f;
+	}
+	double d;
+	std::memcpy(&d, p, 8);
+	return d;
+}
+
 /* A variant that moves a matrix of elements of `bytes` bytes: fn runs it,
  * returning NULL or what went wrong in the launch. */
 struct host_matrix_variant {

@@ -72,39 +72,7 @@ const variant variants[] = {
 };
 #undef V
 
-/* The accumulator's value as a long double: float, double or a 32-bit
- * unsigned. */
-long double value(const variant &v, const unsigned char *p)
-{
-	if (v.integer) {
-		uint32_t u;
-		std::memcpy(&u, p, 4);
-		return u;
-	}
-	if (v.acc == 4) {
-		float f;
-		std::memcpy(&f, p, 4);
-		return f;
-	}
-	double d;
-	std::memcpy(&d, p, 8);
-	return d;
-}
-
-struct length {
-	unsigned long long n;
-	unsigned shift;
-};
-
-bool parse(const char *arg, length *l)
-{
-	char extra;
-	l->shift = 0;
-	const int got = std::sscanf(arg, "%llu+%u%c", &l->n, &l->shift, &extra);
-	return got >= 1 && got <= 2 && l->n <= (1ull << 20);
-}
-
-std::string check(const variant &v, const length &len)
+std::string check(const variant &v, const host_length &len)
 {
 	const unsigned long long n = len.n;
 	const unsigned shift = len.shift;
@@ -134,7 +102,7 @@ std::string check(const variant &v, const length &len)
 		host_buffer out(v.acc, 0);
 		if (const char *fault = v.fn(in, out.p, scratch.data(), n))
 			return fault;
-		const long double got = value(v, out.p);
+		const long double got = host_acc_value(v.integer, v.acc, out.p);
 		if (got != want) {
 			std::snprintf(buf, sizeof buf, "launch %d summed %.17Lg, not %.17Lg", launch, got, want);
 			return buf;
@@ -156,5 +124,5 @@ std::string check(const variant &v, const length &len)
 
 int main(int argc, char **argv)
 {
-	return host_main(argc, argv, "N[+K], N at most 2^20", parse, check, variants);
+	return host_main(argc, argv, "N[+K], N at most 2^20", host_parse_length, check, variants);
 }

@@ -70,39 +70,7 @@ const variant variants[] = {
 };
 #undef V
 
-/* Element i of an output: float, double or a 32-bit unsigned. */
-long double value(const variant &v, const unsigned char *p, unsigned long long i)
-{
-	p += i * v.elem;
-	if (v.integer) {
-		uint32_t u;
-		std::memcpy(&u, p, 4);
-		return u;
-	}
-	if (v.elem == 4) {
-		float f;
-		std::memcpy(&f, p, 4);
-		return f;
-	}
-	double d;
-	std::memcpy(&d, p, 8);
-	return d;
-}
-
-struct length {
-	unsigned long long n;
-	unsigned shift;
-};
-
-bool parse(const char *arg, length *l)
-{
-	char extra;
-	l->shift = 0;
-	const int got = std::sscanf(arg, "%llu+%u%c", &l->n, &l->shift, &extra);
-	return got >= 1 && got <= 2 && l->n <= (1ull << 20);
-}
-
-std::string check(const variant &v, const length &len)
+std::string check(const variant &v, const host_length &len)
 {
 	const unsigned long long n = len.n;
 	const size_t e = v.elem;
@@ -134,7 +102,7 @@ std::string check(const variant &v, const length &len)
 			return fault;
 		for (unsigned long long i = 0; i < m; i++) {
 			const long double want = v.integer ? (long double)(uint32_t)exact[i] : (long double)exact[i];
-			const long double got = value(v, out.p, i);
+			const long double got = host_acc_value(v.integer, v.elem, out.p + i * e);
 			if (got != want) {
 				std::snprintf(buf, sizeof buf, "launch %d (n=%llu): element %llu is %.17Lg, not %.17Lg",
 					      launch + 1, m, i, got, want);
@@ -159,5 +127,5 @@ std::string check(const variant &v, const length &len)
 
 int main(int argc, char **argv)
 {
-	return host_main(argc, argv, "N[+K], N at most 2^20", parse, check, variants);
+	return host_main(argc, argv, "N[+K], N at most 2^20", host_parse_length, check, variants);
 }

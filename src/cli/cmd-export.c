@@ -97,13 +97,16 @@ static int exec_export(struct args *a)
 	FILE *mem = open_memstream(&buf, &len), *cumem = split ? open_memstream(&cubuf, &culen) : NULL;
 	if (!mem || (split && !cumem))
 		die("open_memstream: %s", strerror(errno));
+	/* Split: FILE.cu beside FILE.h, which it includes by its base name. */
+	char *cu_path = split ? xasprintf("%.*scu", (int)(olen - 1), output) : NULL;
 	if (json) {
 		rc = export_json(mem, &cs, every, &flt);
 	} else {
 		char *cache_dir = cache_dir_from(args_get(a, "cache-dir"));
-		const char *base = output ? strrchr(output, '/') : NULL;
-		rc = export_header(mem, cumem, base ? base + 1 : output, fam, &cs, mode,
-				   templates_dir_from(args_get(a, "templates")), cache_dir);
+		const char *hb = output ? strrchr(output, '/') : NULL, *cb = cu_path ? strrchr(cu_path, '/') : NULL;
+		const char *names[2] = { hb ? hb + 1 : output, cb ? cb + 1 : cu_path };
+		rc = export_header(mem, cumem, names, fam, &cs, mode, templates_dir_from(args_get(a, "templates")),
+				   cache_dir);
 		free(cache_dir);
 	}
 	fclose(mem);
@@ -111,7 +114,6 @@ static int exec_export(struct args *a)
 		fclose(cumem);
 	choice_free(&cs);
 	db_close(every);
-	char *cu_path = split ? xasprintf("%.*scu", (int)(olen - 1), output) : NULL;
 	/* The .cu first: a header on disk always has its kernels beside it. */
 	if (rc == 0 && split)
 		rc = write_output(cu_path, cubuf, culen);

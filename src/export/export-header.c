@@ -507,7 +507,7 @@ static void write_split_cu(struct header *h, FILE *cu, const char *header_name)
 	h->decl = NULL;
 }
 
-int export_header(FILE *f, FILE *cu, const char *header_name, const struct family *fam,
+int export_header(FILE *f, FILE *cu, const char *const names[2], const struct family *fam,
 		  const struct choice_set *cs, const char *mode, const char *templates_dir, const char *cache_dir)
 {
 	struct header h;
@@ -526,8 +526,7 @@ int export_header(FILE *f, FILE *cu, const char *header_name, const struct famil
 		free(h.tmpl);
 		return !h.tmpl ? -1 : fail("export: the choice rule or the tensor maps' code is not built in");
 	}
-	char *cu_name = cu ? xasprintf("%.*scu", (int)strlen(header_name) - 1, header_name) : NULL;
-	h.split_cu = cu_name;
+	h.split_cu = cu ? names[1] : NULL;
 	int rc = collect_variants(&h);
 	if (rc == 0) {
 		add_defaults(&h);
@@ -544,7 +543,7 @@ int export_header(FILE *f, FILE *cu, const char *header_name, const struct famil
 		write_programs(&h, rule->text, maps_text ? maps_text->text : NULL);
 		write_helpers(&h);
 		if (cu) {
-			write_split_cu(&h, cu, header_name);
+			write_split_cu(&h, cu, names[0]);
 		} else {
 			write_nvcc_kernels(&h);
 			write_launch(&h);
@@ -559,6 +558,5 @@ int export_header(FILE *f, FILE *cu, const char *header_name, const struct famil
 	free(h.gmap);
 	free(h.vs);
 	free(h.tmpl);
-	free(cu_name);
 	return rc;
 }

@@ -27,9 +27,10 @@ int export_json(FILE *f, const struct choice_set *cs, sqlite3 *every_db, const s
  * results lack are compiled with NVRTC through the compile cache
  * cache_dir.  With cu, split: f gets what callers include (tables, rule,
  * C helpers, the launch helpers' prototypes) and cu, which includes it as
- * header_name, the kernels and launch helpers, compiled once.  0, or -1
- * after reporting. */
-int export_header(FILE *f, FILE *cu, const char *header_name, const struct family *fam,
+ * names[0], the kernels and launch helpers, compiled once (names[1], the
+ * .cu's name, which the header's opening comment gives).  0, or -1 after
+ * reporting. */
+int export_header(FILE *f, FILE *cu, const char *const names[2], const struct family *fam,
 		  const struct choice_set *cs, const char *mode, const char *templates_dir, const char *cache_dir);
 
 /* s as a C string literal, quotes included: backslash escapes for quotes,

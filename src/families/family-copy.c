@@ -26,16 +26,9 @@ static const struct param_def params[NPARAMS] = {
 static const char *reject(const int *v, const struct dtype *dt, const struct device_limits *lim,
 			  char *buf, size_t n)
 {
-	if ((size_t)v[P_VEC] * dt->size > 16) {
-		snprintf(buf, n, "vec x element size exceeds the 16-byte access limit (%zu bytes)",
-			 (size_t)v[P_VEC] * dt->size);
-		return buf;
-	}
-	if (v[P_THREADS] > lim->max_threads_per_block) {
-		snprintf(buf, n, "threads per block exceed the device limit (%d > %d)", v[P_THREADS],
-			 lim->max_threads_per_block);
-		return buf;
-	}
+	const char *why = family_reject_access(v[P_VEC], dt, buf, n);
+	if (why || (why = family_reject_threads(v[P_THREADS], lim, buf, n)))
+		return why;
 	return NULL;
 }
 

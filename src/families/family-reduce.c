@@ -58,16 +58,9 @@ static const struct param_def params[NPARAMS] = {
 static const char *reject(const int *v, const struct dtype *dt, const struct device_limits *lim,
 			  char *buf, size_t n)
 {
-	if ((size_t)v[P_VEC] * dt->size > 16) {
-		snprintf(buf, n, "vec x element size exceeds the 16-byte access limit (%zu bytes)",
-			 (size_t)v[P_VEC] * dt->size);
-		return buf;
-	}
-	if (v[P_THREADS] > lim->max_threads_per_block) {
-		snprintf(buf, n, "threads per block exceed the device limit (%d > %d)", v[P_THREADS],
-			 lim->max_threads_per_block);
-		return buf;
-	}
+	const char *why = family_reject_access(v[P_VEC], dt, buf, n);
+	if (why || (why = family_reject_threads(v[P_THREADS], lim, buf, n)))
+		return why;
 	if (v[P_BLOCK] != 4 && v[P_THREADS] < 64)
 		return "the shared-memory trees need at least 64 threads (block=shuffle works with 32)";
 	if (v[P_UNROLL] * v[P_VEC] > 32) {
@@ -124,60 +117,25 @@ struct reduce_expected {
 	uint32_t wrapped; /* i32: the sum modulo 2^32 */
 };
 
-/* One range's compensated sum, magnitudes and wrapped sum. */
-struct reduce_part {
-	long double sum, comp, abs;
-	uint32_t wrapped;
-};
-
-struct reduce_job {
-	const void *in;
-	const struct dtype *dt;
-	struct reduce_part parts[SUM_MAX_PARTS];
-};
-
-static void reference_part(void *ctx, int part, size_t begin, size_t end)
-{
-	struct reduce_job *j = ctx;
-	long double s = 0, c = 0, a = 0;
-	uint32_t w = 0;
-	for (size_t i = begin; i < end; i++) {
-		long double x = sum_get(j->in, j->dt, i);
-		if (j->dt->acc_eps == 0)
-			w += (uint32_t)((const int32_t *)j->in)[i];
-		sum_add_compensated(&s, &c, x);
-		a += fabsl(x);
-	}
-	j->parts[part] = (struct reduce_part){ s, c, a, w };
-}
-
 /* Compensated (Neumaier) summation in long double, per range and then
  * over the ranges: its error is a few units of long double's roundoff,
  * far below any bound the judge uses. */
 static void reference(const void *in, void *expected, const struct dtype *dt, const struct dims *d)
 {
-	struct reduce_job j = { .in = in, .dt = dt };
-	int k = sum_parts(family_elems(d), reference_part, &j);
+	struct sum_part parts[SUM_MAX_PARTS];
+	int k = sum_range_totals(in, dt, family_elems(d), parts);
 	struct reduce_expected *e = expected;
 	long double s = 0, c = 0, a = 0;
 	uint32_t w = 0;
 	for (int i = 0; i < k; i++) {
-		sum_add_compensated(&s, &c, j.parts[i].sum);
-		sum_add_compensated(&s, &c, j.parts[i].comp);
-		a += j.parts[i].abs;
-		w += j.parts[i].wrapped;
+		sum_add_compensated(&s, &c, parts[i].sum);
+		sum_add_compensated(&s, &c, parts[i].comp);
+		a += parts[i].abs;
+		w += parts[i].wrapped;
 	}
 	e->sum = s + c;
 	e->abs_sum = a;
 	e->wrapped = w;
-}
-
-static int log2_ceil(unsigned long long x)
-{
-	int k = 0;
-	while ((1ULL << k) < x)
-		k++;
-	return k;
 }
 
 /* The longest chain of additions an element goes through: the elements a
@@ -190,11 +148,11 @@ static double chain_length(const int *v, long n)
 	unsigned long long nvec = (unsigned long long)n / (unsigned)v[P_VEC];
 	unsigned long long stride = g * (unsigned long long)v[P_THREADS] * (unsigned)v[P_UNROLL];
 	unsigned long long steps = (nvec + stride - 1) / stride;
-	double h = (double)(steps ? steps : 1) * v[P_UNROLL] * v[P_VEC] + 1 + log2_ceil((unsigned)v[P_THREADS]);
+	double h = (double)(steps ? steps : 1) * v[P_UNROLL] * v[P_VEC] + 1 + sum_log2_ceil((unsigned)v[P_THREADS]);
 	if (g > 1)
 		h += v[P_FINAL] == 1 ? (double)g
 				     : (double)((g + (unsigned)v[P_THREADS] - 1) / (unsigned)v[P_THREADS]) +
-					       log2_ceil((unsigned)v[P_THREADS]);
+					       sum_log2_ceil((unsigned)v[P_THREADS]);
 	return h;
 }
 

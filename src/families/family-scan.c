@@ -73,16 +73,9 @@ static size_t smem_bytes(const int *v, const struct dtype *dt)
 static const char *reject(const int *v, const struct dtype *dt, const struct device_limits *lim,
 			  char *buf, size_t n)
 {
-	if ((size_t)v[P_VEC] * dt->size > 16) {
-		snprintf(buf, n, "vec x element size exceeds the 16-byte access limit (%zu bytes)",
-			 (size_t)v[P_VEC] * dt->size);
-		return buf;
-	}
-	if (v[P_THREADS] > lim->max_threads_per_block) {
-		snprintf(buf, n, "threads per block exceed the device limit (%d > %d)", v[P_THREADS],
-			 lim->max_threads_per_block);
-		return buf;
-	}
+	const char *why = family_reject_access(v[P_VEC], dt, buf, n);
+	if (why || (why = family_reject_threads(v[P_THREADS], lim, buf, n)))
+		return why;
 	if (v[P_VEC] * v[P_PER] > 64) {
 		snprintf(buf, n, "more than 64 elements per thread (%d) held in registers", v[P_VEC] * v[P_PER]);
 		return buf;
@@ -128,33 +121,14 @@ static size_t scratch_bytes(const int *v, const struct dtype *dt, const struct d
  * floats rounded up (family.h, CHECK_BOUND). */
 #define EXPECTED_ELEM (sizeof(double) + sizeof(float))
 
-struct scan_part {
-	long double sum, comp, abs;
-	uint32_t wrapped;
-};
-
 struct scan_job {
 	const void *in;
 	const struct dtype *dt;
 	size_t n;
 	double *ref;
 	float *abs;
-	struct scan_part parts[SUM_MAX_PARTS]; /* a range's totals, then what comes before it */
+	struct sum_part parts[SUM_MAX_PARTS]; /* a range's totals, then what comes before it */
 };
-
-static void range_totals(void *ctx, int part, size_t begin, size_t end)
-{
-	struct scan_job *j = ctx;
-	struct scan_part p = {0};
-	for (size_t i = begin; i < end; i++) {
-		long double x = sum_get(j->in, j->dt, i);
-		sum_add_compensated(&p.sum, &p.comp, x);
-		p.abs += fabsl(x);
-		if (j->dt->acc_eps == 0)
-			p.wrapped += (uint32_t)((const int32_t *)j->in)[i];
-	}
-	j->parts[part] = p;
-}
 
 /* float(x) rounded up, so a bound made from it is never too tight. */
 static float float_up(long double x)
@@ -166,7 +140,7 @@ static float float_up(long double x)
 static void range_prefixes(void *ctx, int part, size_t begin, size_t end)
 {
 	struct scan_job *j = ctx;
-	struct scan_part p = j->parts[part];
+	struct sum_part p = j->parts[part];
 	int is_int = j->dt->acc_eps == 0;
 	for (size_t i = begin; i < end; i++) {
 		long double x = sum_get(j->in, j->dt, i);
@@ -192,10 +166,10 @@ static void reference(const void *in, void *expected, const struct dtype *dt, co
 	j->n = family_elems(d);
 	j->ref = expected;
 	j->abs = (float *)((double *)expected + j->n);
-	int k = sum_parts(j->n, range_totals, j);
-	struct scan_part before = {0};
+	int k = sum_range_totals(in, dt, j->n, j->parts);
+	struct sum_part before = {0};
 	for (int i = 0; i < k; i++) {
-		struct scan_part p = j->parts[i];
+		struct sum_part p = j->parts[i];
 		j->parts[i] = before;
 		sum_add_compensated(&before.sum, &before.comp, p.sum);
 		sum_add_compensated(&before.sum, &before.comp, p.comp);
@@ -206,14 +180,6 @@ static void reference(const void *in, void *expected, const struct dtype *dt, co
 	free(j);
 }
 
-static int log2_ceil(unsigned long long x)
-{
-	int k = 0;
-	while ((1ULL << k) < x)
-		k++;
-	return k;
-}
-
 /* The longest chain of additions an element goes through: into its
  * tile's total (a thread's run, then the block scan's log2(threads)
  * steps and one more across warps), along the tiles after it (one
@@ -222,7 +188,7 @@ static int log2_ceil(unsigned long long x)
  * block scan again, the thread's run, and two additions of prefixes). */
 static double chain_length(const int *v, long n)
 {
-	double run = (double)v[P_VEC] * v[P_PER], block = log2_ceil((unsigned)v[P_THREADS]) + 1;
+	double run = (double)v[P_VEC] * v[P_PER], block = sum_log2_ceil((unsigned)v[P_THREADS]) + 1;
 	double per_tile = v[P_LOOKBACK] == 0 ? 1 : 7;
 	return 2 * (run + block) + per_tile * (double)tiles(v, n) + 2;
 }
@@ -235,11 +201,6 @@ static double bound_gamma(const int *v, const struct dtype *dt, const struct dim
 		return 0;
 	double h = chain_length(v, d->rows), u = dt->acc_eps;
 	return h * u / (1 - h * u);
-}
-
-static double bytes_moved(const struct dtype *dt, const struct dims *d)
-{
-	return family_copy_bytes(dt, d);
 }
 
 static const char *const classics[] = {
@@ -305,7 +266,7 @@ const struct family family_scan = {
 	.out_bytes = family_elems_bytes,
 	.scratch_bytes = scratch_bytes,
 	.scratch_c = "256 + 24 * (size_t)grid[0]",
-	.work = bytes_moved,
+	.work = family_copy_bytes,
 	.fill = sum_fill,
 	.nsets = 2,
 	.reference = reference,

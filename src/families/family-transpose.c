@@ -267,21 +267,15 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 		return "tile is not a multiple of block_rows";
 	if (tile % vec)
 		return "tile is not a multiple of vec";
-	if ((size_t)vec * dt->size > 16) {
-		snprintf(buf, n, "vec x element size exceeds the 16-byte access limit (%zu bytes)",
-			 (size_t)vec * dt->size);
+	if (family_reject_access(vec, dt, buf, n))
 		return buf;
-	}
 	if (!v[P_SHARED] && v[P_PAD])
 		return "pad needs the shared-memory tile (shared=off)";
 	if (!v[P_SHARED] && vec != 1)
 		return "vec>1 needs the shared-memory tile (shared=off)";
 	int threads = tile / vec * br;
-	if (threads > lim->max_threads_per_block) {
-		snprintf(buf, n, "threads per block exceed the device limit (%d > %d)", threads,
-			 lim->max_threads_per_block);
+	if (family_reject_threads(threads, lim, buf, n))
 		return buf;
-	}
 	if (threads < 32) {
 		snprintf(buf, n, "block smaller than a warp (%d threads)", threads);
 		return buf;

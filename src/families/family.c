@@ -72,6 +72,22 @@ double family_copy_bytes(const struct dtype *dt, const struct dims *d)
 	return 2.0 * (double)family_elems(d) * (double)dt->size;
 }
 
+const char *family_reject_access(int vec, const struct dtype *dt, char *buf, size_t n)
+{
+	if ((size_t)vec * dt->size <= 16)
+		return NULL;
+	snprintf(buf, n, "vec x element size exceeds the 16-byte access limit (%zu bytes)", (size_t)vec * dt->size);
+	return buf;
+}
+
+const char *family_reject_threads(int threads, const struct device_limits *lim, char *buf, size_t n)
+{
+	if (threads <= lim->max_threads_per_block)
+		return NULL;
+	snprintf(buf, n, "threads per block exceed the device limit (%d > %d)", threads, lim->max_threads_per_block);
+	return buf;
+}
+
 const char *family_ceiling_name(const struct family *f)
 {
 	static const char *const names[] = { "copy", "read", "fma" };

@@ -252,6 +252,11 @@ double family_copy_bytes(const struct dtype *dt, const struct dims *d);
  * ceilings are support kernels), with that point for dt in v; NULL when
  * f's ceiling needs no kernel of a family. */
 const struct family *family_ceiling_kernel(const struct family *f, const struct dtype *dt, int *v);
+/* The constraints most families share, for their reject: vec elements of
+ * dt in one access (at most 16 bytes), and threads per block within the
+ * device's limit.  NULL, or the reason written into buf (size n). */
+const char *family_reject_access(int vec, const struct dtype *dt, char *buf, size_t n);
+const char *family_reject_threads(int threads, const struct device_limits *lim, char *buf, size_t n);
 /* The ceiling's kind as stored: "copy", "read" or "fma". */
 const char *family_ceiling_name(const struct family *f);
 /* "GB/s" or "GFLOP/s". */

@@ -135,6 +135,40 @@ void sum_fill(void *in, const struct dtype *dt, const struct dims *d, uint64_t s
 	}
 }
 
+struct totals_job {
+	const void *in;
+	const struct dtype *dt;
+	struct sum_part *parts;
+};
+
+static void range_totals(void *ctx, int part, size_t begin, size_t end)
+{
+	struct totals_job *j = ctx;
+	struct sum_part p = {0};
+	for (size_t i = begin; i < end; i++) {
+		long double x = sum_get(j->in, j->dt, i);
+		if (j->dt->acc_eps == 0)
+			p.wrapped += (uint32_t)((const int32_t *)j->in)[i];
+		sum_add_compensated(&p.sum, &p.comp, x);
+		p.abs += fabsl(x);
+	}
+	j->parts[part] = p;
+}
+
+int sum_range_totals(const void *in, const struct dtype *dt, size_t n, struct sum_part *parts)
+{
+	struct totals_job j = { in, dt, parts };
+	return sum_parts(n, range_totals, &j);
+}
+
+int sum_log2_ceil(unsigned long long x)
+{
+	int k = 0;
+	while ((1ULL << k) < x)
+		k++;
+	return k;
+}
+
 void sum_add_compensated(long double *s, long double *c, long double x)
 {
 	long double t = *s + x;

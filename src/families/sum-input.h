@@ -35,4 +35,18 @@ void sum_add_compensated(long double *s, long double *c, long double x);
  * k's range comes before part k + 1's. */
 int sum_parts(size_t n, void (*fn)(void *ctx, int part, size_t begin, size_t end), void *ctx);
 
+/* One range's compensated sum (sum + comp), sum of magnitudes and, for
+ * an integer type, its sum modulo 2^32. */
+struct sum_part {
+	long double sum, comp, abs;
+	uint32_t wrapped;
+};
+
+/* The totals of the ranges sum_parts splits [0, n) of in into, in order,
+ * into parts; returns their number. */
+int sum_range_totals(const void *in, const struct dtype *dt, size_t n, struct sum_part *parts);
+
+/* The smallest k with 2^k >= x: the depth of a tree over x values. */
+int sum_log2_ceil(unsigned long long x);
+
 #endif
