@@ -3,7 +3,7 @@
  * cores, no TF32): A is M x K, B is K x N, C is M x N, all row-major and
  * densely packed.
  *
- * One template, gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, INJECT>:
+ * One template, gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP>:
  *   BM x BN   the block's tile of C; BK the step along K staged in shared
  *             memory per round.
  *   WM x WN   a warp's tile of the block tile; (BM / WM) * (BN / WN) warps.
@@ -31,7 +31,7 @@
 #ifndef GT_GEMM_TEMPLATE
 #define GT_GEMM_TEMPLATE
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP, int INJECT>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP>
 struct gt_gemm_shape {
 	static const int THREADS = (BM / WM) * (BN / WN) * 32;
 	static const int SUBM = 4 * TM, SUBN = 8 * TN;        /* a warp sub-tile */
@@ -83,11 +83,11 @@ __device__ __forceinline__ void gt_gemm_frag(const float *src, float *dst)
 	}
 }
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP, int INJECT>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP>
 __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float *__restrict__ B,
 					float *__restrict__ C, int M, int N, int K)
 {
-	typedef gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, INJECT> S;
+	typedef gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP> S;
 	static_assert(BM % WM == 0 && BN % WN == 0, "warp tiles must divide the block tile");
 	static_assert(WM % S::SUBM == 0 && WN % S::SUBN == 0, "thread tiles must divide the warp tile");
 	static_assert((BM * BK / VEC) % S::THREADS == 0 && (BK * BN / VEC) % S::THREADS == 0,
@@ -129,7 +129,7 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 #pragma unroll
 		for (int l = 0; l < S::LOADS_A; l++) {
 			const int e = (l * S::THREADS + t) * VEC, r = e / BK, c = e % BK;
-			gt_gemm_fetch<VEC>(A, M, INJECT == 1 ? K - 1 : K, K, m0 + r, k0 + c, a_vec, ra[l]);
+			gt_gemm_fetch<VEC>(A, M, K, K, m0 + r, k0 + c, a_vec, ra[l]);
 		}
 #pragma unroll
 		for (int l = 0; l < S::LOADS_B; l++) {
@@ -240,13 +240,13 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
  * built for (src/export-header.c, variant_occupancy). */
 #ifdef GT_HEADER_KERNEL
 template <int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF,
-	  int GROUP, int INJECT>
+	  int GROUP>
 __global__ void
-__launch_bounds__(gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, INJECT>::THREADS, MIN_BLOCKS)
+__launch_bounds__(gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP>::THREADS, MIN_BLOCKS)
 GT_HEADER_KERNEL(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N,
 		 int K)
 {
-	gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, INJECT>(A, B, C, M, N, K);
+	gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP>(A, B, C, M, N, K);
 }
 #endif
 
@@ -254,14 +254,11 @@ GT_HEADER_KERNEL(const float *__restrict__ A, const float *__restrict__ B, float
 #ifndef GT_KERNEL_NAME
 #define GT_KERNEL_NAME gputune_gemm
 #endif
-#ifndef GT_INJECT
-#define GT_INJECT 0
-#endif
 extern "C" __global__ void
-__launch_bounds__(gt_gemm_shape<GT_BM, GT_BN, GT_BK, GT_WM, GT_WN, GT_TM, GT_TN, GT_VEC, GT_PAD, GT_DBUF, GT_GROUP, GT_INJECT>::THREADS)
+__launch_bounds__(gt_gemm_shape<GT_BM, GT_BN, GT_BK, GT_WM, GT_WN, GT_TM, GT_TN, GT_VEC, GT_PAD, GT_DBUF, GT_GROUP>::THREADS)
 GT_KERNEL_NAME(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N, int K)
 {
-	gt_gemm<GT_BM, GT_BN, GT_BK, GT_WM, GT_WN, GT_TM, GT_TN, GT_VEC, GT_PAD, GT_DBUF, GT_GROUP, GT_INJECT>(A, B, C, M, N, K);
+	gt_gemm<GT_BM, GT_BN, GT_BK, GT_WM, GT_WN, GT_TM, GT_TN, GT_VEC, GT_PAD, GT_DBUF, GT_GROUP>(A, B, C, M, N, K);
 }
 #undef GT_KERNEL_NAME
 #endif

@@ -3,8 +3,8 @@
  * in an accumulator type A (float for f32, double for f64, unsigned for
  * i32 so that an integer sum wraps modulo 2^32 as defined).
  *
- * One template, gt_reduce<T, A, THREADS, VEC, UNROLL, GRID, BLOCK, FINAL,
- * INJECT>, whose points include the steps of the classic ladder:
+ * One template, gt_reduce<T, A, THREADS, VEC, UNROLL, GRID, BLOCK, FINAL>,
+ * whose points include the steps of the classic ladder:
  *   THREADS  threads per block.
  *   VEC      elements per load (one aligned access of VEC * sizeof(T)).
  *   UNROLL   loads in flight per thread and step, all issued before the
@@ -25,9 +25,6 @@
  *            which is the second kernel of the classic scheme without a
  *            second launch; 1 each block adds its sum atomically into a
  *            scratch slot, and the last block to finish copies it out.
- *   INJECT   test-only: 1 leaves out the last element (a wrong kernel),
- *            2 stores far outside any buffer (a fault), 3 also writes the
- *            element after the output (an overrun).
  * Scratch memory: a counter at byte 0, the atomic slot at byte 16, the
  * blocks' sums from byte 256; zero before the first launch.  Each launch
  * leaves the counter and the slot zero and writes every block's sum before
@@ -106,7 +103,7 @@ __device__ __forceinline__ A gt_block_sum(A v, A *sm)
 	return sm[0];
 }
 
-template <typename T, typename A, int THREADS, int VEC, int UNROLL, int GRID, int BLOCK, int FINAL, int INJECT>
+template <typename T, typename A, int THREADS, int VEC, int UNROLL, int GRID, int BLOCK, int FINAL>
 __device__ __forceinline__ void gt_reduce(const T *__restrict__ in, A *__restrict__ out, void *scratch,
 					  unsigned long long n)
 {
@@ -114,8 +111,6 @@ __device__ __forceinline__ void gt_reduce(const T *__restrict__ in, A *__restric
 	__shared__ A sm[THREADS];
 	__shared__ bool last;
 	const unsigned t = threadIdx.x;
-	if (INJECT == 1 && n > 0)
-		n--;
 	const unsigned long long nvec = n / VEC;
 	const unsigned long long chunk = (unsigned long long)THREADS * UNROLL; /* vectors per block and step */
 	const unsigned long long stride = (unsigned long long)gridDim.x * chunk;
@@ -156,10 +151,6 @@ __device__ __forceinline__ void gt_reduce(const T *__restrict__ in, A *__restric
 		}
 	}
 	A sum = gt_block_sum<A, THREADS, BLOCK>(acc, sm);
-	if (INJECT == 2 && t == 0 && blockIdx.x == 0)
-		*(volatile A *)((char *)out + (1ULL << 44)) = sum;
-	if (INJECT == 3 && t == 0 && blockIdx.x == 0)
-		out[1] = sum;
 	if (gridDim.x == 1) {
 		if (t == 0)
 			*out = sum;
@@ -203,12 +194,11 @@ __device__ __forceinline__ void gt_reduce(const T *__restrict__ in, A *__restric
 /* An exported header's kernel, its first argument the blocks per SM it is
  * built for (src/export-header.c, variant_occupancy). */
 #ifdef GT_HEADER_KERNEL
-template <int MIN_BLOCKS, typename T, typename A, int THREADS, int VEC, int UNROLL, int GRID, int BLOCK, int FINAL,
-	  int INJECT>
+template <int MIN_BLOCKS, typename T, typename A, int THREADS, int VEC, int UNROLL, int GRID, int BLOCK, int FINAL>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 GT_HEADER_KERNEL(const T *__restrict__ in, A *__restrict__ out, void *scratch, unsigned long long n)
 {
-	gt_reduce<T, A, THREADS, VEC, UNROLL, GRID, BLOCK, FINAL, INJECT>(in, out, scratch, n);
+	gt_reduce<T, A, THREADS, VEC, UNROLL, GRID, BLOCK, FINAL>(in, out, scratch, n);
 }
 #endif
 
@@ -216,14 +206,11 @@ GT_HEADER_KERNEL(const T *__restrict__ in, A *__restrict__ out, void *scratch, u
 #ifndef GT_KERNEL_NAME
 #define GT_KERNEL_NAME gputune_reduce
 #endif
-#ifndef GT_INJECT
-#define GT_INJECT 0
-#endif
 extern "C" __global__ void __launch_bounds__(GT_THREADS)
 GT_KERNEL_NAME(const GT_ELEM_TYPE *__restrict__ in, GT_ACC_TYPE *__restrict__ out, void *scratch,
 	       unsigned long long n)
 {
-	gt_reduce<GT_ELEM_TYPE, GT_ACC_TYPE, GT_THREADS, GT_VEC, GT_UNROLL, GT_GRID, GT_BLOCK, GT_FINAL, GT_INJECT>(
+	gt_reduce<GT_ELEM_TYPE, GT_ACC_TYPE, GT_THREADS, GT_VEC, GT_UNROLL, GT_GRID, GT_BLOCK, GT_FINAL>(
 		in, out, scratch, n);
 }
 #undef GT_VEC_BYTES

@@ -665,7 +665,7 @@ template <typename T, int STRIPE, int WIDTH> struct gt_rowclass_geometry {
  * load past the input).  Output class k' holds output row c (c = k' mod NO)
  * from element row0 - off'_k' on: each output row's sector window.  The
  * first stripe's blocks fill the classes' heads (the previous row's tail). */
-template <typename T, int STRIPE, int WIDTH, int THREADS, bool WRITTEN>
+template <typename T, int STRIPE, int WIDTH, int THREADS>
 __device__ __forceinline__ bool gt_rowclass_move(const gt_maps *maps, const T *__restrict__ in, gt_sptr boxes,
 						 unsigned rows, unsigned cols, size_t row0, size_t col0)
 {
@@ -763,12 +763,8 @@ __device__ __forceinline__ bool gt_rowclass_move(const gt_maps *maps, const T *_
 				     "r"((int)row0), "r"((int)(col0 / NO)), "r"(boxes + k * G::OUT_BOX)
 				     : "memory");
 		asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-		/* The block may end once the boxes are read; with WRITTEN (an
-		 * injected fault writes after) once they are written. */
-		if constexpr (WRITTEN)
-			asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
-		else
-			asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+		/* The block may end once the boxes are read. */
+		asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
 	}
 	return true;
 #else
@@ -778,7 +774,7 @@ __device__ __forceinline__ bool gt_rowclass_move(const gt_maps *maps, const T *_
 /* rowclass} */
 
 template <typename T, int TILE, int BLOCK_ROWS, int PAD, int UNROLL, int MAPPING, int VEC, int SHARED,
-	  int SECTOR, int WIDE, int REALIGN, int PAIR, int ASYNC, int ROWCLASS, int INJECT>
+	  int SECTOR, int WIDE, int REALIGN, int PAIR, int ASYNC, int ROWCLASS>
 __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__restrict__ out, unsigned rows,
 					     unsigned cols, const gt_maps *maps)
 {
@@ -823,7 +819,7 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 	bool paired = false, engine = false;
 /* {rowclass */
 	if constexpr (ROWCLASS && SHARED && SECTOR && sizeof(T) <= 4)
-		engine = gt_rowclass_move<T, STRIPE, WIDTH, THREADS_X * BLOCK_ROWS, INJECT != 0>(
+		engine = gt_rowclass_move<T, STRIPE, WIDTH, THREADS_X * BLOCK_ROWS>(
 			maps, in, ts, rows, cols, row0, col0);
 /* rowclass} */
 /* {pair:on,quad */
@@ -1097,21 +1093,6 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
 				}
 		}
 	}
-
-/* {inject */
-	if constexpr (INJECT == 1) {
-		/* The thread that wrote out[0] (block 0 maps to tile 0 in every
-		 * mapping) flips a bit of it. */
-		if (blockIdx.x == 0 && tx == 0 && ty == 0)
-			out[0] ^= (T)1;
-	} else if constexpr (INJECT == 2) {
-		if (blockIdx.x == 0 && tx == 0 && ty == 0)
-			out[(size_t)1 << 40] = (T)0;
-	} else if constexpr (INJECT == 3) {
-		if (blockIdx.x == 0 && tx == 0 && ty == 0)
-			out[(size_t)rows * cols + 7] = (T)0;
-	}
-/* inject} */
 }
 #endif /* GT_TRANSPOSE_TEMPLATE */
 
@@ -1120,23 +1101,23 @@ __device__ __forceinline__ void gt_transpose(const T *__restrict__ in, T *__rest
  * variant_occupancy), the element type and the parameters as above. */
 #ifdef GT_HEADER_KERNEL
 template <int MIN_BLOCKS, typename T, int TILE, int BLOCK_ROWS, int PAD, int UNROLL, int MAPPING, int VEC, int SHARED,
-	  int SECTOR, int WIDE, int REALIGN, int PAIR, int ASYNC, int ROWCLASS, int INJECT>
+	  int SECTOR, int WIDE, int REALIGN, int PAIR, int ASYNC, int ROWCLASS>
 __global__ void __launch_bounds__(TILE / VEC * BLOCK_ROWS, MIN_BLOCKS)
 GT_HEADER_KERNEL(const T *__restrict__ in, T *__restrict__ out, unsigned rows, unsigned cols)
 {
 	gt_transpose<T, TILE, BLOCK_ROWS, PAD, UNROLL, MAPPING, VEC, SHARED, SECTOR, WIDE, REALIGN, PAIR, ASYNC,
-		     ROWCLASS, INJECT>(in, out, rows, cols, nullptr);
+		     ROWCLASS>(in, out, rows, cols, nullptr);
 }
 /* {rowclass */
 /* The same with the row classes' maps (rowclass=on). */
 template <int MIN_BLOCKS, typename T, int TILE, int BLOCK_ROWS, int PAD, int UNROLL, int MAPPING, int VEC, int SHARED,
-	  int SECTOR, int WIDE, int REALIGN, int PAIR, int ASYNC, int ROWCLASS, int INJECT>
+	  int SECTOR, int WIDE, int REALIGN, int PAIR, int ASYNC, int ROWCLASS>
 __global__ void __launch_bounds__(TILE / VEC * BLOCK_ROWS, MIN_BLOCKS)
 GT_HEADER_KERNEL_MAPS(const T *__restrict__ in, T *__restrict__ out, unsigned rows, unsigned cols,
 		      const __grid_constant__ gt_maps maps)
 {
 	gt_transpose<T, TILE, BLOCK_ROWS, PAD, UNROLL, MAPPING, VEC, SHARED, SECTOR, WIDE, REALIGN, PAIR, ASYNC,
-		     ROWCLASS, INJECT>(in, out, rows, cols, &maps);
+		     ROWCLASS>(in, out, rows, cols, &maps);
 }
 /* rowclass} */
 #endif
@@ -1145,9 +1126,6 @@ GT_HEADER_KERNEL_MAPS(const T *__restrict__ in, T *__restrict__ out, unsigned ro
 #ifdef GT_ELEM_BYTES
 #ifndef GT_KERNEL_NAME
 #define GT_KERNEL_NAME gputune_transpose
-#endif
-#ifndef GT_INJECT
-#define GT_INJECT 0
 #endif
 #ifndef GT_REALIGN
 #define GT_REALIGN 0
@@ -1175,7 +1153,7 @@ extern "C" __global__ void __launch_bounds__(GT_TILE / GT_VEC * GT_BLOCK_ROWS)
 GT_KERNEL_NAME(const gt_elem *__restrict__ in, gt_elem *__restrict__ out, unsigned rows, unsigned cols GT_MAPS)
 {
 	gt_transpose<gt_elem, GT_TILE, GT_BLOCK_ROWS, GT_PAD, GT_UNROLL, GT_MAPPING, GT_VEC, GT_SHARED, GT_SECTOR,
-		     GT_WIDE, GT_REALIGN, GT_PAIR, GT_ASYNC, GT_ROWCLASS, GT_INJECT>(in, out, rows, cols, GT_MAPS_OF);
+		     GT_WIDE, GT_REALIGN, GT_PAIR, GT_ASYNC, GT_ROWCLASS>(in, out, rows, cols, GT_MAPS_OF);
 }
 #undef GT_MAPS
 #undef GT_MAPS_OF

@@ -53,20 +53,20 @@ namespace {
 
 typedef const char *(*runner)(const float *A, const float *B, float *C, int M, int N, int K);
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP, int INJECT>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP>
 const char *run(const float *A, const float *B, float *C, int M, int N, int K)
 {
-	typedef gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, INJECT> S;
+	typedef gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP> S;
 	const unsigned tiles = (unsigned)(((M + BM - 1) / BM) * ((N + BN - 1) / BN));
 	return cuda_host::launch(tiles, S::THREADS, 1,
-				 [&] { gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, INJECT>(A, B, C, M, N, K); });
+				 [&] { gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP>(A, B, C, M, N, K); });
 }
 
 /* The floats of shared memory the family gives a launch of the variant. */
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP, int INJECT>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP>
 size_t smem_floats()
 {
-	return (DBUF ? 2 : 1) * (size_t)gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, INJECT>::STAGE;
+	return (DBUF ? 2 : 1) * (size_t)gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP>::STAGE;
 }
 
 struct variant {
@@ -125,7 +125,15 @@ std::string check(const variant &v, const shape &s)
 	for (size_t i = used; i < SMEM_FLOATS; i++)
 		std::memcpy(&gt_smem[i], &GUARD_BITS, 4);
 
-	if (const char *fault = v.fn(a, b, c, M, N, K))
+	/* The injected fault: the variant gets A without its last column. */
+	host_buffer ab_wrong((size_t)M * K * 4, s.shift[0] * 4);
+	float *a_in = a;
+	if (host_inject(v.name) == 1) {
+		a_in = (float *)ab_wrong.p;
+		for (size_t i = 0; i < (size_t)M * K; i++)
+			a_in[i] = i % K == (size_t)K - 1 ? 0.0f : a[i];
+	}
+	if (const char *fault = v.fn(a_in, b, c, M, N, K))
 		return fault;
 	char buf[160];
 	for (int i = 0; i < M; i++)

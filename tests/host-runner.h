@@ -2,7 +2,8 @@
  * host-runner.h - the main loop of the host runners (tests/FAMILY-host.cc):
  * every variant at every size on the command line, one line each,
  * "right NAME SIZE" or "wrong NAME SIZE: what".  The caller judges the
- * lines (some variants inject faults on purpose).  And the buffers they
+ * lines (the runner injects faults into some variants on purpose:
+ * host_inject).  And the buffers they
  * check, with guard bytes around them.
  */
 #ifndef GPUTUNE_HOST_RUNNER_H
@@ -110,6 +111,23 @@ static inline long double host_acc_value(bool integer, size_t bytes, const unsig
 	double d;
 	std::memcpy(&d, p, 8);
 	return d;
+}
+
+/* The fault a variant's name asks the runner to inject (the test-only
+ * parameter inject, tests/faults/README): 0 none, 1 wrong, 2 fault, 3
+ * overrun.  The templates have no faults of their own: the runner puts
+ * them around its call of the template, as the tests' patched templates
+ * do on a GPU, so that each runner's checks are shown to catch them. */
+static inline int host_inject(const char *name)
+{
+	static const char *const kinds[] = { "inject=wrong", "inject=fault", "inject=overrun" };
+	for (int k = 0; k < 3; k++) {
+		const char *at = std::strstr(name, kinds[k]);
+		const size_t len = std::strlen(kinds[k]);
+		if (at && (at[len] == '\0' || at[len] == ','))
+			return k + 1;
+	}
+	return 0;
 }
 
 /* A variant that moves a matrix of elements of `bytes` bytes: fn runs it,

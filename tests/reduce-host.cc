@@ -43,15 +43,15 @@ template <int THREADS, int VEC, int UNROLL, int GRID> unsigned long long blocks(
 	return GRID && (unsigned long long)GRID < need ? GRID : need;
 }
 
-template <typename T, typename A, int THREADS, int VEC, int UNROLL, int GRID, int BLOCK, int FINAL, int INJECT>
+template <typename T, typename A, int THREADS, int VEC, int UNROLL, int GRID, int BLOCK, int FINAL>
 const char *run(const void *in, void *out, void *scratch, unsigned long long n)
 {
 	return cuda_host::launch((unsigned)blocks<THREADS, VEC, UNROLL, GRID>(n), THREADS, 1, [&] {
-		gt_reduce<T, A, THREADS, VEC, UNROLL, GRID, BLOCK, FINAL, INJECT>((const T *)in, (A *)out, scratch, n);
+		gt_reduce<T, A, THREADS, VEC, UNROLL, GRID, BLOCK, FINAL>((const T *)in, (A *)out, scratch, n);
 	});
 }
 
-template <typename T, int THREADS, int VEC, int UNROLL, int GRID, int BLOCK, int FINAL, int INJECT>
+template <typename T, int THREADS, int VEC, int UNROLL, int GRID, int BLOCK, int FINAL>
 size_t scratch_bytes(unsigned long long n)
 {
 	return 256 + 8 * blocks<THREADS, VEC, UNROLL, GRID>(n);
@@ -100,8 +100,13 @@ std::string check(const variant &v, const host_length &len)
 	char buf[160];
 	for (int launch = 1; launch <= 2; launch++) {
 		host_buffer out(v.acc, 0);
-		if (const char *fault = v.fn(in, out.p, scratch.data(), n))
+		/* Injected faults: the sum without the last element; the byte
+		 * after the output changed. */
+		const int inject = host_inject(v.name);
+		if (const char *fault = v.fn(in, out.p, scratch.data(), inject == 1 && n > 0 ? n - 1 : n))
 			return fault;
+		if (inject == 3)
+			out.p[v.acc] ^= 1;
 		const long double got = host_acc_value(v.integer, v.acc, out.p);
 		if (got != want) {
 			std::snprintf(buf, sizeof buf, "launch %d summed %.17Lg, not %.17Lg", launch, got, want);

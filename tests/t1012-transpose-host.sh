@@ -7,8 +7,8 @@
 # tests/cuda-host.h, which runs a block's threads as coroutines between its
 # barriers and shuffles.  Each
 # output is compared with a host transpose and its guard bytes checked,
-# also with buffers one and two elements off their alignment.  Variants
-# with injected faults must be caught.  The sample changes each day (seed
+# also with buffers one and two elements off their alignment.  Faults
+# the runner injects around a variant (host_inject) must be caught.  The sample changes each day (seed
 # printed; repeat with GPUTUNE_SAMPLE_SEED); make check-full takes five
 # times as many.
 . "$(dirname "$0")/setup"
@@ -51,7 +51,7 @@ f32 tile=32,block_rows=8,pad=1,unroll=2,mapping=colmajor,vec=2,shared=on,sector=
 f16 tile=64,block_rows=16,pad=1,unroll=1,mapping=colmajor,vec=4,shared=on,sector=off,wide=1,pair=on,inject=overrun
 f16 tile=32,block_rows=8,pad=0,unroll=1,mapping=cartesian,vec=1,shared=off,sector=off,wide=1,inject=wrong
 FAULTS
-host_runner transpose 60 4 ELEM_BYTES TILE BLOCK_ROWS PAD UNROLL MAPPING VEC SHARED SECTOR WIDE REALIGN PAIR ASYNC ROWCLASS INJECT
+host_runner transpose 60 4 ELEM_BYTES TILE BLOCK_ROWS PAD UNROLL MAPPING VEC SHARED SECTOR WIDE REALIGN PAIR ASYNC ROWCLASS
 
 # Sizes: single elements, a row, a column, tiles and halves of tiles with
 # the odd and even remainders each path meets (pair needs rows and cols

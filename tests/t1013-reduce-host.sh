@@ -6,7 +6,7 @@
 # at lengths from 0 to 40,000, one with the input off its alignment.  Sums
 # of small odd integers are exact in every order, so each must be exactly
 # right; the counter and slot must be zero again after each launch.
-# Variants with injected faults must be caught.  The sample changes each
+# Faults the runner injects around a variant (host_inject) must be caught.  The sample changes each
 # day (seed printed; repeat with GPUTUNE_SAMPLE_SEED); make check-full
 # takes five times as many.
 . "$(dirname "$0")/setup"
@@ -26,7 +26,7 @@ f32 threads=256,vec=4,unroll=2,grid=1024,block=shuffle,final=lastblock,inject=wr
 i32 threads=128,vec=1,unroll=4,grid=0,block=sequential_warp,final=atomic,inject=wrong
 f64 threads=512,vec=2,unroll=2,grid=2048,block=shuffle,final=atomic,inject=overrun
 FAULTS
-host_runner reduce 25 3 ELEM_TYPE ACC_TYPE THREADS VEC UNROLL GRID BLOCK FINAL INJECT
+host_runner reduce 25 3 ELEM_TYPE ACC_TYPE THREADS VEC UNROLL GRID BLOCK FINAL
 
 # Lengths: none, one, fewer than a vector, a warp and one, a block's worth
 # and a tail, several blocks' (a grid-stride loop where grid is set), and a

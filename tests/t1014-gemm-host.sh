@@ -6,7 +6,8 @@
 # and with A, B or C off their alignment.  Products and sums of small
 # nonzero integers are exact in every order, so C must be exactly A B;
 # the floats around C and the shared memory past the variant's stages must
-# be untouched.  Variants with injected faults must be caught.  The sample
+# be untouched.  Faults the runner
+# injects around a variant (host_inject) must be caught.  The sample
 # changes each day (seed printed; repeat with GPUTUNE_SAMPLE_SEED); make
 # check-full takes five times as many.
 . "$(dirname "$0")/setup"
@@ -21,7 +22,7 @@ cat >>"$T/names" <<'FAULTS'
 f32 bm=64,bn=64,bk=16,wm=32,wn=32,tm=4,tn=4,vec=4,pad=4,dbuf=1,group=8,inject=wrong
 f32 bm=32,bn=32,bk=8,wm=16,wn=16,tm=2,tn=2,vec=1,pad=0,dbuf=0,group=1,inject=wrong
 FAULTS
-host_runner gemm 18 2 BM BN BK WM WN TM TN VEC PAD DBUF GROUP INJECT
+host_runner gemm 18 2 BM BN BK WM WN TM TN VEC PAD DBUF GROUP
 
 # Shapes: one element, less than a tile and a thread's tile, whole tiles,
 # remainders in M, N and K with every buffer off its alignment, several

@@ -6,7 +6,10 @@
 skip_without_gpu
 SQL="$top_builddir/tests/sqlexec"
 
-run_gt 0 transpose --sizes 256,1000x300 --quiet --no-probe --param tile=32 --param block_rows=8 --param pad=1 \
+# The faults are in a test copy of the template (tests/faults/README).
+fault_templates "$T/faults"
+
+run_gt 0 transpose --templates "$T/faults" --sizes 256,1000x300 --quiet --no-probe --param tile=32 --param block_rows=8 --param pad=1 \
 	--param unroll=1 --param mapping=cartesian --param vec=1,2 --param shared=on --param sector=off,on --param wide=1 --param realign=off --param pair=off --param async=off \
 	--param rowclass=off --param inject=none,wrong,fault,overrun
 cat "$T/out"

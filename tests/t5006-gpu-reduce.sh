@@ -29,7 +29,9 @@ for dt in f64 i32; do
 	check "$dt: every variant right" test "$(q "SELECT count(*) FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE v.dtype = '$dt' AND m.status <> 'ok'")" = 0
 done
 
-run_gt 0 reduce --sizes 1000,2^20 --quiet --no-probe --param threads=256 --param vec=4 --param unroll=4 \
+# The faults are in a test copy of the template (tests/faults/README).
+fault_templates "$T/faults"
+run_gt 0 reduce --templates "$T/faults" --sizes 1000,2^20 --quiet --no-probe --param threads=256 --param vec=4 --param unroll=4 \
 	--param grid=0,1024 --param block=shuffle --param final=all --param inject=none,wrong,fault,overrun
 sed 's/^/# stderr: /' "$T/err"
 for n in 1000 1048576; do

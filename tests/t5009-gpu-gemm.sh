@@ -17,8 +17,10 @@ q() { "$SQL" "$GPUTUNE_DB" "$1"; }
 space="--strategy exhaustive --param bm=32,128 --param bn=64 --param bk=8,16 --param wm=32 --param wn=32,64
 	--param tm=4,8 --param tn=4 --param vec=1,4 --param pad=0,4 --param dbuf=all --param group=1,8
 	--param inject=none,wrong"
+# The fault is in a test copy of the template (tests/faults/README).
+fault_templates "$T/faults"
 # shellcheck disable=SC2086
-run_gt 0 gemm --sizes 1x1x1,97x65x3,333x222x111,512 --quiet --no-probe $space
+run_gt 0 gemm --templates "$T/faults" --sizes 1x1x1,97x65x3,333x222x111,512 --quiet --no-probe $space
 cat "$T/out"
 for s in "1 1 1" "97 65 3" "333 222 111" "512 512 512"; do
 	set -- $s

@@ -20,10 +20,12 @@ sizes="2x2,64x66,130x4098,1002x302,4096x1030,257x130,130x257,301x1001,2048"
 # caught, and that the winner is right.  The padding is $tune_pad (a
 # parameter may be given once).
 tune_pad=1
+# The faults are in a test copy of the template (tests/faults/README).
+fault_templates "$T/faults"
 tune_checked() {
 	_db=$1 _dtype=$2 _what=$3
 	shift 3
-	run_gt 0 transpose --db "$_db" --dtype "$_dtype" --sizes $sizes --quiet --no-probe --param tile=32,64 \
+	run_gt 0 transpose --templates "$T/faults" --db "$_db" --dtype "$_dtype" --sizes $sizes --quiet --no-probe --param tile=32,64 \
 		--param block_rows=8 --param pad=$tune_pad --param unroll=1,2 --param mapping=cartesian,colmajor --param shared=on \
 		--param wide=1 --param inject=none,wrong "$@"
 	cat "$T/out"

@@ -47,6 +47,18 @@ char *family_template_load(const struct family *f, const char *templates_dir)
 	return text;
 }
 
+char *render_defines(const struct family *f, const struct dtype *dt, const int *v)
+{
+	struct strbuf sb = {0};
+	sb_printf(&sb, "#define GT_ELEM_BYTES %zu\n", dt->size);
+	if (f->arithmetic)
+		sb_printf(&sb, "#define GT_ELEM_TYPE %s\n#define GT_ACC_TYPE %s\n", dt->cuda_type, dt->acc_type);
+	for (int i = 0; i < f->nparams; i++)
+		if (!f->params[i].hidden || v[i] != f->params[i].single)
+			sb_printf(&sb, "#define %s %d\n", f->params[i].macro, v[i]);
+	return sb_detach(&sb);
+}
+
 char *render_variant(const struct family *f, const struct dtype *dt, const int *v,
 		     const char *template_text)
 {
@@ -54,11 +66,9 @@ char *render_variant(const struct family *f, const struct dtype *dt, const int *
 	char *name = family_point_name(f, v);
 	sb_printf(&sb, "/* gputune %s %s %s */\n", f->name, dt->name, name);
 	free(name);
-	sb_printf(&sb, "#define GT_ELEM_BYTES %zu\n", dt->size);
-	if (f->arithmetic)
-		sb_printf(&sb, "#define GT_ELEM_TYPE %s\n#define GT_ACC_TYPE %s\n", dt->cuda_type, dt->acc_type);
-	for (int i = 0; i < f->nparams; i++)
-		sb_printf(&sb, "#define %s %d\n", f->params[i].macro, v[i]);
+	char *defines = render_defines(f, dt, v);
+	sb_puts(&sb, defines);
+	free(defines);
 	sb_puts(&sb, "#line 1\n");
 	sb_puts(&sb, template_text);
 	return sb_detach(&sb);

@@ -18,7 +18,13 @@ char *template_load(const char *name, const char *templates_dir);
  * the family's own (caller frees; NULL after reporting). */
 char *family_template_load(const struct family *f, const char *templates_dir);
 
-/* The rendered source of point v (caller frees). */
+/* The #define lines that make the template point v of type dt, in the
+ * family's order; a test-only (hidden) parameter only where it is not at
+ * its default, so that no product source names one (caller frees). */
+char *render_defines(const struct family *f, const struct dtype *dt, const int *v);
+
+/* The rendered source of point v: its name, render_defines, the template
+ * (caller frees). */
 char *render_variant(const struct family *f, const struct dtype *dt, const int *v,
 		     const char *template_text);
 

@@ -393,7 +393,7 @@ static void write_programs(const struct header *h, const char *rule, const char 
 	fprintf(f, "static const char gputune_%s_kernel_name[] = \"%s\";\n", P, fam->kernel_name);
 	fprintf(f, "static const char *const gputune_%s_defines[%d] = {\n", P, nv);
 	for (int i = 0; i < nv; i++) {
-		char *defs = variant_defines(fam, vs[i].dt, vs[i].v);
+		char *defs = render_defines(fam, vs[i].dt, vs[i].v);
 		fputs("\t", f);
 		c_string_write(f, defs);
 		fputs(",\n", f);

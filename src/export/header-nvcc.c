@@ -217,7 +217,8 @@ void write_launch(const struct header *h)
 			/* The matrix product's template is of single precision only. */
 			struct strbuf targs = {0};
 			for (int k = 0; k < fam->nparams; k++)
-				sb_printf(&targs, "%s%d", k ? ", " : "", vs[i].v[k]);
+				if (!fam->params[k].hidden)
+					sb_printf(&targs, "%s%d", targs.len ? ", " : "", vs[i].v[k]);
 			write_case(f, P, i, vs[i].min_blocks, targs.buf, "smem", "(A, B, C, m, n, k)", NULL);
 			sb_free(&targs);
 			continue;
@@ -227,7 +228,8 @@ void write_launch(const struct header *h)
 		if (fam->arithmetic)
 			sb_printf(&targs, ", %s", A);
 		for (int k = 0; k < fam->nparams; k++)
-			sb_printf(&targs, ", %d", vs[i].v[k]);
+			if (!fam->params[k].hidden) /* test-only: no template parameter */
+				sb_printf(&targs, ", %d", vs[i].v[k]);
 		char *maps = NULL;
 		if (vs[i].maps) {
 			maps = xasprintf("gputune_%s_maps(%d, in, out, rows, cols, %zu, %u, %u)", P, i, vs[i].dt->size,

@@ -41,21 +41,6 @@ int header_variant(const struct family *fam, struct hvariant *vs, int *nv, const
 	return k;
 }
 
-/* The #define lines that make the template a variant, leaving out test-only
- * parameters at their default (the template defaults them too).  Caller
- * frees. */
-char *variant_defines(const struct family *fam, const struct dtype *dt, const int *v)
-{
-	struct strbuf sb = {0};
-	sb_printf(&sb, "#define GT_ELEM_BYTES %zu\n", dt->size);
-	if (fam->arithmetic)
-		sb_printf(&sb, "#define GT_ELEM_TYPE %s\n#define GT_ACC_TYPE %s\n", dt->cuda_type, dt->acc_type);
-	for (int k = 0; k < fam->nparams; k++)
-		if (!fam->params[k].hidden || v[k] != fam->params[k].single)
-			sb_printf(&sb, "#define %s %d\n", fam->params[k].macro, v[k]);
-	return sb_detach(&sb);
-}
-
 /*
  * Each variant's registers as NVRTC compiles it for tuning, on the
  * architecture of the device that uses it: the count the tuner stored

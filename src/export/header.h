@@ -42,8 +42,6 @@ int find_variant(struct hvariant *vs, int n, const struct dtype *dt, const int *
 /* The index of the variant named name of type dt, added to vs (of *nv)
  * when new; -1 after a message when name is not a point of fam. */
 int header_variant(const struct family *fam, struct hvariant *vs, int *nv, const struct dtype *dt, const char *params);
-/* The defines NVRTC gets before the template for a variant (a new string). */
-char *variant_defines(const struct family *fam, const struct dtype *dt, const int *v);
 /* Each variant's registers, from the CUBIN the tuner compiled for the
  * architecture of its first device (the compile cache), or -1. */
 void variant_registers(const struct family *fam, struct hvariant *vs, int nv, const char *tmpl, const char *cache_dir);

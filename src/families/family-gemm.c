@@ -60,7 +60,7 @@ static const struct param_def params[NPARAMS] = {
 		     NULL, { 0, 1 }, 2, { 0, 1 }, 2, 0, 0 },
 	[P_GROUP] = { "group", "GT_GROUP", "block order: 1 row by row of C's tiles; G walks G tile rows column by column (L2 reuse)",
 		      NULL, { 1, 4, 8, 16 }, 4, { 1, 8 }, 2, 1, 0 },
-	[P_INJECT] = { "inject", "GT_INJECT", "test-only fault injection: none, or wrong (leaves out A's last column)",
+	[P_INJECT] = { "inject", "GT_INJECT", "test-only: GT_INJECT for a test's copy of the template (tests/faults), which injects a fault: wrong (leaves out A's last column); the shipped template has none",
 		       inject_names, { 0, 1 }, 2, { 0 }, 1, 0, 1 },
 };
 

@@ -51,7 +51,7 @@ static const struct param_def params[NPARAMS] = {
 		      block_names, { 0, 1, 2, 3, 4 }, 5, { 3, 4 }, 2, 4, 0 },
 	[P_FINAL] = { "final", "GT_FINAL", "how blocks' sums meet: the last block sums them, or atomics",
 		      final_names, { 0, 1 }, 2, { 0, 1 }, 2, 0, 0 },
-	[P_INJECT] = { "inject", "GT_INJECT", "test-only fault injection: none, wrong (drops the last element), fault or overrun",
+	[P_INJECT] = { "inject", "GT_INJECT", "test-only: GT_INJECT for a test's copy of the template (tests/faults), which injects a fault: wrong (drops the last element), fault or overrun; the shipped template has none",
 		       inject_names, { 0, 1, 2, 3 }, 4, { 0 }, 1, 0, 1 },
 };
 

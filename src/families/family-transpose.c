@@ -165,7 +165,7 @@ static const struct param_def params[NPARAMS] = {
 		      async_names, { 0, 1, 2, 3 }, 4, { 0, 1, 2 }, 3, 0, 0, 1 },
 	[P_ROWCLASS] = { "rowclass", "GT_ROWCLASS", "move the blocks through the tensor copy engine, by row classes of 16 bytes of the input and 32 of the output (2- and 4-byte elements, sector=on, vec=1, compute capability 9.0); the block of the last rows and columns takes the element path",
 			 off_on, { 0, 1 }, 2, { 0, 1 }, 2, 0, 0, 1 },
-	[P_INJECT] = { "inject", "GT_INJECT", "test-only fault injection: none, wrong, fault or overrun",
+	[P_INJECT] = { "inject", "GT_INJECT", "test-only: GT_INJECT for a test's copy of the template (tests/faults), which injects a fault: wrong, fault or overrun; the shipped template has none",
 		       inject_names, { 0, 1, 2, 3 }, 4, { 0 }, 1, 0, 1 },
 };
 

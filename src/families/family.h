@@ -85,7 +85,7 @@ struct param_def {
 	int defaults[MAX_VALUES]; /* the default search space */
 	int ndefaults;
 	int single;               /* the value `gputune source` uses when not given */
-	int hidden;               /* test-only: left out of names when at `single` */
+	int hidden;               /* test-only: left out of names, sources and headers when at `single` */
 	/* Left out of names when at `single`, like a hidden one, but a real
 	 * parameter: one added after results were stored, so that the names
 	 * of the points it leaves unchanged (and the results stored under
