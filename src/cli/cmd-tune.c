@@ -37,6 +37,7 @@ static const struct cmd_option tune_options[] = {
 	{ "strategy", "NAME", "how to walk the space at each size: exhaustive, random, anneal or genetic (default: the family's, below)", 0, 0 },
 	{ "budget", "N|Ns", "with a search strategy: variants measured per size (N), or seconds of search per size (Ns); default: the family's, else 10% of the space", 0, 0 },
 	{ "seed", "N", "seed of the random, anneal and genetic searches (default 1)", 0, 0 },
+	{ "shard", "K/N|auto", "do share K of N (0 <= K < N) of the work, as dealt the same on any machine: a dry run compiles every Nth variant, a run measures its share of the sizes, the extra sizes included (see below); auto: K and N from Slurm (SLURM_ARRAY_TASK_ID and _COUNT, else SLURM_PROCID and SLURM_NTASKS)", 0, 0 },
 	TUNE_OPT_QUIET,
 	OPT_DEVICE_INDEX,
 	OPT_DB,
@@ -74,7 +75,19 @@ static const char tune_description[] =
 	"(one parameter changed); or a genetic search breeding the best variants.\n"
 	"Only valid variants are drawn, each at most once; variants are compiled as\n"
 	"they are picked.  What is already measured at a size counts against the\n"
-	"budget and guides the search, so an interrupted search resumes.";
+	"budget and guides the search, so an interrupted search resumes.\n"
+	"\n"
+	"--shard K/N spreads one tuning over N processes (a Slurm array, several\n"
+	"machines), each with a database of its own: `gputune db merge --db all.db\n"
+	"shard-*.db` joins them, and export reads the result.  The shares come\n"
+	"from the command line alone: a dry run deals the variants round-robin;\n"
+	"a run deals the sizes (the requested ones and the extra ones) largest\n"
+	"first, each to the share with the fewest elements so far, and measures\n"
+	"each size wholly in one share.  A share cannot see the others' results,\n"
+	"so it measures its extra sizes with every variant where one process\n"
+	"would narrow them to the strongest candidates; a search measures each\n"
+	"size's best at the other sizes of its own share.  The shards of one\n"
+	"command together measure every size a single run would (examples/slurm).";
 
 
 /* "N" or "N:SEED" of --sample; 0, or -1 when malformed. */
@@ -128,7 +141,8 @@ static int parse_search(const struct family *f, const struct args *a, struct tun
 	return 0;
 }
 
-/* The numbers: --reps, --jobs, --device, --sample.  0, or EXIT_USAGE. */
+/* The numbers: --reps, --jobs, --device, --sample, --shard.  0, or
+ * EXIT_USAGE. */
 static int parse_numbers(const struct args *a, struct tune_opts *o)
 {
 	const char *name = o->cmd;
@@ -150,6 +164,11 @@ static int parse_numbers(const struct args *a, struct tune_opts *o)
 		return cmd_usage_error(a->cmd, "%s: bad --sample '%s' (N or N:SEED, N >= 1)", name, args_get(a, "sample"));
 	o->sample_count = count;
 	o->sample_seed = (uint64_t)seed;
+	const char *shard = args_get(a, "shard");
+	char err[200];
+	if (shard && (!strcmp(shard, "auto") ? shard_from_slurm(&o->shard, err, sizeof(err))
+					     : shard_parse(shard, &o->shard, err, sizeof(err))) < 0)
+		return cmd_usage_error(a->cmd, "%s: bad --shard: %s", name, err);
 	return 0;
 }
 

@@ -107,9 +107,12 @@ static int measure_sizes(struct run_state *s, struct bench *b, struct compile_po
 		double tk = now_seconds();
 		if (k == s->nreq && !s->o->quiet)
 			fprintf(stderr, "%sgputune: measuring %zu extra sizes for the choice at untuned sizes: %zu "
-				"with every variant, the rest with the strongest candidates (--no-probe skips this)\n",
-				isatty(2) ? "\r\033[K" : "", s->nsizes - s->nreq, nanchor);
-		if (k >= s->nreq && !s->anchor[k] && !narrowed) {
+				"with every variant, the rest with %s (--no-probe skips this)\n",
+				isatty(2) ? "\r\033[K" : "", s->nsizes - s->nreq, s->o->shard.n ? s->nsizes - s->nreq : nanchor,
+				s->o->shard.n ? "them too: a share cannot see the others' candidates" : "the strongest candidates");
+		/* A share cannot see the other shares' results: its extra
+		 * sizes keep every variant. */
+		if (k >= s->nreq && !s->anchor[k] && !narrowed && !s->o->shard.n) {
 			narrowed = 1;
 			if (narrow_probes(s) < 0)
 				return EXIT_FAIL;

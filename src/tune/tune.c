@@ -240,6 +240,33 @@ static void add_probes(struct run_state *s, int on)
 	}
 }
 
+/*
+ * A run of one share (--shard): the sizes dealt to it, requested and
+ * extra, weighed by their elements (a size's work grows with them), in
+ * the order they had.  The extra sizes are planned from every requested
+ * size first, so that each share plans the same list.
+ */
+static void keep_shard_sizes(struct run_state *s)
+{
+	double *weight = xcalloc(s->nsizes + 1, sizeof(double));
+	unsigned char *mine = xcalloc(s->nsizes + 1, 1);
+	for (size_t k = 0; k < s->nsizes; k++)
+		weight[k] = (double)s->sizes[k].rows * (double)s->sizes[k].cols * (double)s->sizes[k].depth;
+	shard_deal(&s->o->shard, weight, s->nsizes, mine);
+	size_t n = 0, nreq = 0;
+	for (size_t k = 0; k < s->nsizes; k++) {
+		if (!mine[k])
+			continue;
+		nreq += k < s->nreq;
+		s->sizes[n] = s->sizes[k];
+		s->anchor[n++] = s->anchor[k];
+	}
+	s->nsizes = n;
+	s->nreq = nreq;
+	free(weight);
+	free(mine);
+}
+
 void tune_opts_free(struct tune_opts *o)
 {
 	free(o->sizes);
@@ -265,6 +292,8 @@ static void init_state(struct run_state *s, const struct family *f, const struct
 	memcpy(s->sizes, req, s->nsizes * sizeof(*s->sizes));
 	s->nreq = s->nsizes;
 	add_probes(s, !o->no_probe && !o->dry_run && !(x && x->no_probe));
+	if (o->shard.n && !o->dry_run && !o->list)
+		keep_shard_sizes(s);
 }
 
 /*
@@ -411,9 +440,22 @@ int tune_run(const struct family *f, const struct tune_opts *o, struct tune_extr
 		list_points(f, &sp);
 		goto done;
 	}
+	if (rc == EXIT_OK && o->shard.n && !o->dry_run && s.nsizes == 0) {
+		if (!o->quiet)
+			fprintf(stderr, "gputune: shard %d/%d: no size is dealt to this share (%zu sizes for %d shares)\n",
+				o->shard.k, o->shard.n, o->nsizes, o->shard.n);
+		goto done;
+	}
 	if (rc == EXIT_OK) {
+		/* A dry run's share: every Nth variant of the space. */
+		unsigned char *mine = xcalloc(sp.npoints + 1, 1);
+		size_t nmine = shard_deal(o->dry_run ? &o->shard : &(struct shard){ 0, 0 }, NULL, sp.npoints, mine);
 		for (size_t i = 0; i < sp.npoints; i++)
-			add_point(&s, sp.points[i]);
+			if (mine[i])
+				add_point(&s, sp.points[i]);
+		free(mine);
+		if (o->dry_run && o->shard.n)
+			printf("shard %d/%d: %zu of the %zu variants\n", o->shard.k, o->shard.n, nmine, sp.npoints);
 		if (!o->dry_run)
 			add_classics(&s, &lim);
 		if (x)

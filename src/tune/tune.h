@@ -7,6 +7,7 @@
 #define GPUTUNE_TUNE_H
 
 #include "families/family.h"
+#include "util/shard.h"
 #include "util/sizes.h"
 
 #include <sqlite3.h>
@@ -37,6 +38,9 @@ struct tune_opts {
 	int reps, workers, device;  /* workers 0: one per CPU */
 	int dry_run, list, quiet, hot, force, no_probe, show_log;
 	const char *templates, *cache_dir, *db; /* NULL: the defaults */
+	/* This process's share (shard.h; n 0: all of it): of the variants
+	 * for a dry run, else of the sizes, the extra ones included. */
+	struct shard shard;
 };
 void tune_opts_free(struct tune_opts *o);
 
