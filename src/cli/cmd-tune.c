@@ -40,6 +40,7 @@ static const struct cmd_option tune_options[] = {
 	{ "shard", "K/N|auto", "do share K of N (0 <= K < N) of the work, as dealt the same on any machine: a dry run compiles every Nth variant, a run measures its share of the sizes, the extra sizes included (see below); auto: K and N from Slurm (SLURM_ARRAY_TASK_ID and _COUNT, else SLURM_PROCID and SLURM_NTASKS)", 0, 0 },
 	TUNE_OPT_QUIET,
 	OPT_DEVICE_INDEX,
+	{ "devices", "all|I,J,...", "tune on several GPUs of this host at once: one worker process per GPU, each size measured wholly on one of them and stored under it (see below)", 0, 0 },
 	OPT_DB,
 	OPT_FORMAT,
 	OPT_END
@@ -76,6 +77,14 @@ static const char tune_description[] =
 	"Only valid variants are drawn, each at most once; variants are compiled as\n"
 	"they are picked.  What is already measured at a size counts against the\n"
 	"budget and guides the search, so an interrupted search resumes.\n"
+	"\n"
+	"--devices all (or a list of GPU indices) runs one worker process per GPU,\n"
+	"each with a context of its own, taking the sizes from one queue, largest\n"
+	"first; every variant is first compiled once per architecture.  A worker\n"
+	"whose GPU faults starts again and takes up its size; one that fails\n"
+	"otherwise is dropped with a message and its sizes go to the others.  As\n"
+	"with --shard, extra sizes keep every variant.  The summary gives each\n"
+	"GPU's sizes and the conditions it ran under.\n"
 	"\n"
 	"--shard K/N spreads one tuning over N processes (a Slurm array, several\n"
 	"machines), each with a database of its own: `gputune db merge --db all.db\n"
@@ -141,6 +150,39 @@ static int parse_search(const struct family *f, const struct args *a, struct tun
 	return 0;
 }
 
+/* --devices all|I,J,...: 0, or EXIT_USAGE. */
+static int parse_devices(const struct args *a, struct tune_opts *o)
+{
+	const char *t = args_get(a, "devices");
+	if (!t)
+		return 0;
+	if (args_get(a, "device"))
+		return cmd_usage_error(a->cmd, "%s: give --device or --devices, not both", o->cmd);
+	if (args_has(a, "dry-run") || args_has(a, "list"))
+		return cmd_usage_error(a->cmd, "%s: --devices is for a run on GPUs, not for --dry-run or --list", o->cmd);
+	if (!strcmp(t, "all")) {
+		o->devices_all = 1;
+		return 0;
+	}
+	for (const char *p = t;; p++) {
+		size_t len = strcspn(p, ",");
+		char *one = xasprintf("%.*s", (int)len, p);
+		long d = 0;
+		int bad = parse_long(one, 0, 1023, &d) < 0;
+		free(one);
+		for (size_t i = 0; !bad && i < o->ndevices; i++)
+			bad = o->devices[i] == (int)d;
+		if (bad)
+			return cmd_usage_error(a->cmd, "%s: bad --devices '%s' (all, or GPU indices from 0 to 1023, "
+					       "each once, comma-separated)", o->cmd, t);
+		o->devices = xrealloc(o->devices, (o->ndevices + 1) * sizeof(int));
+		o->devices[o->ndevices++] = (int)d;
+		p += len;
+		if (!*p)
+			return 0;
+	}
+}
+
 /* The numbers: --reps, --jobs, --device, --sample, --shard.  0, or
  * EXIT_USAGE. */
 static int parse_numbers(const struct args *a, struct tune_opts *o)
@@ -164,6 +206,8 @@ static int parse_numbers(const struct args *a, struct tune_opts *o)
 		return cmd_usage_error(a->cmd, "%s: bad --sample '%s' (N or N:SEED, N >= 1)", name, args_get(a, "sample"));
 	o->sample_count = count;
 	o->sample_seed = (uint64_t)seed;
+	if (parse_devices(a, o) != 0)
+		return EXIT_USAGE;
 	const char *shard = args_get(a, "shard");
 	char err[200];
 	if (shard && (!strcmp(shard, "auto") ? shard_from_slurm(&o->shard, err, sizeof(err))

@@ -85,11 +85,13 @@ int gpu_require(const char *cmd, int index, struct gpu_info *g)
 
 struct probe_msg {
 	int status;
+	int visible; /* GPUs the driver sees */
 	char why[256];
 	struct gpu_info g;
 };
 
-int gpu_probe(int index, struct gpu_info *g, char *why, size_t n)
+/* gpu_probe's work: *m from a child process.  0, or EXIT_FAIL with why. */
+static int probe(int index, struct probe_msg *out, char *why, size_t n)
 {
 	int fds[2];
 	if (pipe(fds) < 0) {
@@ -114,7 +116,9 @@ int gpu_probe(int index, struct gpu_info *g, char *why, size_t n)
 			snprintf(m.why, sizeof(m.why), "%s", reason);
 		} else {
 			int count = 0;
-			if (cu.DeviceGetCount(&count) != CUDA_SUCCESS || count <= 0) {
+			if (cu.DeviceGetCount(&count) == CUDA_SUCCESS)
+				m.visible = count;
+			if (m.visible <= 0) {
 				m.status = EXIT_NO_GPU;
 				snprintf(m.why, sizeof(m.why), "no CUDA GPU is visible");
 			} else if (index < 0 || index >= count) {
@@ -143,10 +147,34 @@ int gpu_probe(int index, struct gpu_info *g, char *why, size_t n)
 		snprintf(why, n, "the GPU probe process failed");
 		return EXIT_FAIL;
 	}
+	*out = m;
+	return 0;
+}
+
+int gpu_probe(int index, struct gpu_info *g, char *why, size_t n)
+{
+	struct probe_msg m;
+	int r = probe(index, &m, why, n);
+	if (r)
+		return r;
 	if (m.status) {
 		snprintf(why, n, "%s", m.why);
 		return m.status;
 	}
 	*g = m.g;
+	return 0;
+}
+
+int gpu_probe_count(int *count, char *why, size_t n)
+{
+	struct probe_msg m;
+	int r = probe(0, &m, why, n);
+	if (r)
+		return r;
+	if (m.visible <= 0) {
+		snprintf(why, n, "%s", m.why);
+		return m.status ? m.status : EXIT_NO_GPU;
+	}
+	*count = m.visible;
 	return 0;
 }

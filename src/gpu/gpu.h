@@ -45,5 +45,8 @@ int gpu_require(const char *cmd, int index, struct gpu_info *g);
  * with the reason in why (size n).
  */
 int gpu_probe(int index, struct gpu_info *g, char *why, size_t n);
+/* The same for the number of visible GPUs, into *count.  0, or the exit
+ * code with the reason in why. */
+int gpu_probe_count(int *count, char *why, size_t n);
 
 #endif

@@ -55,3 +55,10 @@ void restart_self(int64_t run_id)
 	unsetenv(RESUME_ENV);
 	unsetenv(COUNT_ENV);
 }
+
+void restart_exec_self(void)
+{
+	fflush(NULL);
+	execv("/proc/self/exe", saved_argv);
+	error("could not start gputune again: %s", strerror(errno));
+}

@@ -21,6 +21,11 @@ void restart_init(int argc, char **argv);
  */
 void restart_self(int64_t run_id);
 
+/* Starts the running binary again with the original arguments, as a
+ * worker of several GPUs does (run-devices.c).  Returns only on failure
+ * (reported). */
+void restart_exec_self(void);
+
 /* The run a restarted process continues, or 0 (reads and clears the
  * environment, so a child of this process does not inherit it). */
 int64_t restart_resumed_run(void);

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Every size must fit in the GPU's memory, and its host copies in the
@@ -93,9 +94,60 @@ static int load_driver(struct run_state *s, struct compile_pool *pool, char **su
 	return EXIT_OK;
 }
 
+/* Measures size k (t_probe counts the extra sizes).  EXIT_OK or
+ * EXIT_FAIL, and *stop set when interrupted. */
+static int measure_one(struct run_state *s, struct bench *b, struct compile_pool *pool, const char *ceil, size_t k,
+		       int *stop)
+{
+	double tk = now_seconds();
+	int r = run_size(s, b, pool, k, ceil, s->o->strategy != STRATEGY_EXHAUSTIVE);
+	if (k >= s->nreq)
+		s->t_probe += now_seconds() - tk;
+	if (r > 0)
+		*stop = 1;
+	else if (r == 0 && s->q) {
+		s->taken[k] = 1;
+		devq_done(s->q, k);
+	}
+	return r < 0 ? EXIT_FAIL : EXIT_OK;
+}
+
+/*
+ * A worker of several GPUs: first the requested sizes and the anchors,
+ * taken from the queue largest first; then, once every GPU's are measured
+ * (taking any a dropped GPU left), the other extra sizes with the
+ * strongest candidates of all of them.  EXIT_OK or EXIT_FAIL, and *stop
+ * set when interrupted.
+ */
+static int measure_queued(struct run_state *s, struct bench *b, struct compile_pool *pool, const char *ceil,
+			  int *stop)
+{
+	unsigned char *first = xcalloc(s->nsizes + 1, 1);
+	int rc = EXIT_OK;
+	for (size_t k = 0; k < s->nsizes; k++)
+		first[k] = k < s->nreq || s->anchor[k] || s->o->shard.n;
+	size_t k;
+	while (rc == EXIT_OK && !*stop) {
+		if (devq_take(s->q, s->slot, first, &k))
+			rc = measure_one(s, b, pool, ceil, k, stop);
+		else if (devq_all_done(s->q, first))
+			break;
+		else if (interrupted())
+			*stop = 1;
+		else
+			nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
+	}
+	free(first);
+	if (rc == EXIT_OK && !*stop && !s->o->shard.n && narrow_probes(s) < 0)
+		rc = EXIT_FAIL;
+	while (rc == EXIT_OK && !*stop && devq_take(s->q, s->slot, NULL, &k))
+		rc = measure_one(s, b, pool, ceil, k, stop);
+	return rc;
+}
+
 /* Measures every size in order (the requested ones, then the extra
- * sizes), then a search's cross measurements.  EXIT_OK or EXIT_FAIL, and
- * *stop set when interrupted. */
+ * sizes), or a worker's from the queue, then a search's cross
+ * measurements.  EXIT_OK or EXIT_FAIL, and *stop set when interrupted. */
 static int measure_sizes(struct run_state *s, struct bench *b, struct compile_pool *pool, const char *ceil,
 			 int *stop)
 {
@@ -103,8 +155,9 @@ static int measure_sizes(struct run_state *s, struct bench *b, struct compile_po
 	size_t nanchor = 0;
 	for (size_t k = s->nreq; k < s->nsizes; k++)
 		nanchor += s->anchor[k];
-	for (size_t k = 0; rc == EXIT_OK && k < s->nsizes && !*stop; k++) {
-		double tk = now_seconds();
+	if (s->q)
+		rc = measure_queued(s, b, pool, ceil, stop);
+	for (size_t k = 0; !s->q && rc == EXIT_OK && !*stop && k < s->nsizes; k++) {
 		if (k == s->nreq && !s->o->quiet)
 			fprintf(stderr, "%sgputune: measuring %zu extra sizes for the choice at untuned sizes: %zu "
 				"with every variant, the rest with %s (--no-probe skips this)\n",
@@ -117,13 +170,7 @@ static int measure_sizes(struct run_state *s, struct bench *b, struct compile_po
 			if (narrow_probes(s) < 0)
 				return EXIT_FAIL;
 		}
-		int r = run_size(s, b, pool, k, ceil, s->o->strategy != STRATEGY_EXHAUSTIVE);
-		if (k >= s->nreq)
-			s->t_probe += now_seconds() - tk;
-		if (r < 0)
-			rc = EXIT_FAIL;
-		else if (r > 0)
-			*stop = 1;
+		rc = measure_one(s, b, pool, ceil, k, stop);
 	}
 	if (rc == EXIT_OK && !*stop && s->o->strategy != STRATEGY_EXHAUSTIVE && !s->x) {
 		double tc = now_seconds();
@@ -171,7 +218,7 @@ int gpu_run(struct run_state *s, const char *arch, const char *cache_dir, int wo
 		return EXIT_FAIL;
 	number_jobs(s);
 	struct tune_report_key key = { s->device_id, s->family_id, s->dt->name, s->mode };
-	if (s->njobs == s->own_jobs) {
+	if (s->njobs == s->own_jobs && !s->q) { /* a worker still takes its sizes off the queue */
 		if (!s->o->quiet)
 			fprintf(stderr, "gputune: every variant is already measured on this device at these sizes "
 				"(--force measures again)\n");
@@ -196,6 +243,8 @@ int gpu_run(struct run_state *s, const char *arch, const char *cache_dir, int wo
 		rc = EXIT_FAIL;
 	if (rc == EXIT_OK && (start_run_row(s) < 0 || conditions_mark_run(s->db, s->run_id, s->conditions) < 0))
 		rc = EXIT_FAIL;
+	if (rc == EXIT_OK && s->q)
+		devq_started(s->q, s->slot, s->device_id, s->run_id);
 	int stop = 0;
 	if (rc == EXIT_OK)
 		rc = measure_sizes(s, b, pool, ceil, &stop);
@@ -215,6 +264,8 @@ int gpu_run(struct run_state *s, const char *arch, const char *cache_dir, int wo
 	}
 	if (rc != EXIT_OK)
 		return rc;
+	if (s->q) /* the parent reports every GPU's sizes */
+		return EXIT_OK;
 	if (s->x) {
 		s->x->seconds = total;
 		s->x->run_id = s->run_id;

@@ -354,23 +354,28 @@ measured:
 }
 
 /* Marks in cand[] (one flag per point) the `top` fastest variants on this
- * device at each size k with use[k] (use NULL: every size of the run).
+ * device (a worker: on the run's GPUs) at each size k with use[k] (use
+ * NULL: every size of the run).
  * 0 or -1. */
 static int mark_fastest(struct run_state *s, const unsigned char *use, int top, unsigned char *cand)
 {
 	sqlite3_stmt *st = db_prepare(s->db,
 		"WITH latest AS (SELECT m.variant_id, m.gbps, m.status, row_number() OVER"
 		" (PARTITION BY m.variant_id ORDER BY m.id DESC) rn FROM measurement m JOIN run r ON r.id = m.run_id"
-		" WHERE r.device_id = ?1 AND r.timing_mode = ?2 AND m.rows = ?3 AND m.cols = ?4 AND m.depth = ?8)"
+		" WHERE r.device_id IN (SELECT value FROM json_each(?1)) AND r.timing_mode = ?2"
+		" AND m.rows = ?3 AND m.cols = ?4 AND m.depth = ?8)"
 		" SELECT v.params FROM latest l JOIN variant v ON v.id = l.variant_id WHERE l.rn = 1"
 		" AND l.status = 'ok' AND v.family_id = ?5 AND v.dtype = ?6 ORDER BY l.gbps DESC LIMIT ?7");
 	if (!st)
 		return -1;
+	/* This GPU's results; a worker of several reads all of theirs (each
+	 * size is measured wholly by one). */
+	char *ids = s->q ? devq_device_ids(s->q) : xasprintf("[%lld]", (long long)s->device_id);
 	for (size_t k = 0; k < s->nsizes; k++) {
 		if (use && !use[k])
 			continue;
 		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, s->device_id);
+		sqlite3_bind_text(st, 1, ids, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 2, s->mode, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 3, s->sizes[k].rows);
 		sqlite3_bind_int64(st, 4, s->sizes[k].cols);
@@ -386,6 +391,7 @@ static int mark_fastest(struct run_state *s, const unsigned char *use, int top, 
 		}
 	}
 	sqlite3_finalize(st);
+	free(ids);
 	return 0;
 }
 
@@ -402,10 +408,15 @@ int cross_measure(struct run_state *s, struct bench *b, struct compile_pool *poo
 	if (s->nsizes < 2)
 		return 0;
 	unsigned char *cand = xcalloc(s->npts ? s->npts : 1, 1);
-	if (mark_fastest(s, NULL, CROSS_TOP, cand) < 0) {
+	/* A worker of several GPUs: only among the sizes it measured (no
+	 * size is timed on two GPUs). */
+	if (mark_fastest(s, s->taken, CROSS_TOP, cand) < 0) {
 		free(cand);
 		return -1;
 	}
+	for (size_t i = 0; s->taken && i < s->npts; i++)
+		for (size_t k = 0; k < s->nsizes; k++)
+			s->pts[i].needed[k] &= s->taken[k];
 	/* What a search left unmeasured stays needed: keep only the
 	 * candidates, and have them compiled now, in parallel. */
 	size_t todo = 0;
@@ -427,7 +438,8 @@ int cross_measure(struct run_state *s, struct bench *b, struct compile_pool *poo
 			"measurements), for the choice at untuned sizes\n", isatty(2) ? "\r\033[K" : "", CROSS_TOP, todo);
 	int rc = 0;
 	for (size_t k = 0; k < s->nsizes && rc == 0; k++)
-		rc = run_size(s, b, pool, k, ceil_cubin, 0); /* exactly the needed points */
+		if (!s->taken || s->taken[k])
+			rc = run_size(s, b, pool, k, ceil_cubin, 0); /* exactly the needed points */
 	return rc;
 }
 

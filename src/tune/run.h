@@ -31,6 +31,8 @@ struct point {
 	int regs;          /* registers a thread as NVRTC built it: 0 not read yet, -1 unknown */
 };
 
+struct devq; /* the queue of a run over several GPUs (run-devices.c) */
+
 struct run_state {
 	const struct family *f;
 	const struct dtype *dt;
@@ -65,6 +67,12 @@ struct run_state {
 	int64_t device_id, family_id, run_id;
 	const char *conditions; /* "recorded", or why NVML readings are not */
 	int *vals;          /* the points' values, for the search */
+	/* A worker of a run over several GPUs: the queue its sizes come
+	 * from, its slot in it, and the sizes it measured (NULL: a run of
+	 * one GPU, which measures every size). */
+	struct devq *q;
+	int slot;
+	unsigned char *taken;
 	/* Where the time went. */
 	double t_start, t_wait_compile, t_verify, t_timing, t_prepare;
 };
@@ -105,5 +113,36 @@ int gpu_run(struct run_state *s, const char *arch, const char *cache_dir, int wo
  * ceiling's kernel where the family has one), then each point that has a
  * job. */
 void make_jobs(struct run_state *s);
+
+
+/* Tunes as tune_run does, on one GPU; with q, as the worker of slot in
+ * it, taking sizes from q.  The exit code. */
+int tune_run_queued(const struct family *f, const struct tune_opts *o, struct tune_extra *x, struct devq *q, int slot);
+/* The sizes a run of o measures, requested (the first *nreq) then extra,
+ * this share's (--shard): what every worker of several GPUs plans alike.
+ * Caller frees. */
+struct dims *tune_planned_sizes(const struct family *f, const struct tune_opts *o, size_t *n, size_t *nreq);
+
+/* run-devices.c: a run over several GPUs (--devices), or, in a process
+ * started as one of its workers (devq_worker), that worker's run.  The
+ * exit code. */
+int devices_run(const struct family *f, const struct tune_opts *o, struct tune_extra *x);
+int devq_worker(void);
+/* The next size for slot to measure, largest first, of those with
+ * among[k] (NULL: any), into *k: 1, or 0 when none is left to take. */
+int devq_take(struct devq *q, int slot, const unsigned char *among, size_t *k);
+/* Whether every size with among[k] (NULL: every size) is measured. */
+int devq_all_done(const struct devq *q, const unsigned char *among);
+/* The device rows of the workers started so far, as a JSON array (a new
+ * string). */
+char *devq_device_ids(const struct devq *q);
+/* Size k is measured. */
+void devq_done(struct devq *q, size_t k);
+/* The sizes in the queue. */
+size_t devq_nsizes(const struct devq *q);
+/* Whether slot measured size k (before a restart, too). */
+int devq_measured_by(const struct devq *q, int slot, size_t k);
+/* Slot's device row and run, for the parent's report. */
+void devq_started(struct devq *q, int slot, int64_t device_id, int64_t run_id);
 
 #endif

@@ -55,6 +55,7 @@ static void free_state(struct run_state *s)
 	free(s->vals);
 	free(s->support_src);
 	free(s->ceil_src);
+	free(s->taken);
 	db_close(s->db);
 }
 
@@ -216,6 +217,8 @@ static int dry_run(struct run_state *s, const struct space *sp, const char *arch
 		error("interrupted");
 		return EXIT_INTERRUPTED;
 	}
+	if (s->x && s->x->no_report) /* a compile pass for several GPUs (run-devices.c) */
+		return failed ? EXIT_FAIL : EXIT_OK;
 	printf("%s %s for %s: %zu points, %zu valid, %zu rejected\n", s->f->name, s->dt->name, arch,
 	       sp->total, sp->nvalid, sp->total - sp->nvalid);
 	print_rejects(sp, stdout);
@@ -271,6 +274,7 @@ void tune_opts_free(struct tune_opts *o)
 {
 	free(o->sizes);
 	free(o->params);
+	free(o->devices);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -416,10 +420,39 @@ static void list_points(const struct family *f, const struct space *sp)
 	}
 }
 
+struct dims *tune_planned_sizes(const struct family *f, const struct tune_opts *o, size_t *n, size_t *nreq)
+{
+	struct run_state s;
+	init_state(&s, f, o, NULL);
+	struct dims *d = s.sizes;
+	*n = s.nsizes;
+	*nreq = s.nreq;
+	s.sizes = NULL;
+	free_state(&s);
+	return d;
+}
+
 int tune_run(const struct family *f, const struct tune_opts *o, struct tune_extra *x)
+{
+	if (!o->dry_run && !o->list && (o->devices_all || o->ndevices || devq_worker()))
+		return devices_run(f, o, x);
+	return tune_run_queued(f, o, x, NULL, -1);
+}
+
+int tune_run_queued(const struct family *f, const struct tune_opts *o, struct tune_extra *x, struct devq *q, int slot)
 {
 	struct run_state s;
 	init_state(&s, f, o, x);
+	s.q = q;
+	s.slot = slot;
+	if (q && devq_nsizes(q) != s.nsizes) { /* the parent planned from the same command line */
+		error("a worker planned %zu sizes where its queue holds %zu", s.nsizes, devq_nsizes(q));
+		free_state(&s);
+		return EXIT_FAIL;
+	}
+	s.taken = q ? xcalloc(s.nsizes + 1, 1) : NULL;
+	for (size_t k = 0; q && k < s.nsizes; k++)
+		s.taken[k] = (unsigned char)devq_measured_by(q, slot, k);
 	struct space sp;
 	int rc = space_init(&sp, f, s.dt, o->params, o->nparams, o->cmd) < 0 ? EXIT_USAGE : EXIT_OK;
 	char arch[32] = "";
@@ -454,7 +487,7 @@ int tune_run(const struct family *f, const struct tune_opts *o, struct tune_extr
 			if (mine[i])
 				add_point(&s, sp.points[i]);
 		free(mine);
-		if (o->dry_run && o->shard.n)
+		if (o->dry_run && o->shard.n && !(x && x->no_report))
 			printf("shard %d/%d: %zu of the %zu variants\n", o->shard.k, o->shard.n, nmine, sp.npoints);
 		if (!o->dry_run)
 			add_classics(&s, &lim);

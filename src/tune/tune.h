@@ -41,6 +41,11 @@ struct tune_opts {
 	/* This process's share (shard.h; n 0: all of it): of the variants
 	 * for a dry run, else of the sizes, the extra ones included. */
 	struct shard shard;
+	/* --devices: every visible GPU, or these (ndevices of them); neither:
+	 * the one of --device. */
+	int devices_all;
+	int *devices;               /* owned */
+	size_t ndevices;
 };
 void tune_opts_free(struct tune_opts *o);
 

@@ -1,0 +1,503 @@
+/*
+ * run-devices.c - a tuning run over several GPUs of this host (--devices):
+ * one worker process per GPU, each its own CUDA context, all taking sizes
+ * from one queue, largest first; every size is measured wholly by the
+ * worker that takes it, and stored under that GPU.
+ *
+ * Why processes: the driver is not fork-safe once initialised, a fault
+ * poisons a context for good (the one-GPU run restarts its process), and a
+ * GPU that stops answering must not stop the others.  The parent never
+ * loads the driver: it reads the GPUs' figures through gpu_probe, compiles
+ * every variant once per architecture into the compile cache (where the
+ * whole space is measured), then forks the workers.
+ *
+ * The queue is a small file every worker maps (queue_open), so that a
+ * worker restarted after a fault (restart_self: the same command line,
+ * with WORKER_ENV naming the file and its slot) takes up its size again.
+ * A worker claims a size by a compare-and-swap of its owner; the parent
+ * gives the unfinished sizes of a worker that failed back to the queue,
+ * drops its GPU, and starts the others again until every size is done.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "config.h"
+#include "tune/run.h"
+#include "db/db.h"
+#include "families/strategy.h"
+#include "gpu/gpu.h"
+#include "tune/conditions.h"
+#include "tune/restart.h"
+#include "util/interrupt.h"
+#include "util/table.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define WORKER_ENV "GPUTUNE_DEVICE_WORKER"
+#define QUEUE_MAGIC 0x47545155u
+
+/* The queue file: a header, then per size and per slot. */
+struct devq {
+	uint32_t magic;
+	int32_t nsizes, nslots;
+	int32_t pad;
+};
+#define Q_ORDER(q) ((int32_t *)((q) + 1))
+#define Q_OWNER(q) (Q_ORDER(q) + (q)->nsizes)  /* slot + 1 that took size k; 0 free */
+#define Q_DONE(q) (Q_OWNER(q) + (q)->nsizes)   /* 1 once measured */
+#define Q_DEVICE(q) (Q_DONE(q) + (q)->nsizes)  /* per slot: its GPU's index */
+#define Q_RUN(q) ((int64_t *)(Q_DEVICE(q) + (q)->nslots + ((q)->nslots & 1)))
+#define Q_DEVID(q) (Q_RUN(q) + (q)->nslots)    /* per slot: its device row */
+
+static size_t queue_bytes(int nsizes, int nslots)
+{
+	return sizeof(struct devq) + sizeof(int32_t) * (3 * (size_t)nsizes + (size_t)nslots + 1) +
+	       sizeof(int64_t) * 2 * (size_t)nslots;
+}
+
+/* Maps the queue file path (created with room for nsizes and nslots when
+ * nsizes > 0).  NULL after a message. */
+static struct devq *queue_open(const char *path, int nsizes, int nslots)
+{
+	int fd = open(path, O_RDWR);
+	if (fd < 0) {
+		error("the queue of the GPUs' work %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	size_t len = nsizes > 0 ? queue_bytes(nsizes, nslots) : 0;
+	if (!len)
+		len = fstat(fd, &st) == 0 ? (size_t)st.st_size : 0;
+	else if (ftruncate(fd, (off_t)len) < 0)
+		len = 0;
+	void *m = len ? mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+	close(fd);
+	if (m == MAP_FAILED) {
+		error("cannot map the queue of the GPUs' work %s", path);
+		return NULL;
+	}
+	struct devq *q = m;
+	if (nsizes > 0) {
+		q->magic = QUEUE_MAGIC;
+		q->nsizes = nsizes;
+		q->nslots = nslots;
+	} else if (q->magic != QUEUE_MAGIC || len < queue_bytes(q->nsizes, q->nslots)) {
+		error("%s is not a queue of gputune's", path);
+		return NULL;
+	}
+	return q;
+}
+
+int devq_worker(void)
+{
+	return getenv(WORKER_ENV) != NULL;
+}
+
+int devq_take(struct devq *q, int slot, const unsigned char *among, size_t *k)
+{
+	for (int t = 0; t < q->nsizes; t++) {
+		int32_t i = Q_ORDER(q)[t], want = 0;
+		if ((among && !among[i]) || __atomic_load_n(&Q_DONE(q)[i], __ATOMIC_ACQUIRE))
+			continue;
+		/* A size this slot took before a restart is its own still. */
+		if (__atomic_compare_exchange_n(&Q_OWNER(q)[i], &want, slot + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) ||
+		    want == slot + 1) {
+			*k = (size_t)i;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+void devq_done(struct devq *q, size_t k)
+{
+	__atomic_store_n(&Q_DONE(q)[k], 1, __ATOMIC_RELEASE);
+}
+
+int devq_all_done(const struct devq *q, const unsigned char *among)
+{
+	for (int k = 0; k < q->nsizes; k++)
+		if ((!among || among[k]) && !__atomic_load_n(&Q_DONE(q)[k], __ATOMIC_ACQUIRE))
+			return 0;
+	return 1;
+}
+
+char *devq_device_ids(const struct devq *q)
+{
+	struct strbuf sb = {0};
+	sb_puts(&sb, "[");
+	for (int s = 0; s < q->nslots; s++)
+		if (Q_DEVID(q)[s] > 0)
+			sb_printf(&sb, "%s%lld", sb.len > 1 ? "," : "", (long long)Q_DEVID(q)[s]);
+	sb_puts(&sb, "]");
+	return sb_detach(&sb);
+}
+
+size_t devq_nsizes(const struct devq *q)
+{
+	return (size_t)q->nsizes;
+}
+
+int devq_measured_by(const struct devq *q, int slot, size_t k)
+{
+	return Q_OWNER(q)[k] == slot + 1 && Q_DONE(q)[k];
+}
+
+void devq_started(struct devq *q, int slot, int64_t device_id, int64_t run_id)
+{
+	Q_DEVID(q)[slot] = device_id;
+	Q_RUN(q)[slot] = run_id;
+}
+
+/* A worker, first or restarted: the run of its slot's GPU, fed from the
+ * queue.  The exit code. */
+static int worker(const struct family *f, const struct tune_opts *o, struct tune_extra *x)
+{
+	const char *env = getenv(WORKER_ENV);
+	const char *colon = strrchr(env, ':');
+	long slot = -1;
+	char *path = colon ? xasprintf("%.*s", (int)(colon - env), env) : NULL;
+	if (!colon || parse_long(colon + 1, 0, 1023, &slot) < 0) {
+		free(path);
+		return error("%s is '%s', not FILE:SLOT", WORKER_ENV, env);
+	}
+	struct devq *q = queue_open(path, 0, 0);
+	free(path);
+	if (!q || slot >= q->nslots)
+		return EXIT_FAIL;
+	struct tune_opts wo = *o;
+	wo.device = Q_DEVICE(q)[slot];
+	wo.quiet = 1; /* one progress line per GPU is the parent's */
+	return tune_run_queued(f, &wo, x, q, (int)slot);
+}
+
+/* The GPUs asked for, their figures into g[] (*n of them).  0, or the
+ * exit code after a message. */
+static int resolve_devices(const struct tune_opts *o, struct gpu_info **g, int *n)
+{
+	char why[256];
+	int visible = 0, rc = gpu_probe_count(&visible, why, sizeof(why));
+	if (rc) {
+		error("%s needs a GPU: %s", o->cmd, why);
+		return rc;
+	}
+	*n = o->devices_all ? visible : (int)o->ndevices;
+	*g = xcalloc((size_t)*n, sizeof(**g));
+	for (int i = 0; i < *n; i++) {
+		int index = o->devices_all ? i : o->devices[i];
+		if (index >= visible) {
+			error("%s: --devices names GPU %d, but %d %s visible", o->cmd, index, visible,
+			      visible == 1 ? "is" : "are");
+			return EXIT_USAGE;
+		}
+		rc = gpu_probe(index, &(*g)[i], why, sizeof(why));
+		if (rc) {
+			error("%s: GPU %d: %s", o->cmd, index, why);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+/* Compiles every variant once per architecture of the GPUs into the
+ * compile cache, so that no worker compiles what another does (a search
+ * compiles what it picks as it goes, so it is left to the workers).  The
+ * exit code. */
+static int compile_once(const struct family *f, const struct tune_opts *o, const struct gpu_info *g, int n)
+{
+	if (o->strategy != STRATEGY_EXHAUSTIVE)
+		return EXIT_OK;
+	for (int i = 0; i < n; i++) {
+		int seen = 0;
+		for (int j = 0; j < i; j++)
+			seen |= g[j].cc_major == g[i].cc_major && g[j].cc_minor == g[i].cc_minor;
+		if (seen)
+			continue;
+		char arch[32];
+		snprintf(arch, sizeof(arch), "sm_%d%d", g[i].cc_major, g[i].cc_minor);
+		struct tune_opts co = *o;
+		co.dry_run = 1;
+		co.arch = arch;
+		co.devices_all = 0;
+		co.ndevices = 0;
+		co.shard.n = 0; /* a dry run's share is of the variants; a share of sizes measures them all */
+		struct tune_extra quiet = { .no_report = 1 };
+		if (!o->quiet)
+			fprintf(stderr, "gputune: compiling every variant for %s once, for %d GPUs\n", arch, n);
+		int rc = tune_run_queued(f, &co, &quiet, NULL, -1);
+		/* A variant that fails to compile is the workers' to record. */
+		if (rc != EXIT_OK && rc != EXIT_FAIL)
+			return rc;
+	}
+	return EXIT_OK;
+}
+
+/* A worker that ended badly: its GPU is dropped and its unfinished
+ * sizes go back to the queue, for the others. */
+static void drop_failed(struct devq *q, const struct gpu_info *g, int *live, const int *status, int s)
+{
+	if (!live[s] || status[s] == EXIT_OK || status[s] == EXIT_INTERRUPTED)
+		return;
+	live[s] = 0;
+	int back = 0;
+	for (int k = 0; k < q->nsizes; k++) {
+		int32_t mine = s + 1;
+		if (!__atomic_load_n(&Q_DONE(q)[k], __ATOMIC_ACQUIRE) &&
+		    __atomic_compare_exchange_n(&Q_OWNER(q)[k], &mine, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			back++;
+	}
+	error("GPU %d (%s): its worker ended with exit %d: the GPU is dropped and %d unfinished size%s go%s to the "
+	      "others", g[s].index, g[s].name, status[s], back, back == 1 ? "" : "s", back == 1 ? "es" : "");
+}
+
+/* A size some of these GPUs measured already (a run interrupted, or run
+ * again) is reserved for the one that measured most of it: it goes on
+ * there, and no size is measured on two GPUs.  0, or -1 after a
+ * message. */
+static int reserve_measured(const struct family *f, const struct tune_opts *o, struct devq *q,
+			    const struct gpu_info *g, const struct dims *sizes)
+{
+	sqlite3 *db = NULL;
+	char *path = db_path_from(o->db);
+	int rc = db_open(path, DB_WRITE, &db);
+	free(path);
+	sqlite3_stmt *st = rc < 0 ? NULL : db_prepare(db,
+		"SELECT count(*) FROM measurement m JOIN run r ON r.id = m.run_id JOIN variant v ON v.id = m.variant_id"
+		" WHERE r.device_id = ?1 AND v.family_id = ?2 AND v.dtype = ?3 AND r.timing_mode = ?4"
+		" AND m.rows = ?5 AND m.cols = ?6 AND m.depth = ?7");
+	int64_t family_id = st ? db_family_id(db, f) : -1;
+	for (int s = 0; st && s < q->nslots; s++) {
+		int64_t device_id = db_device_id(db, &g[s]);
+		for (int k = 0; k < q->nsizes; k++) {
+			sqlite3_reset(st);
+			sqlite3_bind_int64(st, 1, device_id);
+			sqlite3_bind_int64(st, 2, family_id);
+			sqlite3_bind_text(st, 3, o->dt->name, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, 4, o->hot ? "hot" : "flushed", -1, SQLITE_STATIC);
+			sqlite3_bind_int64(st, 5, sizes[k].rows);
+			sqlite3_bind_int64(st, 6, sizes[k].cols);
+			sqlite3_bind_int64(st, 7, sizes[k].depth);
+			long n = sqlite3_step(st) == SQLITE_ROW ? (long)sqlite3_column_int64(st, 0) : 0;
+			/* Q_DONE holds the best count so far until the deal is made. */
+			if (n > Q_DONE(q)[k]) {
+				Q_DONE(q)[k] = (int32_t)(n < 0x7fffffff ? n : 0x7fffffff);
+				Q_OWNER(q)[k] = s + 1;
+			}
+		}
+	}
+	for (int k = 0; k < q->nsizes; k++)
+		Q_DONE(q)[k] = 0;
+	if (!st)
+		rc = -1;
+	sqlite3_finalize(st);
+	db_close(db);
+	return rc < 0 ? -1 : 0;
+}
+
+/* Forks a worker for each live slot; waits for them all, showing one
+ * progress line per GPU on a terminal.  status[] gets each one's exit
+ * code (-1: not started). */
+static void run_round(const char *qpath, struct devq *q, const struct gpu_info *g, int *live, int *status)
+{
+	int n = q->nslots;
+	pid_t *pid = xcalloc((size_t)n, sizeof(pid_t));
+	fflush(NULL);
+	for (int s = 0; s < n; s++) {
+		status[s] = -1;
+		if (!live[s])
+			continue;
+		pid[s] = fork();
+		if (pid[s] == 0) {
+			char *env = xasprintf("%s:%d", qpath, s);
+			setenv(WORKER_ENV, env, 1);
+			free(env);
+			/* The same command line, as a worker (restart.h). */
+			restart_exec_self();
+			_exit(EXIT_FAIL);
+		}
+		if (pid[s] < 0)
+			error("cannot start the worker of GPU %d: %s", g[s].index, strerror(errno));
+	}
+	int running = 0;
+	for (int s = 0; s < n; s++)
+		running += pid[s] > 0;
+	int tty = isatty(2), forwarded = 0;
+	while (running > 0) {
+		/* Ctrl-C on a terminal reaches every worker; a signal sent to
+		 * this process alone is passed on (within the second that
+		 * makes two signals one request). */
+		if (interrupted() && !forwarded) {
+			for (int s = 0; s < n; s++)
+				if (pid[s] > 0 && status[s] < 0)
+					kill(pid[s], SIGINT);
+			forwarded = 1;
+		}
+		int st;
+		pid_t w = waitpid(-1, &st, WNOHANG);
+		if (w > 0) {
+			for (int s = 0; s < n; s++)
+				if (pid[s] == w) {
+					status[s] = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+					running--;
+					/* At once: a worker may be waiting for its sizes. */
+					drop_failed(q, g, live, status, s);
+				}
+			continue;
+		}
+		if (w < 0 && errno != EINTR)
+			break;
+		if (tty) {
+			fputs("\r\033[K", stderr);
+			for (int s = 0; s < n; s++) {
+				int took = 0, done = 0;
+				for (int k = 0; k < q->nsizes; k++) {
+					took += Q_OWNER(q)[k] == s + 1;
+					done += Q_OWNER(q)[k] == s + 1 && Q_DONE(q)[k];
+				}
+				if (live[s])
+					fprintf(stderr, "GPU %d: %d/%d sizes  ", g[s].index, done, took);
+			}
+		}
+		nanosleep(&(struct timespec){ 0, 200000000 }, NULL);
+	}
+	if (tty)
+		fputs("\r\033[K", stderr);
+	free(pid);
+}
+
+
+/* The table of each GPU's sizes and the conditions it ran under. */
+static int report_devices(const struct family *f, const struct tune_opts *o, const struct devq *q,
+			  const struct gpu_info *g, const struct dims *sizes, size_t nreq, double seconds)
+{
+	sqlite3 *db = NULL;
+	char *path = db_path_from(o->db);
+	int rc = db_open(path, DB_WRITE, &db);
+	free(path);
+	if (rc < 0)
+		return EXIT_FAIL;
+	int64_t family_id = db_family_id(db, f);
+	struct dims *mine = xcalloc(nreq + 1, sizeof(*mine));
+	FILE *out = o->format == FMT_TABLE ? stdout : stderr;
+	for (int s = 0; s < q->nslots && rc == 0; s++) {
+		size_t n = 0, extra = 0;
+		for (size_t k = 0; k < (size_t)q->nsizes; k++)
+			if (Q_OWNER(q)[k] == s + 1 && Q_DONE(q)[k]) {
+				if (k < nreq)
+					mine[n++] = sizes[k];
+				else
+					extra++;
+			}
+		char cond[400] = "";
+		conditions_run_text(db, Q_RUN(q)[s], cond, sizeof(cond));
+		fprintf(out, "%sGPU %d (%s, %s): %zu requested size%s, %zu extra%s%s\n", s ? "\n" : "", g[s].index,
+			g[s].name, g[s].uuid, n, n == 1 ? "" : "s", extra, *cond ? "; while timing: " : "", cond);
+		struct tune_report_key key = { Q_DEVID(q)[s], family_id, o->dt->name, o->hot ? "hot" : "flushed" };
+		if (n && tune_report(db, f, &key, mine, n, o->format) < 0)
+			rc = -1;
+	}
+	fprintf(out, "\n%s on %d GPUs in %.1f s\n", f->name, q->nslots, seconds);
+	free(mine);
+	db_close(db);
+	return rc < 0 ? EXIT_FAIL : EXIT_OK;
+}
+
+int devices_run(const struct family *f, const struct tune_opts *o, struct tune_extra *x)
+{
+	if (devq_worker())
+		return worker(f, o, x);
+	double t0 = now_seconds();
+	struct gpu_info *g = NULL;
+	int n = 0;
+	int rc = resolve_devices(o, &g, &n);
+	size_t nsizes = 0, nreq = 0;
+	struct dims *sizes = rc ? NULL : tune_planned_sizes(f, o, &nsizes, &nreq);
+	if (rc == 0 && nsizes == 0) {
+		free(g);
+		free(sizes);
+		return EXIT_OK; /* a share with no size (--shard) */
+	}
+	if (rc == 0)
+		rc = compile_once(f, o, g, n);
+	const char *tmp = getenv("TMPDIR");
+	char *qp = xasprintf("%s/gputune-queue.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	int fd = rc ? -1 : mkstemp(qp);
+	struct devq *q = NULL;
+	if (rc == 0 && fd < 0)
+		rc = error("cannot create the queue of the GPUs' work %s: %s", qp, strerror(errno));
+	if (fd >= 0) {
+		close(fd);
+		q = queue_open(qp, (int)nsizes, n);
+		if (!q)
+			rc = EXIT_FAIL;
+	}
+	if (q) {
+		/* The sizes largest first (the heaviest work starts first and
+		 * the small ones fill in at the end). */
+		for (int k = 0; k < q->nsizes; k++)
+			Q_ORDER(q)[k] = k;
+		for (int t = 1; t < q->nsizes; t++)
+			for (int j = t; j > 0; j--) {
+				const struct dims *a = &sizes[Q_ORDER(q)[j - 1]], *b = &sizes[Q_ORDER(q)[j]];
+				if ((double)a->rows * a->cols * a->depth >= (double)b->rows * b->cols * b->depth)
+					break;
+				int32_t tmp_k = Q_ORDER(q)[j];
+				Q_ORDER(q)[j] = Q_ORDER(q)[j - 1];
+				Q_ORDER(q)[j - 1] = tmp_k;
+			}
+		for (int s = 0; s < n; s++)
+			Q_DEVICE(q)[s] = g[s].index;
+		if (reserve_measured(f, o, q, g, sizes) < 0)
+			rc = EXIT_FAIL;
+	}
+	int *live = xcalloc((size_t)n + 1, sizeof(int)), *status = xcalloc((size_t)n + 1, sizeof(int));
+	for (int s = 0; s < n; s++)
+		live[s] = 1;
+	int left = q ? q->nsizes : 0, nlive = n;
+	while (rc == 0 && left > 0 && nlive > 0) {
+		int before = left;
+		run_round(qp, q, g, live, status);
+		int stopped = interrupted();
+		for (int s = 0; s < n; s++)
+			stopped |= status[s] == EXIT_INTERRUPTED;
+		if (stopped) {
+			rc = EXIT_INTERRUPTED;
+			break;
+		}
+		left = 0;
+		for (int k = 0; k < q->nsizes; k++)
+			left += !Q_DONE(q)[k];
+		nlive = 0;
+		for (int s = 0; s < n; s++)
+			nlive += live[s];
+		if (left == before && nlive == n) { /* every worker ended well, and nothing moved */
+			rc = error("the GPUs' workers left %d size%s untaken", left, left == 1 ? "" : "s");
+			break;
+		}
+	}
+	if (rc == 0 && left > 0)
+		rc = error("%d size%s left unmeasured: every GPU's worker failed", left, left == 1 ? " is" : "s are");
+	if (rc == EXIT_INTERRUPTED)
+		error("interrupted: the results measured so far are stored; run the same command to resume");
+	if (rc == 0 && !(x && x->no_report))
+		rc = report_devices(f, o, q, g, sizes, nreq, now_seconds() - t0);
+	if (q)
+		munmap(q, queue_bytes(q->nsizes, q->nslots));
+	if (fd >= 0)
+		unlink(qp);
+	free(qp);
+	free(live);
+	free(status);
+	free(sizes);
+	free(g);
+	return rc;
+}

@@ -1,0 +1,99 @@
+#!/bin/sh
+# On a GPU (every GPU of the host): --devices all runs one worker per GPU
+# fed from one queue.  Every size is measured, each wholly by one GPU and
+# stored under it, with a winner; the summary names each GPU's sizes.  A
+# worker whose GPU faults (a variant of a test copy of the template)
+# starts again and finishes its sizes.  Ctrl-C stops every worker (exit
+# 130) and the same command resumes without measuring anything twice.
+# With two GPUs or more, a worker killed outright is dropped and its sizes
+# go to the others.
+. "$(dirname "$0")/setup"
+skip_without_gpu
+SQL="$top_builddir/tests/sqlexec"
+q() { "$SQL" "$GPUTUNE_DB" "$1"; }
+ngpu=$("$GPUTUNE" devices --format csv | tail -n +2 | wc -l)
+echo "# $ngpu GPUs"
+
+sizes=1024,1500x700,2048,3000,4096,700x1500,333,5000x1000
+each_once() { # DESCRIPTION: every size of $sizes measured, each by one GPU
+	check "$1: each size measured by one GPU only" \
+		test "$(q "SELECT count(*) FROM (SELECT m.rows, m.cols FROM measurement m JOIN run r ON r.id = m.run_id GROUP BY m.rows, m.cols HAVING count(DISTINCT r.device_id) > 1)")" = 0
+	check "$1: all 8 sizes measured" test "$(q "SELECT count(DISTINCT rows || 'x' || cols) FROM measurement")" = 8
+}
+run_gt 0 copy --devices all --sizes $sizes --no-probe
+cat "$T/out"
+each_once "copy"
+check "copy: a winner at each size" test "$(q "SELECT count(*) FROM winner")" = 8
+check "copy: the summary names each GPU" test "$(grep -c '^GPU [0-9]* (' "$T/out")" -eq "$ngpu"
+used=$(q "SELECT count(DISTINCT r.device_id) FROM measurement m JOIN run r ON r.id = m.run_id")
+if [ "$ngpu" -ge 2 ]; then
+	check "copy: more than one GPU measured ($used)" test "$used" -ge 2
+fi
+before=$(q "SELECT count(*) FROM measurement")
+run_gt 0 copy --devices all --sizes $sizes --no-probe
+check "copy again: nothing measured twice" test "$(q "SELECT count(*) FROM measurement")" = "$before"
+
+# A fault restarts a worker, which takes up its size again.
+fault_templates "$T/faults"
+export GPUTUNE_DB="$T/fault.db"
+run_gt 0 transpose --devices all --templates "$T/faults" --sizes 256,1000x300,2048 --quiet --no-probe --param tile=32 \
+	--param block_rows=8 --param pad=1 --param unroll=1 --param mapping=cartesian --param vec=1,2 --param shared=on \
+	--param sector=off --param wide=1 --param realign=off --param pair=off --param async=off --param rowclass=off \
+	--param inject=none,fault
+check "faults: every faulting variant recorded as a fault" \
+	test "$(q "SELECT count(*) FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE v.params LIKE '%inject=fault%' AND m.status = 'fault'")" = 6
+check "faults: every other variant right" \
+	test "$(q "SELECT count(*) FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE v.params NOT LIKE '%inject%' AND m.status <> 'ok'")" = 0
+check "faults: a winner at each size" test "$(q "SELECT count(*) FROM winner")" = 3
+
+# Ctrl-C: the parent passes it to every worker; the same command resumes.
+export GPUTUNE_DB="$T/int.db"
+"$GPUTUNE" transpose --devices all --sizes 2048,4096,3000 --quiet --no-probe >"$T/out1" 2>"$T/err1" &
+pid=$!
+i=0
+while [ $i -lt 600 ]; do
+	n=$(q "SELECT count(*) FROM measurement" 2>/dev/null || echo 0)
+	[ "${n:-0}" -ge 50 ] && break
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -INT $pid
+wait $pid
+rc=$?
+check "an interrupted run over the GPUs exits 130 ($rc)" test $rc -eq 130
+check "no worker is left" sh -c "! pgrep -f '[g]putune transpose --devices' >/dev/null"
+check "the database is consistent" test "$(q "PRAGMA integrity_check")" = ok
+first=$(q "SELECT count(*) FROM measurement")
+check "measurements were kept ($first)" test "$first" -ge 50
+run_gt 0 transpose --devices all --sizes 2048,4096,3000 --quiet --no-probe
+check "the second run finished: a winner at each size" test "$(q "SELECT count(*) FROM winner")" = 3
+check "nothing was measured twice" \
+	test "$(q "SELECT count(*) FROM (SELECT variant_id, rows, cols FROM measurement GROUP BY variant_id, rows, cols HAVING count(*) > 1)")" = 0
+
+# A worker killed outright: its GPU is dropped and its sizes go to the
+# others (with one GPU, the run says what is left and fails).
+export GPUTUNE_DB="$T/kill.db"
+"$GPUTUNE" copy --devices all --sizes $sizes --no-probe --quiet >"$T/out2" 2>"$T/err2" &
+pid=$!
+i=0
+while [ $i -lt 600 ]; do
+	n=$(q "SELECT count(*) FROM measurement" 2>/dev/null || echo 0)
+	[ "${n:-0}" -ge 5 ] && break
+	sleep 0.1
+	i=$((i + 1))
+done
+victim=$(pgrep -P $pid | head -1)
+kill -KILL "$victim"
+wait $pid
+rc=$?
+sed 's/^/# stderr: /' "$T/err2"
+grep_in "$T/err2" "is dropped"
+if [ "$ngpu" -ge 2 ]; then
+	check "the others finished the killed worker's sizes (exit $rc)" test $rc -eq 0
+	# What the killed worker measured stays, under its GPU; the size is
+	# measured again wholly on another, whose winner it gets.
+	check "after the kill: a winner at each size" test "$(q "SELECT count(DISTINCT rows || 'x' || cols) FROM winner")" = 8
+else
+	check "with its only GPU dropped the run fails (exit $rc)" test $rc -eq 1
+fi
+done_testing
