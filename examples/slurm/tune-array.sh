@@ -7,7 +7,6 @@
 # comes from --shard auto, that is from SLURM_ARRAY_TASK_ID and
 # SLURM_ARRAY_TASK_COUNT.
 #SBATCH --job-name=gputune-tune
-#SBATCH --gres=gpu:1
 #SBATCH --output=gputune-tune-%A_%a.out
 set -eu
 : "${GPUTUNE:=gputune}"
