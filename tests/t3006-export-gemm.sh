@@ -48,6 +48,8 @@ run_gt 0 export --kernel gemm --no-shipped -o "$T/gputune_gemm.h"
 grep_in "$T/gputune_gemm.h" "NVIDIA H200, sm_90, f32: 3 measured sizes, 3 candidates"
 grep_in "$T/gputune_gemm.h" "gputune_gemm_g0_depths[] = { 1024, 2048, 5000 }"
 check "the header does not name the test-only parameter" sh -c "! grep -qi 'inject' '$T/gputune_gemm.h'"
+check "the header's entries name GFLOP/s gflops, not gbps" \
+	sh -c "grep -q '^	double gflops;     /\* measured, GFLOP/s \*/' '$T/gputune_gemm.h' && ! grep -q gbps '$T/gputune_gemm.h'"
 
 cat > "$T/choice.c" <<'C'
 #include "gputune_gemm.h"
@@ -120,6 +122,10 @@ check_header_programs gemm
 # JSON export and merge keep the third dimension.
 run_gt 0 export --format json --kernel gemm --no-shipped -o "$T/round.json"
 grep_in "$T/round.json" '"depth": 5000'
+# The records name GFLOP/s gflops (the document read above said gbps:
+# import takes either).
+grep_in "$T/round.json" '"gflops": 39600, "fraction": 0.7, "ceiling_gflops": 64000,'
+check "no record of the JSON calls GFLOP/s gbps" sh -c "! grep -q '\"gbps\"\|\"ceiling_gbps\"' '$T/round.json'"
 grep_in "$T/round.json" '"name": "gemm", "params": "bm,bn,bk,wm,wn,tm,tn,vec,pad,dbuf,group,inject", "shape": "3d"'
 run_gt 0 db merge "$T/round.json" --db "$T/round.db"
 check "the merged copy stores the family's shape as 3d" \

@@ -307,6 +307,20 @@ int db_stage_json(sqlite3 *db, const char *json)
 	int rc = db_step_done(db, st);
 	if (rc == 0)
 		rc = db_exec(db, "CREATE INDEX temp.import_doc_path ON import_doc (path)");
+	/* A family measured in GFLOP/s names its figures gflops: read as the
+	 * gbps columns they are stored in (where a record has not both). */
+	static const char *const rates[][2] = { { "gflops", "gbps" }, { "ceiling_gflops", "ceiling_gbps" },
+						 { "best_gflops", "best_gbps" } };
+	for (size_t i = 0; rc == 0 && i < sizeof(rates) / sizeof(rates[0]); i++) {
+		char *sql_rate = sqlite3_mprintf(
+			"UPDATE temp.import_doc SET value = json_remove(json_set(value, '$.%s', json_extract(value, '$.%s')),"
+			" '$.%s') WHERE path IN ('$.results', '$.measurements', '$.validation') AND json_valid(value)"
+			" AND json_type(value) = 'object' AND json_type(value, '$.%s') IS NOT NULL"
+			" AND json_type(value, '$.%s') IS NULL",
+			rates[i][1], rates[i][0], rates[i][0], rates[i][0], rates[i][1]);
+		rc = sql_rate ? db_exec(db, sql_rate) : -1;
+		sqlite3_free(sql_rate);
+	}
 	return rc;
 }
 

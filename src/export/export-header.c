@@ -267,9 +267,10 @@ static void write_types(const struct header *h)
 		   "\tconst char *device; /* as the driver names it */\n"
 		   "\tint cc;\n\tconst char *dtype;\n"
 		   "\tlong rows, cols, depth; /* a vector's length is rows, cols = depth = 1; m x n x k is rows x cols x depth */\n"
-		   "\tdouble gbps;     /* measured */\n"
+		   "\tdouble %s;     /* measured, %s */\n"
 		   "\tdouble fraction; /* of the ceiling measured in the same run */\n"
-		   "\tint variant;\n} gputune_%s_entry;\n\n", P, P);
+		   "\tint variant;\n} gputune_%s_entry;\n\n", P, fam->metric == METRIC_FLOPS ? "gflops" : "gbps",
+		family_metric_unit(fam), P);
 	fprintf(f, "/* The measured sizes of one device and element type (entries first to\n"
 		   " * first + n - 1, with rows[], cols[] and winner[] in the same order) and the\n"
 		   " * candidates: share[i * ncand + j] is candidate j's bandwidth at size i over\n"

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "db/db.h"
+#include "families/family.h"
 #include "export/export.h"
 #include "util/table.h"
 #include "util/util.h"
@@ -51,11 +52,15 @@ static void write_result(FILE *f, const struct result *r, int first)
 		field_s(f, ", ", "status", r->status);
 		field_s(f, ", ", "reason", r->reason ? r->reason : "");
 	}
+	/* The figure and its ceiling in the family's unit: GB/s, or GFLOP/s
+	 * (named gflops; import reads either name). */
+	const struct family *fam = family_find(r->family);
+	const char *rate = fam && fam->metric == METRIC_FLOPS ? "gflops" : "gbps";
 	fprintf(f, ",\n     \"median_ms\": %.9g, \"min_ms\": %.9g, \"max_ms\": %.9g, \"p25_ms\": %.9g,"
-		   " \"p75_ms\": %.9g, \"launches\": %d, \"gbps\": %.9g, \"fraction\": %.9g,"
-		   " \"ceiling_gbps\": %.9g, \"memcpy_gbps\": %.9g, \"copy_kernel_gbps\": %.9g,\n     \"run\": {",
-		r->median_ms, r->min_ms, r->max_ms, r->p25_ms, r->p75_ms, r->launches, r->gbps, r->fraction,
-		r->ceiling_gbps, r->memcpy_gbps, r->copy_kernel_gbps);
+		   " \"p75_ms\": %.9g, \"launches\": %d, \"%s\": %.9g, \"fraction\": %.9g,"
+		   " \"ceiling_%s\": %.9g, \"memcpy_gbps\": %.9g, \"copy_kernel_gbps\": %.9g,\n     \"run\": {",
+		r->median_ms, r->min_ms, r->max_ms, r->p25_ms, r->p75_ms, r->launches, rate, r->gbps, r->fraction,
+		rate, r->ceiling_gbps, r->memcpy_gbps, r->copy_kernel_gbps);
 	field_s(f, "", "uuid", r->run_uuid);
 	field_s(f, ", ", "started_at", r->started_at);
 	field_s(f, ", ", "gputune_version", r->gputune_version);
@@ -108,9 +113,12 @@ static const char conditions_sql[] =
 	" FROM run_condition c JOIN run r ON r.id = c.run_id JOIN device d ON d.id = r.device_id"
 	" JOIN family f ON f.id = r.family_id WHERE (?1 IS NULL OR f.name = ?1) AND (?2 IS NULL OR c.dtype = ?2)"
 	" AND (?3 IS NULL OR r.timing_mode = ?3) ORDER BY r.id, c.rows * c.cols * c.depth, c.rows, c.cols";
+/* A figure's key: GB/s as gbps, GFLOP/s as gflops. */
+#define RATE_KEY(prefix) "CASE f.metric WHEN 'GFLOP/s' THEN '" prefix "gflops' ELSE '" prefix "gbps' END"
 static const char validation_sql[] =
 	"SELECT d.uuid, json_object('run_uuid', r.uuid, 'dtype', va.dtype, 'rows', va.rows, 'cols', va.cols,"
-	" 'params', va.params, 'how', va.how, 'gbps', va.gbps, 'fraction', va.fraction, 'best_gbps', va.best_gbps,"
+	" 'params', va.params, 'how', va.how, " RATE_KEY("") ", va.gbps, 'fraction', va.fraction,"
+	" " RATE_KEY("best_") ", va.best_gbps,"
 	" 'depth', va.depth)"
 	" FROM validation va JOIN run r ON r.id = va.run_id JOIN device d ON d.id = r.device_id"
 	" JOIN family f ON f.id = r.family_id WHERE (?1 IS NULL OR f.name = ?1) AND (?2 IS NULL OR va.dtype = ?2)"
