@@ -65,4 +65,14 @@ grep_in "$T/out" "tile=32,"
 grep_in "$T/out" "row alignment"
 run_gt 0 query --no-shipped --db "$T/s.db" --size 1536x1536
 grep_in "$T/out" "tile=64,"
+
+# The table for a reader: the UUID's first group, the parameters last, and
+# every column before them within 120 (the shipped results, all families).
+run_gt 0 query --db "$T/none.db"
+check "the table's parameters are its last column" sh -c "head -1 '$T/out' | grep -q '  params\$'"
+check "the table names a GPU by its UUID's first group" sh -c "sed -n 2p '$T/out' | grep -Eq ' GPU-[0-9a-f]{8} '"
+check "every column before the parameters fits in 120" \
+	sh -c "awk '{ i = index(\$0, \" \" \$NF); if (i > 120) bad = 1 } END { exit bad }' '$T/out'"
+run_gt 0 query --format csv
+check "CSV keeps the full UUID, in its place" sh -c "head -1 '$T/out' | grep -q '^device,uuid,kernel,dtype,size,mode,params,'"
 done_testing

@@ -37,6 +37,28 @@ static const struct table_col winner_cols[] = {
 	{ "device", 0 }, { "uuid", 0 }, { "kernel", 0 }, { "dtype", 0 }, { "size", 0 }, { "mode", 0 },
 	{ "params", 0 }, { "median_us", 1 }, { "gbps", 1 }, { "pct_ceiling", 1 }, { "source", 0 }, { "note", 0 },
 };
+/* The same for a reader: the UUID's first group (the rest is in CSV and
+ * JSON), and the parameters, the widest column, last, so that the rest
+ * fits about 110 columns and a narrow terminal wraps only them. */
+static const struct table_col winner_cols_text[ARRAY_SIZE(winner_cols)] = {
+	{ "device", 0 }, { "gpu", 0 }, { "kernel", 0 }, { "dtype", 0 }, { "size", 0 }, { "mode", 0 },
+	{ "median_us", 1 }, { "gbps", 1 }, { "pct_ceiling", 1 }, { "source", 0 }, { "note", 0 }, { "params", 0 },
+};
+
+/* A winner row, cells in winner_cols' order, added as the table's columns
+ * have them. */
+static void add_winner_cells(struct table *t, const char **cells)
+{
+	if (t->cols != winner_cols_text) {
+		table_add(t, cells);
+		return;
+	}
+	char gpu[16];
+	snprintf(gpu, sizeof(gpu), "%.12s", cells[1]);
+	const char *text[] = { cells[0], gpu, cells[2], cells[3], cells[4], cells[5],
+			       cells[7], cells[8], cells[9], cells[10], cells[11], cells[6] };
+	table_add(t, text);
+}
 
 static const struct table_col all_cols[] = {
 	{ "device", 0 }, { "kernel", 0 }, { "dtype", 0 }, { "size", 0 }, { "mode", 0 }, { "params", 0 },
@@ -67,7 +89,7 @@ static void add_winner(struct table *t, const struct result *r, const char *note
 	snprintf(pct, sizeof(pct), "%.1f", r->fraction * 100);
 	const char *cells[] = { r->device, r->uuid, r->family, r->dtype, size, r->mode, r->params,
 				med, gbps, pct, r->shipped ? "shipped" : "user", note };
-	table_add(t, cells);
+	add_winner_cells(t, cells);
 }
 
 /* --all: every variant's latest result from the user's database. */
@@ -189,7 +211,7 @@ static int exec_query(struct args *a)
 	}
 	free(path);
 	struct table t;
-	table_init(&t, winner_cols, (int)ARRAY_SIZE(winner_cols));
+	table_init(&t, format == FMT_TABLE ? winner_cols_text : winner_cols, (int)ARRAY_SIZE(winner_cols));
 	for (size_t i = 0; i < cs.winners.n && !size; i++)
 		add_winner(&t, &cs.winners.r[i], "");
 	/* With --size: one answer per group, by the rule exported headers use. */
@@ -214,7 +236,7 @@ static int exec_query(struct args *a)
 			 g->n, g->ncand);
 		const char *cells[] = { r->device, r->uuid, r->family, r->dtype, sz, r->mode, g->names[v],
 					"", "", "", r->shipped ? "shipped" : "user", note };
-		table_add(&t, cells);
+		add_winner_cells(&t, cells);
 	}
 	if (t.rows == 0 && format == FMT_TABLE)
 		fprintf(stderr, "gputune: nothing tuned matches (a tuning run, `gputune FAMILY`, "
