@@ -5,8 +5,9 @@
 # worker whose GPU faults (a variant of a test copy of the template)
 # starts again and finishes its sizes.  Ctrl-C stops every worker (exit
 # 130) and the same command resumes without measuring anything twice.
-# With two GPUs or more, a worker killed outright is dropped and its sizes
-# go to the others.
+# With two GPUs or more, a worker killed outright, or one whose GPU stops
+# answering (GPUTUNE_WORKER_TIMEOUT), is dropped and its sizes go to the
+# others.
 . "$(dirname "$0")/setup"
 skip_without_gpu
 SQL="$top_builddir/tests/sqlexec"
@@ -96,4 +97,32 @@ if [ "$ngpu" -ge 2 ]; then
 else
 	check "with its only GPU dropped the run fails (exit $rc)" test $rc -eq 1
 fi
+
+# A GPU that stops answering (its worker stopped with SIGSTOP): after
+# GPUTUNE_WORKER_TIMEOUT seconds without a result the worker is killed
+# and dropped, and its sizes go to the others.
+export GPUTUNE_DB="$T/hang.db"
+GPUTUNE_WORKER_TIMEOUT=5 "$GPUTUNE" copy --devices all --sizes $sizes --no-probe --quiet >"$T/out3" 2>"$T/err3" &
+pid=$!
+i=0
+while [ $i -lt 600 ]; do
+	n=$(q "SELECT count(*) FROM measurement" 2>/dev/null || echo 0)
+	[ "${n:-0}" -ge 5 ] && break
+	sleep 0.1
+	i=$((i + 1))
+done
+victim=$(pgrep -P $pid | head -1)
+kill -STOP "$victim"
+wait $pid
+rc=$?
+sed 's/^/# stderr: /' "$T/err3"
+grep_in "$T/err3" "no result for 5 s"
+grep_in "$T/err3" "is dropped"
+if [ "$ngpu" -ge 2 ]; then
+	check "the others finished the stopped worker's sizes (exit $rc)" test $rc -eq 0
+	check "after the hang: a winner at each size" test "$(q "SELECT count(DISTINCT rows || 'x' || cols) FROM winner")" = 8
+else
+	check "with its only GPU dropped the run fails (exit $rc)" test $rc -eq 1
+fi
+check "no worker is left after the hang" sh -c "! pgrep -f '[g]putune copy --devices' >/dev/null"
 done_testing

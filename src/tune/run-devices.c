@@ -57,11 +57,37 @@ struct devq {
 #define Q_DEVICE(q) (Q_DONE(q) + (q)->nsizes)  /* per slot: its GPU's index */
 #define Q_RUN(q) ((int64_t *)(Q_DEVICE(q) + (q)->nslots + ((q)->nslots & 1)))
 #define Q_DEVID(q) (Q_RUN(q) + (q)->nslots)    /* per slot: its device row */
+#define Q_BEAT(q) (Q_DEVID(q) + (q)->nslots)    /* per slot: when it last stored a result (monotonic s) */
 
 static size_t queue_bytes(int nsizes, int nslots)
 {
 	return sizeof(struct devq) + sizeof(int32_t) * (3 * (size_t)nsizes + (size_t)nslots + 1) +
-	       sizeof(int64_t) * 2 * (size_t)nslots;
+	       sizeof(int64_t) * 3 * (size_t)nslots;
+}
+
+static int64_t monotonic_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec;
+}
+
+/* How long a worker may go without storing a result before its GPU counts
+ * as not answering: GPUTUNE_WORKER_TIMEOUT seconds, default 600 (the
+ * longest a size's ceiling and one variant have taken is seconds; a
+ * search compiling what it picks waits for the compiler longer). */
+static long worker_timeout(void)
+{
+	long t = 600;
+	const char *e = getenv("GPUTUNE_WORKER_TIMEOUT");
+	if (e && parse_long(e, 1, 86400, &t) < 0)
+		t = 600;
+	return t;
+}
+
+void devq_beat(struct devq *q, int slot)
+{
+	__atomic_store_n(&Q_BEAT(q)[slot], monotonic_s(), __ATOMIC_RELEASE);
 }
 
 /* Maps the queue file path (created with room for nsizes and nslots when
@@ -156,6 +182,7 @@ void devq_started(struct devq *q, int slot, int64_t device_id, int64_t run_id)
 {
 	Q_DEVID(q)[slot] = device_id;
 	Q_RUN(q)[slot] = run_id;
+	devq_beat(q, slot);
 }
 
 /* A worker, first or restarted: the run of its slot's GPU, fed from the
@@ -315,6 +342,7 @@ static void run_round(const char *qpath, struct devq *q, const struct gpu_info *
 		status[s] = -1;
 		if (!live[s])
 			continue;
+		devq_beat(q, s);
 		pid[s] = fork();
 		if (pid[s] == 0) {
 			char *env = xasprintf("%s:%d", qpath, s);
@@ -331,7 +359,17 @@ static void run_round(const char *qpath, struct devq *q, const struct gpu_info *
 	for (int s = 0; s < n; s++)
 		running += pid[s] > 0;
 	int tty = isatty(2), forwarded = 0;
+	long timeout = worker_timeout();
 	while (running > 0) {
+		/* A GPU that stops answering: its worker is stopped, and
+		 * dropped as one that failed. */
+		for (int s = 0; s < n && !interrupted(); s++)
+			if (pid[s] > 0 && status[s] < 0 && monotonic_s() - __atomic_load_n(&Q_BEAT(q)[s], __ATOMIC_ACQUIRE) > timeout) {
+				error("GPU %d (%s): no result for %ld s (GPUTUNE_WORKER_TIMEOUT): its worker is stopped",
+				      g[s].index, g[s].name, timeout);
+				kill(pid[s], SIGKILL);
+				Q_BEAT(q)[s] = monotonic_s(); /* said once */
+			}
 		/* Ctrl-C on a terminal reaches every worker; a signal sent to
 		 * this process alone is passed on (within the second that
 		 * makes two signals one request). */

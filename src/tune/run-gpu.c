@@ -134,8 +134,10 @@ static int measure_queued(struct run_state *s, struct bench *b, struct compile_p
 			break;
 		else if (interrupted())
 			*stop = 1;
-		else
+		else { /* waiting for the other GPUs is not this one failing to answer */
+			devq_beat(s->q, s->slot);
 			nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
+		}
 	}
 	free(first);
 	if (rc == EXIT_OK && !*stop && !s->o->shard.n && narrow_probes(s) < 0)

@@ -29,6 +29,8 @@
 int store_measurement(struct run_state *s, const struct point *p, const struct dims *d,
 			     const struct variant_result *r, double bytes, double ceiling)
 {
+	if (s->q) /* a worker of several GPUs: its GPU answers */
+		devq_beat(s->q, s->slot);
 	if (db_begin(s->db) < 0)
 		return -1;
 	sqlite3_stmt *st = db_prepare(s->db,
@@ -69,6 +71,8 @@ int store_measurement(struct run_state *s, const struct point *p, const struct d
 
 int store_ceiling(struct run_state *s, const struct dims *d, double mc, double kern)
 {
+	if (s->q)
+		devq_beat(s->q, s->slot);
 	if (db_begin(s->db) < 0)
 		return -1;
 	sqlite3_stmt *st = db_prepare(s->db,

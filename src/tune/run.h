@@ -142,6 +142,9 @@ void devq_done(struct devq *q, size_t k);
 size_t devq_nsizes(const struct devq *q);
 /* Whether slot measured size k (before a restart, too). */
 int devq_measured_by(const struct devq *q, int slot, size_t k);
+/* Slot stored a result: its GPU answers (the parent stops a worker that
+ * goes GPUTUNE_WORKER_TIMEOUT seconds without). */
+void devq_beat(struct devq *q, int slot);
 /* Slot's device row and run, for the parent's report. */
 void devq_started(struct devq *q, int slot, int64_t device_id, int64_t run_id);
 
