@@ -18,7 +18,7 @@
 
 #define DEFAULT_REPS 30
 
-static const struct cmd_option tune_options[] = {
+const struct cmd_option cmd_tune_options[] = {
 	{ "sizes", "LIST", "sizes to tune: N, 2^K, RxC (matrices), MxNxK (3-D families), A-B, A-B:STEP, random:N:A-B[:SEED], comma-separated (default: the family's, see below)", 0, 0 },
 	TUNE_OPT_DTYPE,
 	{ "param", "NAME=V,...", "candidate values of one parameter, or NAME=all (replaces its defaults)", 1, 0 },
@@ -46,7 +46,7 @@ static const struct cmd_option tune_options[] = {
 	OPT_END
 };
 
-static const char tune_description[] =
+const char cmd_tune_description[] =
 	"Generates every variant of the family's parameter space (narrowed or widened\n"
 	"with --param), compiles each with NVRTC in worker processes (cached), then on\n"
 	"the GPU, at each size: measures the family's ceiling (a copy, or a streaming\n"
@@ -251,7 +251,10 @@ int tune_opts_parse(const struct family *f, const struct args *a, struct tune_op
 	if ((o->format = args_format(a)) < 0)
 		return EXIT_USAGE;
 	const char *dtn = args_get(a, "dtype");
-	o->dt = family_dtype(f, dtn ? dtn : "f32");
+	/* The default: f32, or the first a family supports where it has no f32. */
+	char first[8];
+	snprintf(first, sizeof(first), "%.*s", (int)strcspn(f->dtypes, ","), f->dtypes);
+	o->dt = family_dtype(f, dtn ? dtn : family_dtype(f, "f32") ? "f32" : first);
 	if (!o->dt)
 		return cmd_usage_error(a->cmd, "%s: unknown --dtype '%s' for %s (%s)", o->cmd, dtn, f->name, f->dtypes);
 	o->quiet = args_has(a, "quiet");
@@ -312,8 +315,8 @@ const struct cmd_entry *const *cmd_family_entries(void)
 			.name = f->name,
 			.summary = f->command_summary,
 			.usage = "",
-			.description = tune_description,
-			.options = tune_options,
+			.description = cmd_tune_description,
+			.options = cmd_tune_options,
 			.flags = CMD_NEEDS_GPU | CMD_USES_DB,
 			.exec = exec_family,
 			.extra_help = help_family,

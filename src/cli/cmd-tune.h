@@ -29,6 +29,11 @@
  */
 int tune_opts_parse(const struct family *f, const struct args *a, struct tune_opts *o);
 
+/* The options and description every tuning command shares (the family
+ * commands, and `gputune tune KERNEL.cu`). */
+extern const struct cmd_option cmd_tune_options[];
+extern const char cmd_tune_description[];
+
 /* The command `gputune <f->name>` of each family of the family table, in
  * its order (NULL-terminated). */
 const struct cmd_entry *const *cmd_family_entries(void);

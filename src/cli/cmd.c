@@ -22,6 +22,7 @@ static const struct cmd_entry *const cmd_table[] = {
 	&cmd_version_entry,
 	&cmd_devices_entry,
 	FAMILIES,
+	&cmd_tune_entry,
 	&cmd_source_entry,
 	&cmd_query_entry,
 	&cmd_export_entry,

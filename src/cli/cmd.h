@@ -86,6 +86,7 @@ const struct cmd_entry *const *cmd_list(void);
 extern const struct cmd_entry cmd_help_entry;
 extern const struct cmd_entry cmd_version_entry;
 extern const struct cmd_entry cmd_devices_entry;
+extern const struct cmd_entry cmd_tune_entry;
 extern const struct cmd_entry cmd_source_entry;
 extern const struct cmd_entry cmd_query_entry;
 extern const struct cmd_entry cmd_export_entry;

@@ -39,6 +39,12 @@ char *template_load(const char *name, const char *templates_dir)
 
 char *family_template_load(const struct family *f, const char *templates_dir)
 {
+	if (f->template_path) { /* a user family's own file, which needs none of common.cuh */
+		char *text = read_file(f->template_path, NULL);
+		if (!text)
+			error("cannot read template %s: %s", f->template_path, strerror(errno));
+		return text;
+	}
 	char *common = template_load("templates/common.cuh", templates_dir);
 	char *own = common ? template_load(f->template_name, templates_dir) : NULL;
 	char *text = own ? xasprintf("%s\n%s", common, own) : NULL;

@@ -138,6 +138,9 @@ struct family {
 	const char *command_summary;
 	const char *command_help;
 	const char *template_name; /* "templates/transpose.cu" */
+	/* A user family's template, a file read from disk (user-family.h);
+	 * NULL for a built-in family, whose template is embedded. */
+	const char *template_path;
 	const char *kernel_name;   /* the extern "C" entry point */
 	int shape;                 /* enum family_shape */
 	const char *default_sizes; /* --sizes when not given */

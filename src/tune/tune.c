@@ -184,6 +184,9 @@ void make_jobs(struct run_state *s)
 		}
 }
 
+/* Failures a dry run names by a line (the first with its log). */
+#define SHOWN_FAILURES 5
+
 /* --dry-run: compile everything, print the counts. */
 static int dry_run(struct run_state *s, const struct space *sp, const char *arch, const char *cache_dir,
 		   int workers)
@@ -198,11 +201,14 @@ static int dry_run(struct run_state *s, const struct space *sp, const char *arch
 		int st = compile_pool_wait(pool, i);
 		cached += s->jobs[i].cached;
 		if (st != COMPILE_OK) {
+			/* The first failure with its log, the next few by a line,
+			 * the rest counted (--show-log: every one with its log). */
 			failed++;
 			char *log = compile_pool_log(pool, i);
 			char *line = first_line(log);
-			error("%s: variant %s failed to compile: %s", s->f->name, s->jobs[i].name, line);
-			if (show && log)
+			if (failed <= SHOWN_FAILURES || show)
+				error("%s: variant %s failed to compile: %s", s->f->name, s->jobs[i].name, line);
+			if ((show || failed == 1) && log)
 				fprintf(stderr, "%s\n", log);
 			free(line);
 			free(log);
@@ -210,6 +216,9 @@ static int dry_run(struct run_state *s, const struct space *sp, const char *arch
 		if (interrupted())
 			break;
 	}
+	if (failed > SHOWN_FAILURES && !show)
+		error("%s: and %zu more variants failed to compile (--show-log gives each one's log)", s->f->name,
+		      failed - SHOWN_FAILURES);
 	double dt = now_seconds() - t0;
 	size_t compiled = compile_pool_compiled(pool);
 	compile_pool_stop(pool);

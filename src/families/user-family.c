@@ -1,0 +1,597 @@
+/*
+ * user-family.c - see user-family.h.
+ *
+ * The spec is read with SQLite's JSON functions (one in-memory
+ * connection); every field is checked before the family is built, and an
+ * error names the file and the field.  Each constraint is compiled once as
+ *     SELECT (EXPR) FROM (SELECT ?1 AS param1, ..., ?k AS cc)
+ * on a connection whose authorizer allows a SELECT and a short list of
+ * functions and nothing else (no table, no PRAGMA, no ATTACH), whose
+ * limits bound the expression's size and depth, and whose progress
+ * handler bounds its work: a spec cannot read a file or run for long.
+ */
+#include "config.h"
+#include "families/user-family.h"
+#include "util/sizes.h"
+#include "util/util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_CONSTRAINTS 64
+#define EXPR_MAX 2000
+#define STEPS_MAX 100000
+
+/* What a constraint reads besides the parameters. */
+static const char *const limit_names[] = { "elem_bytes", "max_threads", "max_smem", "cc" };
+#define NLIMITS 4
+
+/* The functions an expression may call: arithmetic and comparisons. */
+static const char *const allowed_functions[] = { "abs", "min", "max", "coalesce", "iif", "nullif", "round",
+						 "ifnull", NULL };
+
+static struct user {
+	int loaded;
+	struct family f;
+	struct param_def params[MAX_PARAMS];
+	char *names[MAX_PARAMS][MAX_VALUES + 1]; /* symbolic values */
+	sqlite3 *db;                /* reads the spec, evaluates constraints */
+	sqlite3_stmt *cons[MAX_CONSTRAINTS];
+	char *reasons[MAX_CONSTRAINTS];
+	int ncons;
+	long steps;
+	char *strings[MAX_PARAMS * (MAX_VALUES + 3) + 16]; /* every text the family owns */
+	int nstrings;
+} U;
+
+static char *own(char *s)
+{
+	if (U.nstrings < (int)ARRAY_SIZE(U.strings))
+		U.strings[U.nstrings++] = s;
+	return s;
+}
+
+/* The error: "FILE: FIELD: what", into err; returns NULL. */
+static const struct family *spec_fail(char *err, size_t en, const char *file, const char *field, const char *fmt, ...)
+{
+	char what[700];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	snprintf(err, en, "%s: %s%s%s", file, field ? field : "", field ? ": " : "", what);
+	user_family_free();
+	return NULL;
+}
+
+static int authorize(void *unused, int action, const char *a, const char *b, const char *c, const char *d)
+{
+	(void)unused;
+	(void)b;
+	(void)c;
+	(void)d;
+	if (action == SQLITE_SELECT)
+		return SQLITE_OK;
+	if (action == SQLITE_FUNCTION) {
+		for (int i = 0; allowed_functions[i]; i++)
+			if (a && !strcmp(a, allowed_functions[i]))
+				return SQLITE_OK;
+		/* The JSON functions read the spec, before the authorizer. */
+	}
+	return SQLITE_DENY;
+}
+
+static int progress(void *unused)
+{
+	(void)unused;
+	return ++U.steps > STEPS_MAX / 100;
+}
+
+/* json_extract(spec, path) as text (a new string) and its JSON type
+ * ("null" when absent) into type (size 16). */
+static char *jget(const char *spec, const char *path, char *type)
+{
+	sqlite3_stmt *st = NULL;
+	char *out = NULL;
+	snprintf(type, 16, "null");
+	if (sqlite3_prepare_v2(U.db, "SELECT json_extract(?1, ?2), coalesce(json_type(?1, ?2), 'null')", -1, &st,
+			       NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_text(st, 1, spec, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, path, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(st, 0);
+		out = t ? xstrdup(t) : NULL;
+		snprintf(type, 16, "%s", (const char *)sqlite3_column_text(st, 1));
+	}
+	sqlite3_finalize(st);
+	return out;
+}
+
+/* A name the spec gives (a family's, a parameter's): lower-case letters,
+ * digits and '_', a letter first, at most max characters. */
+static int good_name(const char *s, size_t max)
+{
+	if (!s || !islower((unsigned char)s[0]) || strlen(s) > max)
+		return 0;
+	for (const char *p = s; *p; p++)
+		if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '_')
+			return 0;
+	return 1;
+}
+
+static int good_text(const char *s, size_t max)
+{
+	if (!s || strlen(s) > max)
+		return 0;
+	for (const char *p = s; *p; p++)
+		if ((unsigned char)*p < 0x20)
+			return 0;
+	return 1;
+}
+
+/* One parameter, params[i] of the spec, into U.params[i].  NULL, or the
+ * error (through fail). */
+static const char *read_param(const char *spec, const char *file, int i, char *err, size_t en)
+{
+	char path[64], type[16], field[64];
+	struct param_def *p = &U.params[i];
+	snprintf(field, sizeof(field), "params[%d].name", i);
+	snprintf(path, sizeof(path), "$.params[%d].name", i);
+	char *name = jget(spec, path, type);
+	if (strcmp(type, "text") || !good_name(name, 32)) {
+		free(name);
+		spec_fail(err, en, file, field, "must be a name of lower-case letters, digits and '_', a letter first, "
+			  "at most 32 characters");
+		return err;
+	}
+	for (int k = 0; k < NLIMITS; k++)
+		if (!strcmp(name, limit_names[k])) {
+			spec_fail(err, en, file, field, "'%s' is a device limit's name; call the parameter otherwise", name);
+			free(name);
+			return err;
+		}
+	if (sqlite3_keyword_check(name, (int)strlen(name))) {
+		spec_fail(err, en, file, field, "'%s' is an SQL keyword, which a constraint could not name", name);
+		free(name);
+		return err;
+	}
+	for (int j = 0; j < i; j++)
+		if (!strcmp(U.params[j].name, name)) {
+			spec_fail(err, en, file, field, "'%s' is given twice", name);
+			free(name);
+			return err;
+		}
+	p->name = own(name);
+	char *macro = xasprintf("GT_%s", name);
+	for (char *c = macro; *c; c++)
+		*c = (char)toupper((unsigned char)*c);
+	p->macro = own(macro);
+	snprintf(path, sizeof(path), "$.params[%d].help", i);
+	char *help = jget(spec, path, type);
+	snprintf(field, sizeof(field), "params[%d].help", i);
+	if (strcmp(type, "null") && (strcmp(type, "text") || !good_text(help, 300))) {
+		free(help);
+		spec_fail(err, en, file, field, "must be text of at most 300 characters, without control characters");
+		return err;
+	}
+	p->help = own(help ? help : xstrdup(""));
+	/* The values: integers, or names (a symbolic parameter). */
+	snprintf(field, sizeof(field), "params[%d].values", i);
+	sqlite3_stmt *st = NULL;
+	snprintf(path, sizeof(path), "$.params[%d].values", i);
+	if (sqlite3_prepare_v2(U.db, "SELECT type, value FROM json_each(?1, ?2)", -1, &st, NULL) != SQLITE_OK) {
+		spec_fail(err, en, file, field, "cannot be read (%s)", sqlite3_errmsg(U.db));
+		return err;
+	}
+	sqlite3_bind_text(st, 1, spec, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, path, -1, SQLITE_TRANSIENT);
+	int n = 0, symbolic = -1, bad = 0;
+	while (!bad && sqlite3_step(st) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(st, 0);
+		int sym = !strcmp(t, "text");
+		if (n == MAX_VALUES || (strcmp(t, "integer") && !sym) || (symbolic >= 0 && sym != symbolic)) {
+			bad = 1;
+			break;
+		}
+		symbolic = sym;
+		if (sym) {
+			const char *v = (const char *)sqlite3_column_text(st, 1);
+			if (!good_name(v, 32)) {
+				bad = 1;
+				break;
+			}
+			U.names[i][n] = own(xstrdup(v));
+			p->allowed[n] = n;
+		} else {
+			sqlite3_int64 v = sqlite3_column_int64(st, 1);
+			if (v < -(1LL << 30) || v > (1LL << 30)) {
+				bad = 1;
+				break;
+			}
+			p->allowed[n] = (int)v;
+		}
+		for (int j = 0; j < n; j++)
+			bad |= p->allowed[j] == p->allowed[n] && !sym;
+		for (int j = 0; sym && j < n; j++)
+			bad |= !strcmp(U.names[i][j], U.names[i][n]);
+		n++;
+	}
+	sqlite3_finalize(st);
+	if (bad || n == 0) {
+		spec_fail(err, en, file, field, "must be an array of 1 to %d different integers (within +-2^30), or of "
+			  "names of lower-case letters, digits and '_'", MAX_VALUES);
+		return err;
+	}
+	p->nallowed = n;
+	if (symbolic)
+		p->names = (const char *const *)U.names[i];
+	/* The default search: "default" (a subset of the values), else all. */
+	snprintf(path, sizeof(path), "$.params[%d].default", i);
+	char *def = jget(spec, path, type);
+	free(def);
+	snprintf(field, sizeof(field), "params[%d].default", i);
+	if (!strcmp(type, "null")) {
+		memcpy(p->defaults, p->allowed, sizeof(p->defaults));
+		p->ndefaults = n;
+	} else {
+		sqlite3_prepare_v2(U.db, "SELECT value FROM json_each(?1, ?2)", -1, &st, NULL);
+		sqlite3_bind_text(st, 1, spec, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, path, -1, SQLITE_TRANSIENT);
+		int nd = 0;
+		bad = strcmp(type, "array") != 0;
+		while (!bad && sqlite3_step(st) == SQLITE_ROW) {
+			const char *v = (const char *)sqlite3_column_text(st, 0);
+			int value;
+			if (nd == MAX_VALUES || !v || param_value_parse(p, v, &value) < 0) {
+				bad = 1;
+				break;
+			}
+			p->defaults[nd++] = value;
+		}
+		sqlite3_finalize(st);
+		if (bad || nd == 0) {
+			spec_fail(err, en, file, field, "must be an array of some of params[%d].values", i);
+			return err;
+		}
+		p->ndefaults = nd;
+	}
+	p->single = p->defaults[0];
+	return NULL;
+}
+
+/* The constraints: each "require" compiled as a SELECT, with its reason.
+ * NULL, or the error. */
+static const char *read_constraints(const char *spec, const char *file, char *err, size_t en)
+{
+	char type[16];
+	free(jget(spec, "$.constraints", type));
+	if (!strcmp(type, "null"))
+		return NULL;
+	if (strcmp(type, "array")) {
+		spec_fail(err, en, file, "constraints", "must be an array of {\"require\": EXPR, \"reason\": TEXT}");
+		return err;
+	}
+	/* The columns an expression reads. */
+	struct strbuf cols = {0};
+	int col = 1;
+	for (int i = 0; i < U.f.nparams; i++, col++)
+		sb_printf(&cols, "%s?%d AS %s", i ? ", " : "", col, U.params[i].name);
+	for (int k = 0; k < NLIMITS; k++, col++)
+		sb_printf(&cols, ", ?%d AS %s", col, limit_names[k]);
+	for (int i = 0;; i++) {
+		char path[64], field[64];
+		snprintf(path, sizeof(path), "$.constraints[%d]", i);
+		free(jget(spec, path, type));
+		if (!strcmp(type, "null"))
+			break;
+		snprintf(field, sizeof(field), "constraints[%d]", i);
+		if (i == MAX_CONSTRAINTS) {
+			sb_free(&cols);
+			spec_fail(err, en, file, "constraints", "more than %d", MAX_CONSTRAINTS);
+			return err;
+		}
+		snprintf(path, sizeof(path), "$.constraints[%d].require", i);
+		char *expr = jget(spec, path, type);
+		snprintf(field, sizeof(field), "constraints[%d].require", i);
+		if (strcmp(type, "text") || !good_text(expr, EXPR_MAX) || !*expr) {
+			free(expr);
+			sb_free(&cols);
+			spec_fail(err, en, file, field, "must be an expression of at most %d characters", EXPR_MAX);
+			return err;
+		}
+		char *sql = xasprintf("SELECT (%s) FROM (SELECT %s)", expr, cols.buf);
+		const char *tail = NULL;
+		sqlite3_set_authorizer(U.db, authorize, NULL);
+		int rc = sqlite3_prepare_v2(U.db, sql, -1, &U.cons[i], &tail);
+		sqlite3_set_authorizer(U.db, NULL, NULL);
+		int extra = rc == SQLITE_OK && tail && *tail;
+		free(sql);
+		if (rc != SQLITE_OK || extra || !U.cons[i]) {
+			char what[600], shown[100];
+			const char *msg = sqlite3_errmsg(U.db);
+			/* The expression as written, its first 80 characters. */
+			snprintf(shown, sizeof(shown), "%.80s%s", expr, strlen(expr) > 80 ? "..." : "");
+			if (extra)
+				snprintf(what, sizeof(what), "'%s' is not one expression", shown);
+			else if (!strncmp(msg, "no such column: ", 16))
+				snprintf(what, sizeof(what), "'%s' names '%s', which is no parameter (nor elem_bytes, "
+					 "max_threads, max_smem or cc)", shown, msg + 16);
+			else if (strstr(msg, "not authorized") || strstr(msg, "prohibited"))
+				snprintf(what, sizeof(what), "'%s' does what an expression may not (only arithmetic, "
+					 "comparisons and %s)", shown, "abs, min, max, coalesce, iif, nullif, round, ifnull");
+			else
+				snprintf(what, sizeof(what), "'%s' is not an expression SQLite reads (%s)", shown, msg);
+			free(expr);
+			sb_free(&cols);
+			spec_fail(err, en, file, field, "%s", what);
+			return err;
+		}
+		free(expr);
+		U.ncons = i + 1;
+		snprintf(path, sizeof(path), "$.constraints[%d].reason", i);
+		char *reason = jget(spec, path, type);
+		snprintf(field, sizeof(field), "constraints[%d].reason", i);
+		if (strcmp(type, "text") || !good_text(reason, 200) || !*reason) {
+			free(reason);
+			sb_free(&cols);
+			spec_fail(err, en, file, field, "must be text of 1 to 200 characters, saying why a point is left out");
+			return err;
+		}
+		U.reasons[i] = reason;
+	}
+	sb_free(&cols);
+	return NULL;
+}
+
+/* The family's reject: the first constraint that does not hold, by its
+ * reason (an expression that gives no value, as x / 0 does, holds not). */
+static const char *user_reject(const int *v, const struct dtype *dt, const struct device_limits *lim, char *buf,
+			       size_t n)
+{
+	for (int c = 0; c < U.ncons; c++) {
+		sqlite3_stmt *st = U.cons[c];
+		sqlite3_reset(st);
+		int col = 1;
+		for (int i = 0; i < U.f.nparams; i++, col++) {
+			if (U.params[i].names)
+				sqlite3_bind_text(st, col, U.params[i].names[v[i]], -1, SQLITE_STATIC);
+			else
+				sqlite3_bind_int(st, col, v[i]);
+		}
+		sqlite3_bind_int64(st, col++, (sqlite3_int64)dt->size);
+		sqlite3_bind_int(st, col++, lim->max_threads_per_block);
+		sqlite3_bind_int(st, col++, lim->max_smem_per_block);
+		sqlite3_bind_int(st, col++, lim->cc);
+		U.steps = 0;
+		int rc = sqlite3_step(st);
+		int holds = rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL && sqlite3_column_int64(st, 0);
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+			snprintf(buf, n, "%s (its constraint failed: %s)", U.reasons[c], sqlite3_errmsg(U.db));
+			return buf;
+		}
+		if (!holds) {
+			snprintf(buf, n, "%s", U.reasons[c]);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+static void user_geometry(const int *v, const struct dtype *dt, const struct dims *d, struct launch_geometry *g)
+{
+	(void)v;
+	(void)dt;
+	(void)d;
+	memset(g, 0, sizeof(*g));
+}
+
+/* The spec's text: at most USER_SPEC_MAX bytes.  NULL with the error. */
+static char *read_spec(const char *path, char *err, size_t en)
+{
+	size_t len = 0;
+	char *text = read_file(path, &len);
+	if (!text) {
+		spec_fail(err, en, path, NULL, "cannot be read: %s", strerror(errno));
+		return NULL;
+	}
+	if (len > USER_SPEC_MAX || strlen(text) != len) {
+		free(text);
+		spec_fail(err, en, path, NULL, len > USER_SPEC_MAX ? "is %zu bytes; a spec is at most 1 MiB"
+							     : "holds a NUL byte (%zu bytes)", len);
+		return NULL;
+	}
+	return text;
+}
+
+/* Where spec and template are, from the path given: FILE.json and FILE.cu. */
+static void spec_paths(const char *path, char **spec, char **tmpl)
+{
+	size_t len = strlen(path);
+	const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+	size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - path) : len;
+	if (dot && !strcmp(dot, ".cu")) {
+		*tmpl = xstrdup(path);
+		*spec = xasprintf("%.*s.json", (int)stem, path);
+	} else {
+		*spec = xstrdup(path);
+		*tmpl = xasprintf("%.*s.cu", (int)stem, path);
+	}
+}
+
+/* The family's own fields: name, kernel, shape, sizes, element types. */
+static int read_head(const char *spec, const char *file, char *err, size_t en)
+{
+	char type[16];
+	char *name = jget(spec, "$.name", type);
+	if (strcmp(type, "text") || !good_name(name, 32)) {
+		free(name);
+		spec_fail(err, en, file, "name", "must be a name of lower-case letters, digits and '_', a letter first, at "
+			  "most 32 characters");
+		return -1;
+	}
+	if (family_find(name)) {
+		spec_fail(err, en, file, "name", "'%s' is a built-in family's", name);
+		free(name);
+		return -1;
+	}
+	U.f.name = own(name);
+	char *kernel = jget(spec, "$.kernel", type);
+	if (strcmp(type, "text") || !kernel || !(isalpha((unsigned char)kernel[0]) || kernel[0] == '_') ||
+	    strlen(kernel) > 64 || strspn(kernel, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+					   strlen(kernel)) {
+		free(kernel);
+		spec_fail(err, en, file, "kernel", "must be the template's extern \"C\" entry point, a C name");
+		return -1;
+	}
+	U.f.kernel_name = own(kernel);
+	char *summary = jget(spec, "$.summary", type);
+	if (strcmp(type, "null") && (strcmp(type, "text") || !good_text(summary, 200))) {
+		free(summary);
+		spec_fail(err, en, file, "summary", "must be one line of at most 200 characters");
+		return -1;
+	}
+	U.f.summary = own(summary ? summary : xstrdup(U.f.name));
+	U.f.command_summary = U.f.summary;
+	char *shape = jget(spec, "$.shape", type);
+	U.f.shape = !strcmp(type, "text") && !strcmp(shape, "1d") ? SHAPE_1D
+		    : !strcmp(type, "text") && !strcmp(shape, "2d") ? SHAPE_2D
+		    : !strcmp(type, "text") && !strcmp(shape, "3d") ? SHAPE_3D : 0;
+	free(shape);
+	if (!U.f.shape) {
+		spec_fail(err, en, file, "shape", "must be \"1d\" (a length N), \"2d\" (rows x cols) or \"3d\" (M x N x K)");
+		return -1;
+	}
+	char *sizes = jget(spec, "$.sizes", type);
+	struct dims *d = NULL;
+	size_t nd = 0;
+	char why[256];
+	if (strcmp(type, "text") || !good_text(sizes, 200) ||
+	    sizes_parse(U.f.shape, sizes, &d, &nd, why, sizeof(why)) < 0) {
+		if (strcmp(type, "text") || !good_text(sizes, 200))
+			snprintf(why, sizeof(why), "must be the default --sizes, as text");
+		free(sizes);
+		spec_fail(err, en, file, "sizes", "%s", why);
+		return -1;
+	}
+	free(d);
+	U.f.default_sizes = own(sizes);
+	/* Element types: an array of names, default ["f32"]. */
+	free(jget(spec, "$.dtypes", type));
+	struct strbuf dts = {0};
+	if (!strcmp(type, "null")) {
+		sb_puts(&dts, "f32");
+	} else {
+		sqlite3_stmt *st = NULL;
+		int bad = strcmp(type, "array") != 0;
+		sqlite3_prepare_v2(U.db, "SELECT value, type FROM json_each(?1, '$.dtypes')", -1, &st, NULL);
+		sqlite3_bind_text(st, 1, spec, -1, SQLITE_STATIC);
+		while (!bad && sqlite3_step(st) == SQLITE_ROW) {
+			const char *v = (const char *)sqlite3_column_text(st, 0);
+			bad = strcmp((const char *)sqlite3_column_text(st, 1), "text") || !dtype_find(v) ||
+			      (dts.len && strstr(dts.buf, v));
+			if (!bad)
+				sb_printf(&dts, "%s%s", dts.len ? "," : "", v);
+		}
+		sqlite3_finalize(st);
+		if (bad || !dts.len) {
+			sb_free(&dts);
+			spec_fail(err, en, file, "dtypes", "must be an array of element types, each once (f32, f64, f16, i32)");
+			return -1;
+		}
+	}
+	U.f.dtypes = own(sb_detach(&dts));
+	return 0;
+}
+
+const struct family *user_family_load(const char *path, char *err, size_t en)
+{
+	user_family_free();
+	char *spec_path = NULL, *tmpl_path = NULL;
+	spec_paths(path, &spec_path, &tmpl_path);
+	own(spec_path);
+	own(tmpl_path);
+	char *spec = read_spec(spec_path, err, en);
+	if (!spec)
+		return NULL;
+	if (sqlite3_open_v2(":memory:", &U.db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		free(spec);
+		return spec_fail(err, en, spec_path, NULL, "SQLite cannot open a connection");
+	}
+	/* Bounds on what an expression may be and do. */
+	sqlite3_limit(U.db, SQLITE_LIMIT_SQL_LENGTH, EXPR_MAX + 4000);
+	sqlite3_limit(U.db, SQLITE_LIMIT_EXPR_DEPTH, 64);
+	sqlite3_limit(U.db, SQLITE_LIMIT_COMPOUND_SELECT, 1);
+	sqlite3_limit(U.db, SQLITE_LIMIT_ATTACHED, 0);
+	sqlite3_limit(U.db, SQLITE_LIMIT_LENGTH, 1 << 21);
+	char type[16];
+	free(jget(spec, "$", type));
+	if (strcmp(type, "object")) {
+		free(spec);
+		return spec_fail(err, en, spec_path, NULL, "is not a JSON object (a spec: docs/user-kernels.md)");
+	}
+	if (read_head(spec, spec_path, err, en) < 0) {
+		free(spec);
+		return NULL;
+	}
+	free(jget(spec, "$.params", type));
+	int np = 0;
+	if (!strcmp(type, "array")) {
+		sqlite3_stmt *st = NULL;
+		sqlite3_prepare_v2(U.db, "SELECT json_array_length(?1, '$.params')", -1, &st, NULL);
+		sqlite3_bind_text(st, 1, spec, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			np = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+	}
+	if (np < 1 || np > MAX_PARAMS) {
+		free(spec);
+		return spec_fail(err, en, spec_path, "params", "must be an array of 1 to %d parameters", MAX_PARAMS);
+	}
+	U.f.nparams = np;
+	for (int i = 0; i < np; i++)
+		if (read_param(spec, spec_path, i, err, en)) {
+			free(spec);
+			return NULL;
+		}
+	if (read_constraints(spec, spec_path, err, en)) {
+		free(spec);
+		return NULL;
+	}
+	free(spec);
+	char *tmpl = read_file(tmpl_path, NULL);
+	if (!tmpl)
+		return spec_fail(err, en, tmpl_path, NULL, "the template cannot be read: %s", strerror(errno));
+	free(tmpl);
+	/* From here on only constraints run: their work is bounded. */
+	sqlite3_progress_handler(U.db, 100, progress, NULL);
+	U.f.template_name = tmpl_path;
+	U.f.template_path = U.f.template_name;
+	U.f.params = U.params;
+	U.f.reject = user_reject;
+	U.f.geometry = user_geometry;
+	U.f.arithmetic = 1;
+	U.f.metric = METRIC_BYTES;
+	U.f.ceiling = CEILING_READ;
+	U.f.validate_sizes = U.f.default_sizes;
+	U.loaded = 1;
+	return &U.f;
+}
+
+void user_family_free(void)
+{
+	for (int c = 0; c < U.ncons; c++) {
+		sqlite3_finalize(U.cons[c]);
+		free(U.reasons[c]);
+	}
+	for (int i = 0; i < U.nstrings; i++)
+		free(U.strings[i]);
+	if (U.db)
+		sqlite3_close(U.db);
+	memset(&U, 0, sizeof(U));
+}

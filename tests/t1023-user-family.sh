@@ -1,0 +1,98 @@
+#!/bin/sh
+# gputune tune KERNEL.cu: a family a user brings (a template and a JSON
+# spec beside it) is enumerated, its constraints evaluated by SQLite, and
+# every variant compiled, without a GPU.  Every class of spec error is
+# refused with exit 2, naming the file and the field: a missing field, a
+# bad expression, an unknown name in a constraint, what an expression may
+# not do (read a table, attach a file, call an extension), an expression
+# nested too deep, a spec over 1 MiB, hostile strings.  A template that
+# does not compile shows one variant's NVRTC log and counts the rest.
+. "$(dirname "$0")/setup"
+ex="$top_srcdir/examples/user"
+
+run_gt 0 tune "$ex/scale.cu" --list
+check "the example's f32 space: 35 valid variants" test "$(wc -l <"$T/out")" -eq 35
+grep_in "$T/out" "threads=256,items=4,layout=blocked"
+check "a rejected point is not listed" sh -c "! grep -q 'items=1,layout=blocked' '$T/out'"
+# f64, 16 items of 1024 threads: 128 KiB a block, rejected by its reason.
+run_gt 2 tune "$ex/scale.json" --list --dtype f64 --param items=16 --param threads=1024
+grep_in "$T/err" "rejected     2  a block's elements over 64 KiB"
+run_gt 0 tune "$ex/scale.cu" --dry-run --arch sm_90 --dtype f64
+grep_in "$T/out" "scale f64 for sm_90: 40 points, 35 valid, 5 rejected"
+grep_in "$T/out" "the blocked layout needs more than one element a thread"
+grep_in "$T/out" "failed 0"
+run_gt 2 tune "$ex/scale.cu" --sizes 2^20
+grep_in "$T/err" "not yet measured on a GPU"
+run_gt 2 tune "$ex/scale.cu" --dtype f16 --list
+grep_in "$T/err" "unknown --dtype 'f16' for scale (f32,f64)"
+
+# spec_error WHAT JSON: a spec whose only fault is WHAT (a part of the
+# message) is refused with exit 2, naming its file.
+n=0
+spec_error() {
+	n=$((n + 1))
+	mkdir -p "$T/s$n"
+	printf '%s\n' "$2" >"$T/s$n/k.json"
+	cp "$ex/scale.cu" "$T/s$n/k.cu"
+	"$GPUTUNE" tune "$T/s$n/k.cu" --list >"$T/out" 2>"$T/err"
+	rc=$?
+	if [ $rc -eq 2 ] && grep -qF "$T/s$n/k.json: " "$T/err" && grep -qF -- "$1" "$T/err"; then
+		ok "refused ($1)"
+	else
+		not_ok "refused ($1): exit $rc"
+		sed 's/^/#   /' "$T/err" | head -5
+	fi
+}
+# spec BODY...: the example's spec with its fields replaced by BODY's.
+head='"name": "k", "kernel": "scale", "shape": "1d", "sizes": "2^20", "dtypes": ["f32"]'
+params='"params": [{"name": "threads", "values": [64, 128]}, {"name": "items", "values": [1, 2]}]'
+spec_error "kernel: must be" '{"name": "k", "shape": "1d", "sizes": "2^20", '"$params"'}'
+spec_error "name: must be a name" '{"kernel": "scale", "shape": "1d", "sizes": "2^20", '"$params"'}'
+spec_error "shape: must be" '{"name": "k", "kernel": "scale", "sizes": "2^20", '"$params"'}'
+spec_error "sizes:" '{"name": "k", "kernel": "scale", "shape": "1d", "sizes": "0", '"$params"'}'
+spec_error "params: must be an array of 1 to 16" "{$head}"
+spec_error "params[1].values: must be" "{$head, \"params\": [{\"name\": \"a\", \"values\": [1]}, {\"name\": \"b\", \"values\": [1, \"x\"]}]}"
+spec_error "params[0].default: must be an array of some" "{$head, \"params\": [{\"name\": \"a\", \"values\": [1, 2], \"default\": [3]}]}"
+spec_error "params[1].name: 'a' is given twice" "{$head, \"params\": [{\"name\": \"a\", \"values\": [1]}, {\"name\": \"a\", \"values\": [2]}]}"
+spec_error "'order' is an SQL keyword" "{$head, \"params\": [{\"name\": \"order\", \"values\": [1]}]}"
+spec_error "'cc' is a device limit's name" "{$head, \"params\": [{\"name\": \"cc\", \"values\": [1]}]}"
+spec_error "'transpose' is a built-in family's" '{"name": "transpose", "kernel": "scale", "shape": "1d", "sizes": "2^20", '"$params"'}'
+spec_error "dtypes: must be" '{"name": "k", "kernel": "scale", "shape": "1d", "sizes": "2^20", "dtypes": ["f32", "f128"], '"$params"'}'
+c() { printf '{%s, %s, "constraints": [{"require": "%s", "reason": "r"}]}' "$head" "$params" "$1"; }
+spec_error "constraints[0].require: 'threads **' is not an expression SQLite reads" "$(c 'threads **')"
+spec_error "names 'threadz', which is no parameter" "$(c 'threadz < 5')"
+spec_error "does what an expression may not" "$(c '(SELECT count(*) FROM sqlite_schema) = 0')"
+spec_error "does what an expression may not" "$(c "load_extension('x') IS NULL")"
+spec_error "is not one expression" "$(c "1) FROM (SELECT 1); ATTACH 'x' AS y; SELECT (1")"
+spec_error "is not an expression SQLite reads" "$(c 'threads IN (WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r) SELECT i FROM r)')"
+deep=$(awk 'BEGIN { for (i = 0; i < 200; i++) printf "("; printf "1"; for (i = 0; i < 200; i++) printf ")" }')
+spec_error "is not an expression SQLite reads" "$(c "$deep")"
+spec_error "constraints[0].reason: must be" "{$head, $params, \"constraints\": [{\"require\": \"1\"}]}"
+# Hostile strings: control bytes, quotes.
+spec_error "reason: must be" "{$head, $params, \"constraints\": [{\"require\": \"1\", \"reason\": \"a\\u001b[2Jb\"}]}"
+spec_error "summary: must be one line" "{$head, $params, \"summary\": \"a\\nb\"}"
+spec_error "name: must be a name" '{"name": "k\"; DROP TABLE x; --", "kernel": "scale", "shape": "1d", "sizes": "2^20", '"$params"'}'
+spec_error "kernel: must be" '{"name": "k", "kernel": "scale(); }", "shape": "1d", "sizes": "2^20", '"$params"'}'
+spec_error "is not a JSON object" '[1, 2]'
+spec_error "is not a JSON object" 'not json at all'
+# A spec over 1 MiB.
+mkdir -p "$T/big"
+{ printf '{%s, %s, "summary": "' "$head" "$params"; head -c 1100000 /dev/zero | tr '\0' a; printf '"}\n'; } >"$T/big/k.json"
+cp "$ex/scale.cu" "$T/big/k.cu"
+run_gt 2 tune "$T/big/k.cu" --list
+grep_in "$T/err" "a spec is at most 1 MiB"
+# A missing template names its path.
+mkdir -p "$T/nocu"
+c 'threads > 0' >"$T/nocu/k.json"
+run_gt 2 tune "$T/nocu/k.json" --list
+grep_in "$T/err" "$T/nocu/k.cu: the template cannot be read"
+
+# A template that does not compile: one variant's log, the rest counted.
+mkdir -p "$T/bad"
+cp "$ex/scale.json" "$T/bad/scale.json"
+sed 's/y\[i\] = x\[i\] + x\[i\];/y[i] = no_such_function(x[i]);/' "$ex/scale.cu" >"$T/bad/scale.cu"
+run_gt 1 tune "$T/bad/scale.cu" --dry-run --arch sm_90
+check "the first failing variant's NVRTC log is shown once" test "$(grep -c 'no_such_function' "$T/err")" -ge 1
+grep_in "$T/err" "and 30 more variants failed to compile"
+grep_in "$T/out" "failed 35"
+done_testing
