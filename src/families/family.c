@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The families, in the order commands list them: a family is its
- * descriptor file, its template and its name here. */
-#define FAMILIES(X) X(transpose) X(copy) X(reduce) X(gemm) X(scan)
+/* FAMILIES(X): the families, in the order commands list them, as the
+ * build makes it from the family table (FAMILY_TABLE in Makefile.am). */
+#include "families/family-table.h"
 
 #define DECLARE(name) extern const struct family family_##name;
 #define ENTRY(name) &family_##name,

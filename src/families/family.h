@@ -32,9 +32,10 @@
  *     ceiling it is measured, what its exported header says of its
  *     buffers, its named classic points, and, for a space too large to
  *     time in full, its default search strategy and budget.
- *  3. Add its name to FAMILIES in src/families/family.c, and its files to
- *     FAMILY_FILES and FAMILY_TEMPLATES in Makefile.am.  Nothing else
- *     names it: its command, `gputune <name>`, comes from the table (the
+ *  3. Add its line to FAMILY_TABLE in Makefile.am (the build makes the
+ *     registry's list, the sources and the built-in templates from it).
+ *     Nothing else names it: its command, `gputune <name>`, comes from the
+ *     table (the
  *     descriptor's command_summary and, where the parameters' list does
  *     not say enough, its command_help), and query, export, validate and
  *     plot take it by name.

@@ -514,15 +514,33 @@ const struct family *user_family_load(const char *path, char *err, size_t en)
 	user_family_free();
 	char *spec_path = NULL, *tmpl_path = NULL;
 	spec_paths(path, &spec_path, &tmpl_path);
-	own(spec_path);
-	own(tmpl_path);
 	char *spec = read_spec(spec_path, err, en);
-	if (!spec)
+	const struct family *f = spec ? user_family_parse(spec, spec_path, tmpl_path, err, en) : NULL;
+	free(spec);
+	free(spec_path);
+	if (!f) {
+		free(tmpl_path);
 		return NULL;
-	if (sqlite3_open_v2(":memory:", &U.db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
-		free(spec);
-		return spec_fail(err, en, spec_path, NULL, "SQLite cannot open a connection");
 	}
+	own(tmpl_path);
+	char *tmpl = read_file(tmpl_path, NULL);
+	if (!tmpl)
+		return spec_fail(err, en, tmpl_path, NULL, "the template cannot be read: %s", strerror(errno));
+	free(tmpl);
+	U.f.template_name = tmpl_path;
+	U.f.template_path = tmpl_path;
+	return f;
+}
+
+const struct family *user_family_parse(const char *spec, const char *spec_path, const char *tmpl_path, char *err,
+				       size_t en)
+{
+	user_family_free();
+	if (strlen(spec) > USER_SPEC_MAX)
+		return spec_fail(err, en, spec_path, NULL, "is %zu bytes; a spec is at most 1 MiB", strlen(spec));
+	spec_path = own(xstrdup(spec_path));
+	if (sqlite3_open_v2(":memory:", &U.db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
+		return spec_fail(err, en, spec_path, NULL, "SQLite cannot open a connection");
 	/* Bounds on what an expression may be and do. */
 	sqlite3_limit(U.db, SQLITE_LIMIT_SQL_LENGTH, EXPR_MAX + 4000);
 	sqlite3_limit(U.db, SQLITE_LIMIT_EXPR_DEPTH, 64);
@@ -531,14 +549,10 @@ const struct family *user_family_load(const char *path, char *err, size_t en)
 	sqlite3_limit(U.db, SQLITE_LIMIT_LENGTH, 1 << 21);
 	char type[16];
 	free(jget(spec, "$", type));
-	if (strcmp(type, "object")) {
-		free(spec);
+	if (strcmp(type, "object"))
 		return spec_fail(err, en, spec_path, NULL, "is not a JSON object (a spec: docs/user-kernels.md)");
-	}
-	if (read_head(spec, spec_path, err, en) < 0) {
-		free(spec);
+	if (read_head(spec, spec_path, err, en) < 0)
 		return NULL;
-	}
 	free(jget(spec, "$.params", type));
 	int np = 0;
 	if (!strcmp(type, "array")) {
@@ -549,29 +563,18 @@ const struct family *user_family_load(const char *path, char *err, size_t en)
 			np = sqlite3_column_int(st, 0);
 		sqlite3_finalize(st);
 	}
-	if (np < 1 || np > MAX_PARAMS) {
-		free(spec);
+	if (np < 1 || np > MAX_PARAMS)
 		return spec_fail(err, en, spec_path, "params", "must be an array of 1 to %d parameters", MAX_PARAMS);
-	}
 	U.f.nparams = np;
 	for (int i = 0; i < np; i++)
-		if (read_param(spec, spec_path, i, err, en)) {
-			free(spec);
+		if (read_param(spec, spec_path, i, err, en))
 			return NULL;
-		}
-	if (read_constraints(spec, spec_path, err, en)) {
-		free(spec);
+	if (read_constraints(spec, spec_path, err, en))
 		return NULL;
-	}
-	free(spec);
-	char *tmpl = read_file(tmpl_path, NULL);
-	if (!tmpl)
-		return spec_fail(err, en, tmpl_path, NULL, "the template cannot be read: %s", strerror(errno));
-	free(tmpl);
 	/* From here on only constraints run: their work is bounded. */
 	sqlite3_progress_handler(U.db, 100, progress, NULL);
 	U.f.template_name = tmpl_path;
-	U.f.template_path = U.f.template_name;
+	U.f.template_path = tmpl_path;
 	U.f.params = U.params;
 	U.f.reject = user_reject;
 	U.f.geometry = user_geometry;

@@ -27,6 +27,10 @@
  * (size en).
  */
 const struct family *user_family_load(const char *path, char *err, size_t en);
+/* The same from the spec's text (spec_path names it in errors; the
+ * template, tmpl_path, is not read): what the fuzz harness drives. */
+const struct family *user_family_parse(const char *spec, const char *spec_path, const char *tmpl_path, char *err,
+				       size_t en);
 void user_family_free(void);
 
 #endif
