@@ -74,7 +74,8 @@ spec_error "summary: must be one line" "{$head, $params, \"summary\": \"a\\nb\"}
 spec_error "name: must be a name" '{"name": "k\"; DROP TABLE x; --", "kernel": "scale", "shape": "1d", "sizes": "2^20", '"$params"'}'
 spec_error "kernel: must be" '{"name": "k", "kernel": "scale(); }", "shape": "1d", "sizes": "2^20", '"$params"'}'
 spec_error "is not a JSON object" '[1, 2]'
-spec_error "is not a JSON object" 'not json at all'
+spec_error "is not valid JSON: an unknown word at byte 0" 'not json at all'
+spec_error "is not valid JSON: an object key that is not a string" "{$head, {\"a\": 1}: 2, $params}"
 # A spec over 1 MiB.
 mkdir -p "$T/big"
 { printf '{%s, %s, "summary": "' "$head" "$params"; head -c 1100000 /dev/zero | tr '\0' a; printf '"}\n'; } >"$T/big/k.json"

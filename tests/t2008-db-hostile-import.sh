@@ -74,4 +74,17 @@ run_gt 0 export --kernel transpose --no-shipped --db "$T/base.db" -o "$T/h.h"
 
 # The shipped results pass every check (they are loaded unchecked).
 run_gt 0 db merge "$top_srcdir/db/shipped.json" --db "$T/shipped.db"
+
+# Documents SQLite 3.40 misreads: an object as a key (json_valid calls it
+# valid, and json_extract crashed on it), and bytes that are not UTF-8.
+# Each is refused before SQLite reads it, and no database is made.
+printf '{"format": "gputune-results", "version": 1, "results": [], {"a": 1}: 2}\n' >"$T/objkey.json"
+run_gt 1 db merge "$T/objkey.json" --db "$T/objkey.db"
+grep_in "$T/err" "objkey.json is not valid JSON: an object key that is not a string at byte 59"
+check "no database was made of it" test ! -e "$T/objkey.db"
+printf '{"format": "gputune-results", "version": 1, "results": [], "x": "\215\232"}\n' >"$T/utf8.json"
+run_gt 1 db merge "$T/utf8.json" --db "$T/utf8.db"
+grep_in "$T/err" "utf8.json is not valid JSON: a byte that is not UTF-8 at byte 65"
+run_gt 1 db merge "$T/objkey.json" --db "$T/base.db"
+check "a database merged into is unchanged" cmp -s "$T/base.db" "$T/base.copy"
 done_testing

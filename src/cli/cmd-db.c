@@ -149,7 +149,9 @@ static int check_sources_first(struct source *srcs, size_t n)
 			db_interruptible(mem);
 		}
 		if (srcs[i].json) {
-			rc = db_stage_json(mem, srcs[i].json);
+			rc = db_check_json_syntax(srcs[i].json, srcs[i].path);
+			if (rc == 0)
+				rc = db_stage_json(mem, srcs[i].json);
 			if (rc == 0)
 				rc = db_check_json(mem, srcs[i].json, srcs[i].path);
 			db_unstage_json(mem);

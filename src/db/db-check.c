@@ -11,6 +11,7 @@
 #include "db/db.h"
 #include "families/family.h"
 #include "util/sizes.h"
+#include "util/json-check.h"
 #include "util/util.h"
 
 #include <stdio.h>
@@ -284,6 +285,14 @@ int db_import_failed(sqlite3 *db, const char *what)
 	if (sqlite3_errcode(db) == SQLITE_INTERRUPT)
 		return fail("%s: interrupted", what);
 	return fail("%s is not valid gputune results: %s", what, sqlite3_errmsg(db));
+}
+
+int db_check_json_syntax(const char *json, const char *what)
+{
+	char why[160];
+	if (json_check_syntax(json, strlen(json), why, sizeof(why)) < 0)
+		return fail("%s is not valid JSON: %s", what, why);
+	return 0;
 }
 
 int db_stage_json(sqlite3 *db, const char *json)

@@ -25,6 +25,10 @@ int db_import_failed(sqlite3 *db, const char *what);
  * instead of parsing the whole document again in every statement (a
  * 95 MB merge took 50 s, 36 parses of it).  0 or -1.  db_unstage_json
  * drops it. */
+/* Whether json is one JSON document, checked before SQLite reads it
+ * (util/json-check.h says why).  0, or -1 after "WHAT is not valid JSON:
+ * what, at byte N". */
+int db_check_json_syntax(const char *json, const char *what);
 int db_stage_json(sqlite3 *db, const char *json);
 void db_unstage_json(sqlite3 *db);
 /* The staged records of one array of the document (path: a SQL string

@@ -203,6 +203,8 @@ static int update_winners(sqlite3 *db, const char *source)
 long long db_import_json(sqlite3 *db, const char *json, const char *what, int checked)
 {
 	long long added = 0;
+	if (db_check_json_syntax(json, what) < 0)
+		return -1;
 	int kind = is_results_document(db, json);
 	if (kind < 0)
 		return fail("%s is not valid JSON", what);

@@ -12,6 +12,7 @@
  */
 #include "config.h"
 #include "families/user-family.h"
+#include "util/json-check.h"
 #include "util/sizes.h"
 #include "util/util.h"
 
@@ -538,6 +539,9 @@ const struct family *user_family_parse(const char *spec, const char *spec_path, 
 	user_family_free();
 	if (strlen(spec) > USER_SPEC_MAX)
 		return spec_fail(err, en, spec_path, NULL, "is %zu bytes; a spec is at most 1 MiB", strlen(spec));
+	char why[160];
+	if (json_check_syntax(spec, strlen(spec), why, sizeof(why)) < 0)
+		return spec_fail(err, en, spec_path, NULL, "is not valid JSON: %s", why);
 	spec_path = own(xstrdup(spec_path));
 	if (sqlite3_open_v2(":memory:", &U.db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
 		return spec_fail(err, en, spec_path, NULL, "SQLite cannot open a connection");
