@@ -136,53 +136,12 @@ static int good_text(const char *s, size_t max)
 	return 1;
 }
 
-/* One parameter, params[i] of the spec, into U.params[i].  NULL, or the
- * error (through fail). */
-static const char *read_param(const char *spec, const char *file, int i, char *err, size_t en)
+/* Parameter i's values: integers, or names (a symbolic parameter).  NULL,
+ * or the error (through spec_fail). */
+static const char *read_values(const char *spec, const char *file, int i, char *err, size_t en)
 {
-	char path[64], type[16], field[64];
+	char path[64], field[64];
 	struct param_def *p = &U.params[i];
-	snprintf(field, sizeof(field), "params[%d].name", i);
-	snprintf(path, sizeof(path), "$.params[%d].name", i);
-	char *name = jget(spec, path, type);
-	if (strcmp(type, "text") || !good_name(name, 32)) {
-		free(name);
-		spec_fail(err, en, file, field, "must be a name of lower-case letters, digits and '_', a letter first, "
-			  "at most 32 characters");
-		return err;
-	}
-	for (int k = 0; k < NLIMITS; k++)
-		if (!strcmp(name, limit_names[k])) {
-			spec_fail(err, en, file, field, "'%s' is a device limit's name; call the parameter otherwise", name);
-			free(name);
-			return err;
-		}
-	if (sqlite3_keyword_check(name, (int)strlen(name))) {
-		spec_fail(err, en, file, field, "'%s' is an SQL keyword, which a constraint could not name", name);
-		free(name);
-		return err;
-	}
-	for (int j = 0; j < i; j++)
-		if (!strcmp(U.params[j].name, name)) {
-			spec_fail(err, en, file, field, "'%s' is given twice", name);
-			free(name);
-			return err;
-		}
-	p->name = own(name);
-	char *macro = xasprintf("GT_%s", name);
-	for (char *c = macro; *c; c++)
-		*c = (char)toupper((unsigned char)*c);
-	p->macro = own(macro);
-	snprintf(path, sizeof(path), "$.params[%d].help", i);
-	char *help = jget(spec, path, type);
-	snprintf(field, sizeof(field), "params[%d].help", i);
-	if (strcmp(type, "null") && (strcmp(type, "text") || !good_text(help, 300))) {
-		free(help);
-		spec_fail(err, en, file, field, "must be text of at most 300 characters, without control characters");
-		return err;
-	}
-	p->help = own(help ? help : xstrdup(""));
-	/* The values: integers, or names (a symbolic parameter). */
 	snprintf(field, sizeof(field), "params[%d].values", i);
 	sqlite3_stmt *st = NULL;
 	snprintf(path, sizeof(path), "$.params[%d].values", i);
@@ -232,7 +191,17 @@ static const char *read_param(const char *spec, const char *file, int i, char *e
 	p->nallowed = n;
 	if (symbolic)
 		p->names = (const char *const *)U.names[i];
-	/* The default search: "default" (a subset of the values), else all. */
+	return NULL;
+}
+
+/* Parameter i's default search: "default" (a subset of the values), else
+ * all of them.  NULL, or the error. */
+static const char *read_defaults(const char *spec, const char *file, int i, char *err, size_t en)
+{
+	char path[64], type[16], field[64];
+	struct param_def *p = &U.params[i];
+	int n = p->nallowed, bad;
+	sqlite3_stmt *st = NULL;
 	snprintf(path, sizeof(path), "$.params[%d].default", i);
 	char *def = jget(spec, path, type);
 	free(def);
@@ -262,6 +231,57 @@ static const char *read_param(const char *spec, const char *file, int i, char *e
 		}
 		p->ndefaults = nd;
 	}
+	return NULL;
+}
+
+/* One parameter, params[i] of the spec, into U.params[i].  NULL, or the
+ * error (through fail). */
+static const char *read_param(const char *spec, const char *file, int i, char *err, size_t en)
+{
+	char path[64], type[16], field[64];
+	struct param_def *p = &U.params[i];
+	snprintf(field, sizeof(field), "params[%d].name", i);
+	snprintf(path, sizeof(path), "$.params[%d].name", i);
+	char *name = jget(spec, path, type);
+	if (strcmp(type, "text") || !good_name(name, 32)) {
+		free(name);
+		spec_fail(err, en, file, field, "must be a name of lower-case letters, digits and '_', a letter first, "
+			  "at most 32 characters");
+		return err;
+	}
+	for (int k = 0; k < NLIMITS; k++)
+		if (!strcmp(name, limit_names[k])) {
+			spec_fail(err, en, file, field, "'%s' is a device limit's name; call the parameter otherwise", name);
+			free(name);
+			return err;
+		}
+	if (sqlite3_keyword_check(name, (int)strlen(name))) {
+		spec_fail(err, en, file, field, "'%s' is an SQL keyword, which a constraint could not name", name);
+		free(name);
+		return err;
+	}
+	for (int j = 0; j < i; j++)
+		if (!strcmp(U.params[j].name, name)) {
+			spec_fail(err, en, file, field, "'%s' is given twice", name);
+			free(name);
+			return err;
+		}
+	p->name = own(name);
+	char *macro = xasprintf("GT_%s", name);
+	for (char *c = macro; *c; c++)
+		*c = (char)toupper((unsigned char)*c);
+	p->macro = own(macro);
+	snprintf(path, sizeof(path), "$.params[%d].help", i);
+	char *help = jget(spec, path, type);
+	snprintf(field, sizeof(field), "params[%d].help", i);
+	if (strcmp(type, "null") && (strcmp(type, "text") || !good_text(help, 300))) {
+		free(help);
+		spec_fail(err, en, file, field, "must be text of at most 300 characters, without control characters");
+		return err;
+	}
+	p->help = own(help ? help : xstrdup(""));
+	if (read_values(spec, file, i, err, en) || read_defaults(spec, file, i, err, en))
+		return err;
 	p->single = p->defaults[0];
 	return NULL;
 }
