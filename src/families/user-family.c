@@ -334,6 +334,9 @@ static const char *read_constraints(const char *spec, const char *file, char *er
 		int extra = rc == SQLITE_OK && tail && *tail;
 		free(sql);
 		if (rc != SQLITE_OK || extra || !U.cons[i]) {
+			/* Prepared with text after it: not one of the family's. */
+			sqlite3_finalize(U.cons[i]);
+			U.cons[i] = NULL;
 			char what[600], shown[100];
 			const char *msg = sqlite3_errmsg(U.db);
 			/* The expression as written, its first 80 characters. */
