@@ -10,13 +10,7 @@ q() { "$SQL" "$GPUTUNE_DB" "$1"; }
 "$GPUTUNE" transpose --sizes 2048,4096 --quiet --no-probe >"$T/out1" 2>"$T/err1" &
 pid=$!
 # Interrupt once measurements are flowing.
-i=0
-while [ $i -lt 600 ]; do
-	n=$(q "SELECT count(*) FROM measurement" 2>/dev/null || echo 0)
-	[ "${n:-0}" -ge 50 ] && break
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_for_measurements 50
 kill -INT $pid
 wait $pid
 rc=$?

@@ -51,13 +51,7 @@ check "faults: a winner at each size" test "$(q "SELECT count(*) FROM winner")" 
 export GPUTUNE_DB="$T/int.db"
 "$GPUTUNE" transpose --devices all --sizes 2048,4096,3000 --quiet --no-probe >"$T/out1" 2>"$T/err1" &
 pid=$!
-i=0
-while [ $i -lt 600 ]; do
-	n=$(q "SELECT count(*) FROM measurement" 2>/dev/null || echo 0)
-	[ "${n:-0}" -ge 50 ] && break
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_for_measurements 50
 kill -INT $pid
 wait $pid
 rc=$?
@@ -71,58 +65,38 @@ check "the second run finished: a winner at each size" test "$(q "SELECT count(*
 check "nothing was measured twice" \
 	test "$(q "SELECT count(*) FROM (SELECT variant_id, rows, cols FROM measurement GROUP BY variant_id, rows, cols HAVING count(*) > 1)")" = 0
 
-# A worker killed outright: its GPU is dropped and its sizes go to the
-# others (with one GPU, the run says what is left and fails).
-export GPUTUNE_DB="$T/kill.db"
-"$GPUTUNE" copy --devices all --sizes $sizes --no-probe --quiet >"$T/out2" 2>"$T/err2" &
-pid=$!
-i=0
-while [ $i -lt 600 ]; do
-	n=$(q "SELECT count(*) FROM measurement" 2>/dev/null || echo 0)
-	[ "${n:-0}" -ge 5 ] && break
-	sleep 0.1
-	i=$((i + 1))
-done
-victim=$(pgrep -P $pid | head -1)
-kill -KILL "$victim"
-wait $pid
-rc=$?
-sed 's/^/# stderr: /' "$T/err2"
-grep_in "$T/err2" "is dropped"
-if [ "$ngpu" -ge 2 ]; then
-	check "the others finished the killed worker's sizes (exit $rc)" test $rc -eq 0
-	# What the killed worker measured stays, under its GPU; the size is
-	# measured again wholly on another, whose winner it gets.
-	check "after the kill: a winner at each size" test "$(q "SELECT count(DISTINCT rows || 'x' || cols) FROM winner")" = 8
-else
-	check "with its only GPU dropped the run fails (exit $rc)" test $rc -eq 1
-fi
+# lose_worker WHAT SIGNAL [VAR=VALUE]: a copy run over every GPU whose
+# first worker gets SIGNAL once measurements flow; the worker is dropped
+# and its sizes go to the others (with one GPU, the run fails).  Its
+# stderr is left in $T/err.
+lose_worker() {
+	_what=$1 _sig=$2
+	shift 2
+	export GPUTUNE_DB="$T/$_what.db"
+	env "$@" "$GPUTUNE" copy --devices all --sizes $sizes --no-probe --quiet >"$T/out" 2>"$T/err" &
+	pid=$!
+	wait_for_measurements 5
+	kill -"$_sig" "$(pgrep -P $pid | head -1)"
+	wait $pid
+	rc=$?
+	sed 's/^/# stderr: /' "$T/err"
+	grep_in "$T/err" "is dropped"
+	if [ "$ngpu" -ge 2 ]; then
+		check "the others finished the $_what worker's sizes (exit $rc)" test $rc -eq 0
+		# What the lost worker measured stays, under its GPU; the size
+		# is measured again wholly on another, whose winner it gets.
+		check "after the $_what worker: a winner at each size" \
+			test "$(q "SELECT count(DISTINCT rows || 'x' || cols) FROM winner")" = 8
+	else
+		check "with its only GPU dropped the run fails (exit $rc)" test $rc -eq 1
+	fi
+}
 
+# A worker killed outright.
+lose_worker killed KILL
 # A GPU that stops answering (its worker stopped with SIGSTOP): after
-# GPUTUNE_WORKER_TIMEOUT seconds without a result the worker is killed
-# and dropped, and its sizes go to the others.
-export GPUTUNE_DB="$T/hang.db"
-GPUTUNE_WORKER_TIMEOUT=5 "$GPUTUNE" copy --devices all --sizes $sizes --no-probe --quiet >"$T/out3" 2>"$T/err3" &
-pid=$!
-i=0
-while [ $i -lt 600 ]; do
-	n=$(q "SELECT count(*) FROM measurement" 2>/dev/null || echo 0)
-	[ "${n:-0}" -ge 5 ] && break
-	sleep 0.1
-	i=$((i + 1))
-done
-victim=$(pgrep -P $pid | head -1)
-kill -STOP "$victim"
-wait $pid
-rc=$?
-sed 's/^/# stderr: /' "$T/err3"
-grep_in "$T/err3" "no result for 5 s"
-grep_in "$T/err3" "is dropped"
-if [ "$ngpu" -ge 2 ]; then
-	check "the others finished the stopped worker's sizes (exit $rc)" test $rc -eq 0
-	check "after the hang: a winner at each size" test "$(q "SELECT count(DISTINCT rows || 'x' || cols) FROM winner")" = 8
-else
-	check "with its only GPU dropped the run fails (exit $rc)" test $rc -eq 1
-fi
-check "no worker is left after the hang" sh -c "! pgrep -f '[g]putune copy --devices' >/dev/null"
+# GPUTUNE_WORKER_TIMEOUT seconds without a result the worker is killed.
+lose_worker stopped STOP GPUTUNE_WORKER_TIMEOUT=5
+grep_in "$T/err" "no result for 5 s"
+check "no worker is left after the stopped one" sh -c "! pgrep -f '[g]putune copy --devices' >/dev/null"
 done_testing
