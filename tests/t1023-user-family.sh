@@ -22,7 +22,21 @@ grep_in "$T/out" "scale f64 for sm_90: 40 points, 35 valid, 5 rejected"
 grep_in "$T/out" "the blocked layout needs more than one element a thread"
 grep_in "$T/out" "failed 0"
 run_gt 2 tune "$ex/scale.cu" --sizes 2^20
-grep_in "$T/err" "not yet measured on a GPU"
+grep_in "$T/err" "the spec declares no buffers, launch, metric, check, which a run on the GPU needs"
+# The examples that declare them: their buffers, geometry, metric, input
+# and check evaluated here (tests/unit-user-launch.c).
+unit_program unit-user-launch "the examples' launch, evaluated without a GPU" "$ex"
+run_gt 0 tune "$ex/stencil.cu" --dry-run --arch sm_90 --sample 12
+grep_in "$T/out" "failed 0"
+run_gt 0 tune "$ex/softmax.json" --dry-run --arch sm_90 --sample 12
+grep_in "$T/out" "failed 0"
+# A size whose buffers cannot be made is refused before anything runs,
+# GPU or not.
+mkdir -p "$T/huge"
+sed 's/"length": "rows \* cols"/"length": "rows * cols * 4611686018427387904"/' "$ex/stencil.json" >"$T/huge/stencil.json"
+cp "$ex/stencil.cu" "$T/huge/"
+run_gt 2 tune "$T/huge/stencil.cu" --sizes 4096
+grep_in "$T/err" "size 4096x4096: buffers[0].length: 'rows * cols * 4611686018427387904' is not a whole number"
 run_gt 2 tune "$ex/scale.cu" --dtype f16 --list
 grep_in "$T/err" "unknown --dtype 'f16' for scale (f32,f64)"
 

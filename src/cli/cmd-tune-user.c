@@ -1,10 +1,10 @@
 /*
  * cmd-tune-user.c - `gputune tune KERNEL.cu`: a family the user brings, a
  * template and a JSON spec beside it (src/families/user-family.h), run
- * through the same engine as the built-in families.  Today it lists the
- * space and compiles every variant (--list, --dry-run); measuring a user
- * family on a GPU needs its buffers, launch and check declared in the
- * spec, which are not read yet.
+ * through the same engine as the built-in families: listed (--list),
+ * compiled (--dry-run), and, where the spec declares its buffers, launch,
+ * metric and check, measured on the GPU and stored under its name and the
+ * hash of its two files.
  */
 #include "cli/cmd-tune.h"
 #include "families/user-family.h"
@@ -20,13 +20,21 @@ static int exec_tune_user(struct args *a)
 		return cmd_usage_error(a->cmd, "tune: %s", err);
 	struct tune_opts o;
 	int rc = tune_opts_parse(f, a, &o);
-	if (rc == 0 && !o.list && !o.dry_run) {
-		error("tune: %s: a user family is enumerated and compiled (--list, --dry-run) but not yet measured on "
-		      "a GPU: its spec cannot declare buffers, a launch or a check yet (docs/user-kernels.md)", f->name);
+	if (rc == 0 && !o.list && !o.dry_run && *user_family_missing()) {
+		error("tune: %s: the spec declares no %s, which a run on the GPU needs (--list and --dry-run need "
+		      "none of them; docs/user-kernels.md)", f->name, user_family_missing());
 		rc = EXIT_USAGE;
-	} else if (rc == 0) {
-		rc = tune_run(f, &o, NULL);
 	}
+	/* Every requested size's buffers and metric, before anything runs. */
+	for (size_t k = 0; rc == 0 && !o.list && !o.dry_run && k < o.nsizes; k++) {
+		char why[300], size[48];
+		if (f->size_problem(o.dt, &o.sizes[k], why, sizeof(why))) {
+			error("tune: %s: size %s: %s", f->name, family_size_text(f, &o.sizes[k], size, sizeof(size)), why);
+			rc = EXIT_USAGE;
+		}
+	}
+	if (rc == 0)
+		rc = tune_run(f, &o, NULL);
 	tune_opts_free(&o); /* zeroed where parsing failed */
 	user_family_free();
 	return rc;
@@ -41,14 +49,18 @@ static void help_tune_user(const struct cmd_entry *cmd, FILE *f)
 	      "given instead) names the family, its kernel, size shape, default sizes,\n"
 	      "element types, parameters with their values, and constraints: SQL\n"
 	      "expressions over the parameters and elem_bytes, max_threads, max_smem and\n"
-	      "cc, each with the reason a point it rejects is left out.  A spec error\n"
-	      "names the file and the field (exit 2).  docs/user-kernels.md has the\n"
-	      "format and examples/user/ an example.\n", f);
+	      "cc, each with the reason a point it rejects is left out; and, to run on\n"
+	      "the GPU, its buffers (inputs, one output, scratch, with lengths as\n"
+	      "expressions of the size), launch geometry, metric (bytes or flops), its\n"
+	      "classic points and the check (a classic every variant's output must\n"
+	      "match, bit for bit or within a bound).  A spec error names the file and\n"
+	      "the field (exit 2).  docs/user-kernels.md has the format, examples/user/\n"
+	      "examples.\n", f);
 }
 
 const struct cmd_entry cmd_tune_entry = {
 	.name = "tune",
-	.summary = "enumerate and compile a kernel you bring: a template and its spec",
+	.summary = "tune a kernel you bring: a template and its spec",
 	.usage = "KERNEL.cu|SPEC.json",
 	.description = cmd_tune_description,
 	.options = cmd_tune_options,

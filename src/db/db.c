@@ -628,7 +628,7 @@ int64_t db_family_id(sqlite3 *db, const struct family *f)
 		sb_free(&sb);
 		return -1;
 	}
-	sqlite3_bind_text(st, 1, f->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 1, family_store_name(f), -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, sb.buf, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 3, family_shape_name(f), -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, family_metric_unit(f), -1, SQLITE_STATIC);

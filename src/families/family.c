@@ -115,6 +115,11 @@ const char *family_shape_name(const struct family *f)
 	return f->shape == SHAPE_1D ? "1d" : f->shape == SHAPE_3D ? "3d" : "2d";
 }
 
+const char *family_store_name(const struct family *f)
+{
+	return f->store_name ? f->store_name : f->name;
+}
+
 int family_param_index(const struct family *f, const char *name)
 {
 	for (int i = 0; i < f->nparams; i++)

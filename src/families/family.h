@@ -114,8 +114,11 @@ enum family_metric { METRIC_BYTES, METRIC_FLOPS };
  * host or, with CHECK_GPU_REFERENCE, what the support kernel named by
  * `gpu_reference` computed on the GPU; or, CHECK_BOUND, every element on
  * the GPU within a stated error bound of a reference the host computed
- * (see bound_gamma). */
-enum family_check { CHECK_EXACT, CHECK_HOST, CHECK_GPU_REFERENCE, CHECK_BOUND };
+ * (see bound_gamma); or, CHECK_REFERENCE, against what one of the
+ * family's own points (the classic `reference_classic`) computed on the GPU from
+ * the same input at the same size, before any variant ran: bit for bit
+ * where the family has no judge, else by its judge on the host. */
+enum family_check { CHECK_EXACT, CHECK_HOST, CHECK_GPU_REFERENCE, CHECK_BOUND, CHECK_REFERENCE };
 /* The ceiling measured beside the variants at every size: a copy of the
  * input (cuMemcpy and a copy kernel), a streaming read of it, or the
  * GPU's measured rate of fused multiply-adds (the support kernels'). */
@@ -123,7 +126,20 @@ enum family_ceiling { CEILING_COPY, CEILING_READ, CEILING_FMA };
 /* The arguments of a kernel: (in, out, unsigned rows, unsigned cols),
  * (in, out, scratch, unsigned long long n), or (A, B, C, int M, int N,
  * int K) with A and B one after the other in the input buffer. */
-enum family_args { ARGS_MATRIX, ARGS_VECTOR, ARGS_GEMM };
+enum family_args { ARGS_MATRIX, ARGS_VECTOR, ARGS_GEMM, ARGS_USER };
+
+/* ARGS_USER: the kernel takes the family's buffers in their order, a
+ * pointer each into the input, output or scratch memory (at the byte
+ * offsets buffer_offsets gives), then the size: unsigned long long n
+ * (1-D), unsigned rows, cols (2-D), or int m, n, k (3-D).  At most one
+ * output buffer; the inputs lie one after the other in the input memory,
+ * the scratch buffers in the scratch memory. */
+enum buffer_role { BUF_INPUT, BUF_OUTPUT, BUF_SCRATCH };
+#define MAX_BUFFERS 8
+struct family_buffer {
+	const char *name;
+	int role; /* enum buffer_role */
+};
 
 
 struct launch_geometry {
@@ -143,6 +159,9 @@ struct family {
 	 * NULL for a built-in family, whose template is embedded. */
 	const char *template_path;
 	const char *kernel_name;   /* the extern "C" entry point */
+	/* The name its results are stored under: a user family's name and
+	 * the hash of its template and spec (user-family.h); NULL: name. */
+	const char *store_name;
 	int shape;                 /* enum family_shape */
 	const char *default_sizes; /* --sizes when not given */
 	const char *dtypes;        /* the element types it supports: "f32,f64,f16" */
@@ -199,6 +218,18 @@ struct family {
 	 * is timed; a family with nsets == 2 is also checked on set 1. */
 	void (*fill)(void *in, const struct dtype *dt, const struct dims *d, uint64_t seed, int set);
 	int nsets;
+	/* ARGS_USER: the buffers, and each one's byte offset into the memory
+	 * of its role at a size (aligned to 256 bytes). */
+	const struct family_buffer *buffers;
+	int nbuffers;
+	void (*buffer_offsets)(const struct dtype *dt, const struct dims *d, size_t *offsets);
+	/* NULL when size d can be run; otherwise why not (a buffer's length
+	 * that overflows, a metric that is not positive), in buf.  NULL where
+	 * every size the shape allows can. */
+	const char *(*size_problem)(const struct dtype *dt, const struct dims *d, char *buf, size_t n);
+	/* CHECK_REFERENCE: the classic (its index) whose output every variant's is
+	 * checked against. */
+	int reference_classic;
 	/* CHECK_EXACT: the expected output of in, bit for bit.  CHECK_HOST:
 	 * what judge needs (expected_bytes of it, and expected_elem bytes per
 	 * element of the output), computed from in.
@@ -267,6 +298,8 @@ const char *family_ceiling_name(const struct family *f);
 const char *family_metric_unit(const struct family *f);
 /* The size as people write it for f: "N", "RxC" or "MxNxK". */
 const char *family_size_text(const struct family *f, const struct dims *d, char *buf, size_t n);
+/* The name f's results are stored under (store_name, else name). */
+const char *family_store_name(const struct family *f);
 /* Index of parameter name in f, or -1. */
 int family_param_index(const struct family *f, const char *name);
 /* The size shape as the database and JSON name it: "1d", "2d" or "3d". */

@@ -12,6 +12,7 @@
  */
 #include "config.h"
 #include "families/user-family.h"
+#include "families/user-state.h"
 #include "util/json-check.h"
 #include "util/sizes.h"
 #include "util/util.h"
@@ -24,8 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_CONSTRAINTS 64
-#define EXPR_MAX 2000
 #define STEPS_MAX 100000
 
 /* What a constraint reads besides the parameters. */
@@ -36,21 +35,9 @@ static const char *const limit_names[] = { "elem_bytes", "max_threads", "max_sme
 static const char *const allowed_functions[] = { "abs", "min", "max", "coalesce", "iif", "nullif", "round",
 						 "ifnull", NULL };
 
-static struct user {
-	int loaded;
-	struct family f;
-	struct param_def params[MAX_PARAMS];
-	char *names[MAX_PARAMS][MAX_VALUES + 1]; /* symbolic values */
-	sqlite3 *db;                /* reads the spec, evaluates constraints */
-	sqlite3_stmt *cons[MAX_CONSTRAINTS];
-	char *reasons[MAX_CONSTRAINTS];
-	int ncons;
-	long steps;
-	char *strings[MAX_PARAMS * (MAX_VALUES + 3) + 16]; /* every text the family owns */
-	int nstrings;
-} U;
+struct user U;
 
-static char *own(char *s)
+char *user_own(char *s)
 {
 	if (U.nstrings < (int)ARRAY_SIZE(U.strings))
 		U.strings[U.nstrings++] = s;
@@ -58,7 +45,7 @@ static char *own(char *s)
 }
 
 /* The error: "FILE: FIELD: what", into err; returns NULL. */
-static const struct family *spec_fail(char *err, size_t en, const char *file, const char *field, const char *fmt, ...)
+const struct family *user_spec_fail(char *err, size_t en, const char *file, const char *field, const char *fmt, ...)
 {
 	char what[700];
 	va_list ap;
@@ -95,7 +82,7 @@ static int progress(void *unused)
 
 /* json_extract(spec, path) as text (a new string) and its JSON type
  * ("null" when absent) into type (size 16). */
-static char *jget(const char *spec, const char *path, char *type)
+char *user_jget(const char *spec, const char *path, char *type)
 {
 	sqlite3_stmt *st = NULL;
 	char *out = NULL;
@@ -116,7 +103,7 @@ static char *jget(const char *spec, const char *path, char *type)
 
 /* A name the spec gives (a family's, a parameter's): lower-case letters,
  * digits and '_', a letter first, at most max characters. */
-static int good_name(const char *s, size_t max)
+int user_good_name(const char *s, size_t max)
 {
 	if (!s || !islower((unsigned char)s[0]) || strlen(s) > max)
 		return 0;
@@ -126,7 +113,7 @@ static int good_name(const char *s, size_t max)
 	return 1;
 }
 
-static int good_text(const char *s, size_t max)
+int user_good_text(const char *s, size_t max)
 {
 	if (!s || strlen(s) > max)
 		return 0;
@@ -146,7 +133,7 @@ static const char *read_values(const char *spec, const char *file, int i, char *
 	sqlite3_stmt *st = NULL;
 	snprintf(path, sizeof(path), "$.params[%d].values", i);
 	if (sqlite3_prepare_v2(U.db, "SELECT type, value FROM json_each(?1, ?2)", -1, &st, NULL) != SQLITE_OK) {
-		spec_fail(err, en, file, field, "cannot be read (%s)", sqlite3_errmsg(U.db));
+		user_spec_fail(err, en, file, field, "cannot be read (%s)", sqlite3_errmsg(U.db));
 		return err;
 	}
 	sqlite3_bind_text(st, 1, spec, -1, SQLITE_STATIC);
@@ -162,11 +149,11 @@ static const char *read_values(const char *spec, const char *file, int i, char *
 		symbolic = sym;
 		if (sym) {
 			const char *v = (const char *)sqlite3_column_text(st, 1);
-			if (!good_name(v, 32)) {
+			if (!user_good_name(v, 32)) {
 				bad = 1;
 				break;
 			}
-			U.names[i][n] = own(xstrdup(v));
+			U.names[i][n] = user_own(xstrdup(v));
 			p->allowed[n] = n;
 		} else {
 			sqlite3_int64 v = sqlite3_column_int64(st, 1);
@@ -184,7 +171,7 @@ static const char *read_values(const char *spec, const char *file, int i, char *
 	}
 	sqlite3_finalize(st);
 	if (bad || n == 0) {
-		spec_fail(err, en, file, field, "must be an array of 1 to %d different integers (within +-2^30), or of "
+		user_spec_fail(err, en, file, field, "must be an array of 1 to %d different integers (within +-2^30), or of "
 			  "names of lower-case letters, digits and '_'", MAX_VALUES);
 		return err;
 	}
@@ -203,7 +190,7 @@ static const char *read_defaults(const char *spec, const char *file, int i, char
 	int n = p->nallowed, bad;
 	sqlite3_stmt *st = NULL;
 	snprintf(path, sizeof(path), "$.params[%d].default", i);
-	char *def = jget(spec, path, type);
+	char *def = user_jget(spec, path, type);
 	free(def);
 	snprintf(field, sizeof(field), "params[%d].default", i);
 	if (!strcmp(type, "null")) {
@@ -226,7 +213,7 @@ static const char *read_defaults(const char *spec, const char *file, int i, char
 		}
 		sqlite3_finalize(st);
 		if (bad || nd == 0) {
-			spec_fail(err, en, file, field, "must be an array of some of params[%d].values", i);
+			user_spec_fail(err, en, file, field, "must be an array of some of params[%d].values", i);
 			return err;
 		}
 		p->ndefaults = nd;
@@ -242,44 +229,52 @@ static const char *read_param(const char *spec, const char *file, int i, char *e
 	struct param_def *p = &U.params[i];
 	snprintf(field, sizeof(field), "params[%d].name", i);
 	snprintf(path, sizeof(path), "$.params[%d].name", i);
-	char *name = jget(spec, path, type);
-	if (strcmp(type, "text") || !good_name(name, 32)) {
+	char *name = user_jget(spec, path, type);
+	if (strcmp(type, "text") || !user_good_name(name, 32)) {
 		free(name);
-		spec_fail(err, en, file, field, "must be a name of lower-case letters, digits and '_', a letter first, "
+		user_spec_fail(err, en, file, field, "must be a name of lower-case letters, digits and '_', a letter first, "
 			  "at most 32 characters");
 		return err;
 	}
 	for (int k = 0; k < NLIMITS; k++)
 		if (!strcmp(name, limit_names[k])) {
-			spec_fail(err, en, file, field, "'%s' is a device limit's name; call the parameter otherwise", name);
+			user_spec_fail(err, en, file, field, "'%s' is a device limit's name; call the parameter otherwise", name);
+			free(name);
+			return err;
+		}
+	static const char *const size_names[] = { "n", "rows", "cols", "m", "k", NULL };
+	for (int k = 0; size_names[k]; k++)
+		if (!strcmp(name, size_names[k])) {
+			user_spec_fail(err, en, file, field, "'%s' names a size (n; rows, cols; m, n, k); call the parameter "
+				       "otherwise", name);
 			free(name);
 			return err;
 		}
 	if (sqlite3_keyword_check(name, (int)strlen(name))) {
-		spec_fail(err, en, file, field, "'%s' is an SQL keyword, which a constraint could not name", name);
+		user_spec_fail(err, en, file, field, "'%s' is an SQL keyword, which a constraint could not name", name);
 		free(name);
 		return err;
 	}
 	for (int j = 0; j < i; j++)
 		if (!strcmp(U.params[j].name, name)) {
-			spec_fail(err, en, file, field, "'%s' is given twice", name);
+			user_spec_fail(err, en, file, field, "'%s' is given twice", name);
 			free(name);
 			return err;
 		}
-	p->name = own(name);
+	p->name = user_own(name);
 	char *macro = xasprintf("GT_%s", name);
 	for (char *c = macro; *c; c++)
 		*c = (char)toupper((unsigned char)*c);
-	p->macro = own(macro);
+	p->macro = user_own(macro);
 	snprintf(path, sizeof(path), "$.params[%d].help", i);
-	char *help = jget(spec, path, type);
+	char *help = user_jget(spec, path, type);
 	snprintf(field, sizeof(field), "params[%d].help", i);
-	if (strcmp(type, "null") && (strcmp(type, "text") || !good_text(help, 300))) {
+	if (strcmp(type, "null") && (strcmp(type, "text") || !user_good_text(help, 300))) {
 		free(help);
-		spec_fail(err, en, file, field, "must be text of at most 300 characters, without control characters");
+		user_spec_fail(err, en, file, field, "must be text of at most 300 characters, without control characters");
 		return err;
 	}
-	p->help = own(help ? help : xstrdup(""));
+	p->help = user_own(help ? help : xstrdup(""));
 	if (read_values(spec, file, i, err, en) || read_defaults(spec, file, i, err, en))
 		return err;
 	p->single = p->defaults[0];
@@ -291,11 +286,11 @@ static const char *read_param(const char *spec, const char *file, int i, char *e
 static const char *read_constraints(const char *spec, const char *file, char *err, size_t en)
 {
 	char type[16];
-	free(jget(spec, "$.constraints", type));
+	free(user_jget(spec, "$.constraints", type));
 	if (!strcmp(type, "null"))
 		return NULL;
 	if (strcmp(type, "array")) {
-		spec_fail(err, en, file, "constraints", "must be an array of {\"require\": EXPR, \"reason\": TEXT}");
+		user_spec_fail(err, en, file, "constraints", "must be an array of {\"require\": EXPR, \"reason\": TEXT}");
 		return err;
 	}
 	/* The columns an expression reads. */
@@ -308,68 +303,77 @@ static const char *read_constraints(const char *spec, const char *file, char *er
 	for (int i = 0;; i++) {
 		char path[64], field[64];
 		snprintf(path, sizeof(path), "$.constraints[%d]", i);
-		free(jget(spec, path, type));
+		free(user_jget(spec, path, type));
 		if (!strcmp(type, "null"))
 			break;
 		snprintf(field, sizeof(field), "constraints[%d]", i);
 		if (i == MAX_CONSTRAINTS) {
 			sb_free(&cols);
-			spec_fail(err, en, file, "constraints", "more than %d", MAX_CONSTRAINTS);
+			user_spec_fail(err, en, file, "constraints", "more than %d", MAX_CONSTRAINTS);
 			return err;
 		}
 		snprintf(path, sizeof(path), "$.constraints[%d].require", i);
-		char *expr = jget(spec, path, type);
+		char *expr = user_jget(spec, path, type);
 		snprintf(field, sizeof(field), "constraints[%d].require", i);
-		if (strcmp(type, "text") || !good_text(expr, EXPR_MAX) || !*expr) {
+		if (strcmp(type, "text") || !user_good_text(expr, EXPR_MAX) || !*expr) {
 			free(expr);
 			sb_free(&cols);
-			spec_fail(err, en, file, field, "must be an expression of at most %d characters", EXPR_MAX);
+			user_spec_fail(err, en, file, field, "must be an expression of at most %d characters", EXPR_MAX);
 			return err;
 		}
-		char *sql = xasprintf("SELECT (%s) FROM (SELECT %s)", expr, cols.buf);
-		const char *tail = NULL;
-		sqlite3_set_authorizer(U.db, authorize, NULL);
-		int rc = sqlite3_prepare_v2(U.db, sql, -1, &U.cons[i], &tail);
-		sqlite3_set_authorizer(U.db, NULL, NULL);
-		int extra = rc == SQLITE_OK && tail && *tail;
-		free(sql);
-		if (rc != SQLITE_OK || extra || !U.cons[i]) {
-			/* Prepared with text after it: not one of the family's. */
-			sqlite3_finalize(U.cons[i]);
-			U.cons[i] = NULL;
-			char what[600], shown[100];
-			const char *msg = sqlite3_errmsg(U.db);
-			/* The expression as written, its first 80 characters. */
-			snprintf(shown, sizeof(shown), "%.80s%s", expr, strlen(expr) > 80 ? "..." : "");
-			if (extra)
-				snprintf(what, sizeof(what), "'%s' is not one expression", shown);
-			else if (!strncmp(msg, "no such column: ", 16))
-				snprintf(what, sizeof(what), "'%s' names '%s', which is no parameter (nor elem_bytes, "
-					 "max_threads, max_smem or cc)", shown, msg + 16);
-			else if (strstr(msg, "not authorized") || strstr(msg, "prohibited"))
-				snprintf(what, sizeof(what), "'%s' does what an expression may not (only arithmetic, "
-					 "comparisons and %s)", shown, "abs, min, max, coalesce, iif, nullif, round, ifnull");
-			else
-				snprintf(what, sizeof(what), "'%s' is not an expression SQLite reads (%s)", shown, msg);
+		U.cons[i] = user_prepare_expr(expr, cols.buf, "nor elem_bytes, max_threads, max_smem or cc", file, field,
+					      err, en);
+		if (!U.cons[i]) {
 			free(expr);
 			sb_free(&cols);
-			spec_fail(err, en, file, field, "%s", what);
 			return err;
 		}
 		free(expr);
 		U.ncons = i + 1;
 		snprintf(path, sizeof(path), "$.constraints[%d].reason", i);
-		char *reason = jget(spec, path, type);
+		char *reason = user_jget(spec, path, type);
 		snprintf(field, sizeof(field), "constraints[%d].reason", i);
-		if (strcmp(type, "text") || !good_text(reason, 200) || !*reason) {
+		if (strcmp(type, "text") || !user_good_text(reason, 200) || !*reason) {
 			free(reason);
 			sb_free(&cols);
-			spec_fail(err, en, file, field, "must be text of 1 to 200 characters, saying why a point is left out");
+			user_spec_fail(err, en, file, field, "must be text of 1 to 200 characters, saying why a point is left out");
 			return err;
 		}
 		U.reasons[i] = reason;
 	}
 	sb_free(&cols);
+	return NULL;
+}
+
+sqlite3_stmt *user_prepare_expr(const char *expr, const char *cols, const char *names, const char *file,
+				const char *field, char *err, size_t en)
+{
+	char *sql = xasprintf("SELECT (%s) FROM (SELECT %s)", expr, cols);
+	const char *tail = NULL;
+	sqlite3_stmt *st = NULL;
+	sqlite3_set_authorizer(U.db, authorize, NULL);
+	int rc = sqlite3_prepare_v2(U.db, sql, -1, &st, &tail);
+	sqlite3_set_authorizer(U.db, NULL, NULL);
+	int extra = rc == SQLITE_OK && tail && *tail;
+	free(sql);
+	if (rc == SQLITE_OK && !extra && st)
+		return st;
+	/* Prepared with text after it: not one expression. */
+	sqlite3_finalize(st);
+	char what[600], shown[100];
+	const char *msg = sqlite3_errmsg(U.db);
+	/* The expression as written, its first 80 characters. */
+	snprintf(shown, sizeof(shown), "%.80s%s", expr, strlen(expr) > 80 ? "..." : "");
+	if (extra)
+		snprintf(what, sizeof(what), "'%s' is not one expression", shown);
+	else if (!strncmp(msg, "no such column: ", 16))
+		snprintf(what, sizeof(what), "'%s' names '%s', which is no parameter (%s)", shown, msg + 16, names);
+	else if (strstr(msg, "not authorized") || strstr(msg, "prohibited"))
+		snprintf(what, sizeof(what), "'%s' does what an expression may not (only arithmetic, comparisons and %s)",
+			 shown, "abs, min, max, coalesce, iif, nullif, round, ifnull");
+	else
+		snprintf(what, sizeof(what), "'%s' is not an expression SQLite reads (%s)", shown, msg);
+	user_spec_fail(err, en, file, field, "%s", what);
 	return NULL;
 }
 
@@ -407,26 +411,18 @@ static const char *user_reject(const int *v, const struct dtype *dt, const struc
 	return NULL;
 }
 
-static void user_geometry(const int *v, const struct dtype *dt, const struct dims *d, struct launch_geometry *g)
-{
-	(void)v;
-	(void)dt;
-	(void)d;
-	memset(g, 0, sizeof(*g));
-}
-
 /* The spec's text: at most USER_SPEC_MAX bytes.  NULL with the error. */
 static char *read_spec(const char *path, char *err, size_t en)
 {
 	size_t len = 0;
 	char *text = read_file(path, &len);
 	if (!text) {
-		spec_fail(err, en, path, NULL, "cannot be read: %s", strerror(errno));
+		user_spec_fail(err, en, path, NULL, "cannot be read: %s", strerror(errno));
 		return NULL;
 	}
 	if (len > USER_SPEC_MAX || strlen(text) != len) {
 		free(text);
-		spec_fail(err, en, path, NULL, len > USER_SPEC_MAX ? "is %zu bytes; a spec is at most 1 MiB"
+		user_spec_fail(err, en, path, NULL, len > USER_SPEC_MAX ? "is %zu bytes; a spec is at most 1 MiB"
 							     : "holds a NUL byte (%zu bytes)", len);
 		return NULL;
 	}
@@ -452,61 +448,61 @@ static void spec_paths(const char *path, char **spec, char **tmpl)
 static int read_head(const char *spec, const char *file, char *err, size_t en)
 {
 	char type[16];
-	char *name = jget(spec, "$.name", type);
-	if (strcmp(type, "text") || !good_name(name, 32)) {
+	char *name = user_jget(spec, "$.name", type);
+	if (strcmp(type, "text") || !user_good_name(name, 32)) {
 		free(name);
-		spec_fail(err, en, file, "name", "must be a name of lower-case letters, digits and '_', a letter first, at "
+		user_spec_fail(err, en, file, "name", "must be a name of lower-case letters, digits and '_', a letter first, at "
 			  "most 32 characters");
 		return -1;
 	}
 	if (family_find(name)) {
-		spec_fail(err, en, file, "name", "'%s' is a built-in family's", name);
+		user_spec_fail(err, en, file, "name", "'%s' is a built-in family's", name);
 		free(name);
 		return -1;
 	}
-	U.f.name = own(name);
-	char *kernel = jget(spec, "$.kernel", type);
+	U.f.name = user_own(name);
+	char *kernel = user_jget(spec, "$.kernel", type);
 	if (strcmp(type, "text") || !kernel || !(isalpha((unsigned char)kernel[0]) || kernel[0] == '_') ||
 	    strlen(kernel) > 64 || strspn(kernel, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
 					   strlen(kernel)) {
 		free(kernel);
-		spec_fail(err, en, file, "kernel", "must be the template's extern \"C\" entry point, a C name");
+		user_spec_fail(err, en, file, "kernel", "must be the template's extern \"C\" entry point, a C name");
 		return -1;
 	}
-	U.f.kernel_name = own(kernel);
-	char *summary = jget(spec, "$.summary", type);
-	if (strcmp(type, "null") && (strcmp(type, "text") || !good_text(summary, 200))) {
+	U.f.kernel_name = user_own(kernel);
+	char *summary = user_jget(spec, "$.summary", type);
+	if (strcmp(type, "null") && (strcmp(type, "text") || !user_good_text(summary, 200))) {
 		free(summary);
-		spec_fail(err, en, file, "summary", "must be one line of at most 200 characters");
+		user_spec_fail(err, en, file, "summary", "must be one line of at most 200 characters");
 		return -1;
 	}
-	U.f.summary = own(summary ? summary : xstrdup(U.f.name));
+	U.f.summary = user_own(summary ? summary : xstrdup(U.f.name));
 	U.f.command_summary = U.f.summary;
-	char *shape = jget(spec, "$.shape", type);
+	char *shape = user_jget(spec, "$.shape", type);
 	U.f.shape = !strcmp(type, "text") && !strcmp(shape, "1d") ? SHAPE_1D
 		    : !strcmp(type, "text") && !strcmp(shape, "2d") ? SHAPE_2D
 		    : !strcmp(type, "text") && !strcmp(shape, "3d") ? SHAPE_3D : 0;
 	free(shape);
 	if (!U.f.shape) {
-		spec_fail(err, en, file, "shape", "must be \"1d\" (a length N), \"2d\" (rows x cols) or \"3d\" (M x N x K)");
+		user_spec_fail(err, en, file, "shape", "must be \"1d\" (a length N), \"2d\" (rows x cols) or \"3d\" (M x N x K)");
 		return -1;
 	}
-	char *sizes = jget(spec, "$.sizes", type);
+	char *sizes = user_jget(spec, "$.sizes", type);
 	struct dims *d = NULL;
 	size_t nd = 0;
 	char why[256];
-	if (strcmp(type, "text") || !good_text(sizes, 200) ||
+	if (strcmp(type, "text") || !user_good_text(sizes, 200) ||
 	    sizes_parse(U.f.shape, sizes, &d, &nd, why, sizeof(why)) < 0) {
-		if (strcmp(type, "text") || !good_text(sizes, 200))
+		if (strcmp(type, "text") || !user_good_text(sizes, 200))
 			snprintf(why, sizeof(why), "must be the default --sizes, as text");
 		free(sizes);
-		spec_fail(err, en, file, "sizes", "%s", why);
+		user_spec_fail(err, en, file, "sizes", "%s", why);
 		return -1;
 	}
 	free(d);
-	U.f.default_sizes = own(sizes);
+	U.f.default_sizes = user_own(sizes);
 	/* Element types: an array of names, default ["f32"]. */
-	free(jget(spec, "$.dtypes", type));
+	free(user_jget(spec, "$.dtypes", type));
 	struct strbuf dts = {0};
 	if (!strcmp(type, "null")) {
 		sb_puts(&dts, "f32");
@@ -525,11 +521,11 @@ static int read_head(const char *spec, const char *file, char *err, size_t en)
 		sqlite3_finalize(st);
 		if (bad || !dts.len) {
 			sb_free(&dts);
-			spec_fail(err, en, file, "dtypes", "must be an array of element types, each once (f32, f64, f16, i32)");
+			user_spec_fail(err, en, file, "dtypes", "must be an array of element types, each once (f32, f64, f16, i32)");
 			return -1;
 		}
 	}
-	U.f.dtypes = own(sb_detach(&dts));
+	U.f.dtypes = user_own(sb_detach(&dts));
 	return 0;
 }
 
@@ -540,17 +536,26 @@ const struct family *user_family_load(const char *path, char *err, size_t en)
 	spec_paths(path, &spec_path, &tmpl_path);
 	char *spec = read_spec(spec_path, err, en);
 	const struct family *f = spec ? user_family_parse(spec, spec_path, tmpl_path, err, en) : NULL;
-	free(spec);
 	free(spec_path);
 	if (!f) {
+		free(spec);
 		free(tmpl_path);
 		return NULL;
 	}
-	own(tmpl_path);
-	char *tmpl = read_file(tmpl_path, NULL);
-	if (!tmpl)
-		return spec_fail(err, en, tmpl_path, NULL, "the template cannot be read: %s", strerror(errno));
+	user_own(tmpl_path);
+	size_t tlen = 0;
+	char *tmpl = read_file(tmpl_path, &tlen);
+	if (!tmpl) {
+		free(spec);
+		return user_spec_fail(err, en, tmpl_path, NULL, "the template cannot be read: %s", strerror(errno));
+	}
+	/* Stored as NAME@HASH of template and spec: a changed kernel's
+	 * results are not mixed with the old one's. */
+	char hex[17];
+	hash64_hex(hash64(tmpl, tlen, hash64(spec, strlen(spec), HASH64_SEED)), hex);
+	U.f.store_name = user_own(xasprintf("%s@%.12s", U.f.name, hex));
 	free(tmpl);
+	free(spec);
 	U.f.template_name = tmpl_path;
 	U.f.template_path = tmpl_path;
 	return f;
@@ -561,13 +566,13 @@ const struct family *user_family_parse(const char *spec, const char *spec_path, 
 {
 	user_family_free();
 	if (strlen(spec) > USER_SPEC_MAX)
-		return spec_fail(err, en, spec_path, NULL, "is %zu bytes; a spec is at most 1 MiB", strlen(spec));
+		return user_spec_fail(err, en, spec_path, NULL, "is %zu bytes; a spec is at most 1 MiB", strlen(spec));
 	char why[160];
 	if (json_check_syntax(spec, strlen(spec), why, sizeof(why)) < 0)
-		return spec_fail(err, en, spec_path, NULL, "is not valid JSON: %s", why);
-	spec_path = own(xstrdup(spec_path));
+		return user_spec_fail(err, en, spec_path, NULL, "is not valid JSON: %s", why);
+	spec_path = user_own(xstrdup(spec_path));
 	if (sqlite3_open_v2(":memory:", &U.db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
-		return spec_fail(err, en, spec_path, NULL, "SQLite cannot open a connection");
+		return user_spec_fail(err, en, spec_path, NULL, "SQLite cannot open a connection");
 	/* Bounds on what an expression may be and do. */
 	sqlite3_limit(U.db, SQLITE_LIMIT_SQL_LENGTH, EXPR_MAX + 4000);
 	sqlite3_limit(U.db, SQLITE_LIMIT_EXPR_DEPTH, 64);
@@ -575,12 +580,12 @@ const struct family *user_family_parse(const char *spec, const char *spec_path, 
 	sqlite3_limit(U.db, SQLITE_LIMIT_ATTACHED, 0);
 	sqlite3_limit(U.db, SQLITE_LIMIT_LENGTH, 1 << 21);
 	char type[16];
-	free(jget(spec, "$", type));
+	free(user_jget(spec, "$", type));
 	if (strcmp(type, "object"))
-		return spec_fail(err, en, spec_path, NULL, "is not a JSON object (a spec: docs/user-kernels.md)");
+		return user_spec_fail(err, en, spec_path, NULL, "is not a JSON object (a spec: docs/user-kernels.md)");
 	if (read_head(spec, spec_path, err, en) < 0)
 		return NULL;
-	free(jget(spec, "$.params", type));
+	free(user_jget(spec, "$.params", type));
 	int np = 0;
 	if (!strcmp(type, "array")) {
 		sqlite3_stmt *st = NULL;
@@ -591,26 +596,32 @@ const struct family *user_family_parse(const char *spec, const char *spec_path, 
 		sqlite3_finalize(st);
 	}
 	if (np < 1 || np > MAX_PARAMS)
-		return spec_fail(err, en, spec_path, "params", "must be an array of 1 to %d parameters", MAX_PARAMS);
+		return user_spec_fail(err, en, spec_path, "params", "must be an array of 1 to %d parameters", MAX_PARAMS);
 	U.f.nparams = np;
 	for (int i = 0; i < np; i++)
 		if (read_param(spec, spec_path, i, err, en))
 			return NULL;
 	if (read_constraints(spec, spec_path, err, en))
 		return NULL;
+	U.f.params = U.params;
+	U.f.metric = METRIC_BYTES;
+	U.f.ceiling = CEILING_READ;
+	if (user_read_launch(spec, spec_path, err, en) < 0)
+		return NULL;
 	/* From here on only constraints run: their work is bounded. */
 	sqlite3_progress_handler(U.db, 100, progress, NULL);
 	U.f.template_name = tmpl_path;
 	U.f.template_path = tmpl_path;
-	U.f.params = U.params;
 	U.f.reject = user_reject;
-	U.f.geometry = user_geometry;
 	U.f.arithmetic = 1;
-	U.f.metric = METRIC_BYTES;
-	U.f.ceiling = CEILING_READ;
 	U.f.validate_sizes = U.f.default_sizes;
 	U.loaded = 1;
 	return &U.f;
+}
+
+const char *user_family_missing(void)
+{
+	return U.loaded ? U.missing : "";
 }
 
 void user_family_free(void)
@@ -619,6 +630,11 @@ void user_family_free(void)
 		sqlite3_finalize(U.cons[c]);
 		free(U.reasons[c]);
 	}
+	for (int b = 0; b < MAX_BUFFERS; b++)
+		sqlite3_finalize(U.bufs[b].length);
+	for (int k = 0; k < 7; k++)
+		sqlite3_finalize(U.geo[k]);
+	sqlite3_finalize(U.metric);
 	for (int i = 0; i < U.nstrings; i++)
 		free(U.strings[i]);
 	if (U.db)

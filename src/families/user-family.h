@@ -31,6 +31,9 @@ const struct family *user_family_load(const char *path, char *err, size_t en);
  * template, tmpl_path, is not read): what the fuzz harness drives. */
 const struct family *user_family_parse(const char *spec, const char *spec_path, const char *tmpl_path, char *err,
 				       size_t en);
+/* What a GPU run needs that the loaded family's spec leaves out
+ * ("buffers, check"), or "" when it can run. */
+const char *user_family_missing(void);
 void user_family_free(void);
 
 #endif

@@ -41,6 +41,8 @@ struct bench {
 	const struct dtype *dt;
 	struct dims d;
 	size_t in_bytes, out_bytes;
+	size_t copy_bytes; /* what the copy ceiling copies: the smaller of the two */
+	size_t buf_off[MAX_BUFFERS]; /* ARGS_USER: each buffer's offset in its memory */
 	int nsets;
 	void *host_in[2], *host_expected[2], *host_out;
 	CUdeviceptr in[2], expected, out_base, out;
@@ -57,13 +59,15 @@ struct bench {
 };
 
 /* The arguments of the family's kernels at the prepared size, reading in
- * and writing out (ARGS_GEMM: A, then B, in one buffer). */
+ * and writing out (ARGS_GEMM: A, then B, in one buffer; ARGS_USER: the
+ * family's buffers, then the size). */
 struct kernel_args {
 	CUdeviceptr in, b, out;
 	unsigned rows, cols;
 	int m, n, k;
 	unsigned long long len;
-	void *p[6];
+	CUdeviceptr bufs[MAX_BUFFERS];
+	void *p[MAX_BUFFERS + 3];
 };
 
 /* The launch being timed, as a callback: a kernel with the family's

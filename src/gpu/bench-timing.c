@@ -48,12 +48,12 @@ CUresult do_launch(struct bench *b, const struct launch *l, int place)
 	void *fma[] = { &b->result, &iters };
 	/* The copy kernel flattens rows x cols, so any family's input is
 	 * n x 1 to it. */
-	unsigned copy_rows = b->f->args == ARGS_MATRIX ? a.rows : (unsigned)(b->in_bytes / b->dt->size), copy_cols =
+	unsigned copy_rows = b->f->args == ARGS_MATRIX ? a.rows : (unsigned)(b->copy_bytes / b->dt->size), copy_cols =
 		b->f->args == ARGS_MATRIX ? a.cols : 1;
 	void *copy[] = { &a.in, &a.out, &copy_rows, &copy_cols };
 	switch (l->kind) {
 	case LAUNCH_MEMCPY:
-		return cu.MemcpyDtoDAsync(out, in, b->in_bytes, b->stream);
+		return cu.MemcpyDtoDAsync(out, in, b->copy_bytes, b->stream);
 	case LAUNCH_READ:
 		params = read;
 		break;
@@ -196,10 +196,10 @@ int bench_ceiling(struct bench *b, const void *copy_cubin, const char *copy_name
 		*memcpy_gbps = 0;
 		return fma_ceiling(b, kernel_gbps);
 	}
-	/* The ceiling copies the input's bytes: what one launch of a family
-	 * that reads each input element once and writes one output element
-	 * for it moves. */
-	double bytes = 2.0 * (double)b->in_bytes;
+	/* The ceiling copies the input's bytes (or the output's, where that
+	 * is less): what one launch of a family that reads each input
+	 * element once and writes one output element for it moves. */
+	double bytes = 2.0 * (double)b->copy_bytes;
 	struct timing t;
 	struct launch mc = { NULL, NULL, LAUNCH_MEMCPY, 0 };
 	if (CU(time_launches(b, &mc, &t)))

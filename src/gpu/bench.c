@@ -149,7 +149,7 @@ void bench_close(struct bench *b)
 static size_t expected_bytes(const struct family *f, const struct dtype *dt, const struct dims *d)
 {
 	size_t out = f->out_bytes(dt, d);
-	return f->check == CHECK_EXACT					  ? out
+	return f->check == CHECK_EXACT || f->check == CHECK_REFERENCE	  ? out
 	       : f->check == CHECK_GPU_REFERENCE || f->check == CHECK_BOUND ? out / dt->size * f->expected_elem
 									  : f->expected_bytes + out / dt->size * f->expected_elem;
 }
@@ -160,7 +160,9 @@ size_t bench_bytes_needed(const struct gpu_info *g, const struct family *f, cons
 	size_t in = f->in_elems(d) * dt->size * (size_t)(f->nsets > 1 ? f->nsets : 1);
 	size_t out = f->out_bytes(dt, d);
 	/* Scratch memory: per-block partials at most, never more than the input. */
-	size_t scratch = f->scratch_bytes ? f->in_elems(d) * dt->size + (1u << 20) : 0;
+	size_t scratch = f->args == ARGS_USER && f->scratch_bytes ? f->scratch_bytes(NULL, dt, d)
+			 : f->scratch_bytes			  ? f->in_elems(d) * dt->size + (1u << 20)
+								  : 0;
 	/* The GPU reference's output, while it is made; CHECK_BOUND's
 	 * references, one per input set. */
 	size_t ref = f->check == CHECK_GPU_REFERENCE ? expected_bytes(f, dt, d)
@@ -221,6 +223,9 @@ static int upload_size(struct bench *b)
 	if (b->f->check == CHECK_EXACT &&
 	    (CU(cu.MemAlloc(&b->expected, b->out_bytes)) ||
 	     CU(cu.MemcpyHtoD(b->expected, b->host_expected[0], b->out_bytes))))
+		return -1;
+	/* CHECK_REFERENCE: filled by bench_reference. */
+	if (b->f->check == CHECK_REFERENCE && CU(cu.MemAlloc(&b->expected, b->out_bytes)))
 		return -1;
 	size_t ref_bytes = expected_bytes(b->f, b->dt, &b->d);
 	for (int k = 0; b->f->check == CHECK_BOUND && k < b->nsets; k++)
@@ -308,6 +313,22 @@ void **family_args(struct bench *b, CUdeviceptr in, CUdeviceptr out, struct kern
 		a->p[0] = &a->in, a->p[1] = &a->b, a->p[2] = &a->out;
 		a->p[3] = &a->m, a->p[4] = &a->n, a->p[5] = &a->k;
 		break;
+	case ARGS_USER: {
+		int i = 0;
+		for (; i < b->f->nbuffers; i++) {
+			int role = b->f->buffers[i].role;
+			a->bufs[i] = (role == BUF_INPUT ? in : role == BUF_OUTPUT ? out : b->scratch) + b->buf_off[i];
+			a->p[i] = &a->bufs[i];
+		}
+		a->len = (unsigned long long)b->d.rows;
+		if (b->f->shape == SHAPE_1D)
+			a->p[i++] = &a->len;
+		else if (b->f->shape == SHAPE_2D)
+			a->p[i++] = &a->rows, a->p[i++] = &a->cols;
+		else
+			a->p[i++] = &a->m, a->p[i++] = &a->n, a->p[i++] = &a->k;
+		break;
+	}
 	default:
 		a->p[0] = &a->in, a->p[1] = &a->out, a->p[2] = &a->rows, a->p[3] = &a->cols;
 	}
@@ -355,6 +376,9 @@ int bench_prepare(struct bench *b, const struct family *f, const struct dtype *d
 	b->nsets = f->nsets > 1 ? 2 : 1;
 	b->in_bytes = f->in_elems(d) * dt->size;
 	b->out_bytes = f->out_bytes(dt, d);
+	b->copy_bytes = b->in_bytes < b->out_bytes ? b->in_bytes : b->out_bytes;
+	if (f->buffer_offsets)
+		f->buffer_offsets(dt, d, b->buf_off);
 	size_t expected = expected_bytes(f, dt, d);
 	b->host_out = xmalloc(b->out_bytes);
 	uint64_t seed = (uint64_t)(now_seconds() * 1e9) ^ ((uint64_t)d->rows << 32) ^ (uint64_t)d->cols ^
@@ -388,6 +412,11 @@ double bench_gbps(double bytes, double ms)
 double bench_work(const struct bench *b)
 {
 	return b->f->work(b->dt, &b->d);
+}
+
+size_t bench_copy_elems(const struct bench *b)
+{
+	return b->copy_bytes / b->dt->size;
 }
 
 static void set_reason(struct variant_result *r, int status, const char *fmt, ...) GT_PRINTF(3, 4);
@@ -446,6 +475,26 @@ static int bound_reason(struct bench *b, const uint64_t *res, double gamma, stru
 	return 0;
 }
 
+/* Restores the guards around the output after a launch changed them. */
+static CUresult restore_guards(struct bench *b)
+{
+	CUresult e = cu.MemsetD8Async(b->out_base, GUARD_BYTE, GUARD, b->stream);
+	return e ? e : cu.MemsetD8Async(b->out + b->out_bytes, GUARD_BYTE, GUARD, b->stream);
+}
+
+/* Queues the count of changed guard bytes around the output into
+ * result[2]. */
+static CUresult check_guards(struct bench *b)
+{
+	unsigned long long guard = GUARD;
+	unsigned int gv = GUARD_BYTE;
+	CUdeviceptr after = b->out + b->out_bytes;
+	void *g1[] = { &b->out_base, &guard, &gv, &b->result };
+	void *g2[] = { &after, &guard, &gv, &b->result };
+	CUresult e = cu.LaunchKernel(b->check_fill, 64, 1, 1, CHECK_THREADS, 1, 1, 0, b->stream, g1, NULL);
+	return e ? e : cu.LaunchKernel(b->check_fill, 64, 1, 1, CHECK_THREADS, 1, 1, 0, b->stream, g2, NULL);
+}
+
 /* The guards around the output and, for bit-exact families and those
  * with an error bound, the output against the expected one, on the GPU;
  * then, for the others, the output copied back and judged by the family.
@@ -454,13 +503,10 @@ static int check_output(struct bench *b, const int *v, struct variant_result *r)
 {
 	uint64_t init[4] = { 0, ~0ULL, 0, 0 }, res[4];
 	CUresult e;
-	unsigned long long units = b->out_bytes / 2, guard = GUARD;
-	unsigned int gv = GUARD_BYTE;
+	unsigned long long units = b->out_bytes / 2;
 	void *cmp[] = { &b->out, &b->expected, &units, &b->result };
-	CUdeviceptr after = b->out + b->out_bytes;
-	void *g1[] = { &b->out_base, &guard, &gv, &b->result };
-	void *g2[] = { &after, &guard, &gv, &b->result };
-	int exact = b->f->check == CHECK_EXACT, bound = b->f->check == CHECK_BOUND;
+	int exact = b->f->check == CHECK_EXACT || (b->f->check == CHECK_REFERENCE && !b->f->judge);
+	int bound = b->f->check == CHECK_BOUND;
 	unsigned long long n_out = b->out_bytes / b->dt->size;
 	double gamma = bound ? b->f->bound_gamma(v, b->dt, &b->d, b->set) : 0;
 	int kind = b->dt->acc_eps == 0 ? 2 : b->dt->acc_size == 8 ? 1 : 0;
@@ -471,9 +517,8 @@ static int check_output(struct bench *b, const int *v, struct variant_result *r)
 	     (e = cu.LaunchKernel(b->compare, CHECK_BLOCKS, 1, 1, CHECK_THREADS, 1, 1, 0, b->stream, cmp, NULL))) ||
 	    (bound &&
 	     (e = cu.LaunchKernel(b->check_bound, CHECK_BLOCKS, 1, 1, CHECK_THREADS, 1, 1, 0, b->stream, bnd, NULL))) ||
-	    (e = cu.LaunchKernel(b->check_fill, 64, 1, 1, CHECK_THREADS, 1, 1, 0, b->stream, g1, NULL)) ||
-	    (e = cu.LaunchKernel(b->check_fill, 64, 1, 1, CHECK_THREADS, 1, 1, 0, b->stream, g2, NULL)) ||
-	    (e = cu.StreamSynchronize(b->stream)) || (e = cu.MemcpyDtoH(res, b->result, sizeof(res))))
+	    (e = check_guards(b)) || (e = cu.StreamSynchronize(b->stream)) ||
+	    (e = cu.MemcpyDtoH(res, b->result, sizeof(res))))
 		return fail_call(r, e, "checking the output");
 	if (res[0] && bound) {
 		if (bound_reason(b, res, gamma, r) < 0)
@@ -490,8 +535,7 @@ static int check_output(struct bench *b, const int *v, struct variant_result *r)
 		set_reason(r, VS_WRONG, "wrote outside the output (%llu guard bytes changed)",
 			   (unsigned long long)res[2]);
 		/* Restore the guards for the next variant. */
-		if ((e = cu.MemsetD8Async(b->out_base, GUARD_BYTE, GUARD, b->stream)) ||
-		    (e = cu.MemsetD8Async(after, GUARD_BYTE, GUARD, b->stream)))
+		if ((e = restore_guards(b)))
 			return fail_call(r, e, "restoring the guards");
 	} else if (!exact && !bound) {
 		if ((e = cu.MemcpyDtoH(b->host_out, b->out, b->out_bytes)))
@@ -520,6 +564,49 @@ static CUresult zero_scratch(struct bench *b, const int *v)
 		b->scratch_bytes = need;
 	}
 	return need ? cu.MemsetD8Async(b->scratch, 0, need, b->stream) : CUDA_SUCCESS;
+}
+
+int bench_reference(struct bench *b, const void *cubin, const char *kernel_name, const int *v,
+		    const struct launch_geometry *geo, struct variant_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	CUmodule m = NULL;
+	CUfunction fn;
+	CUresult e;
+	if ((e = cu.ModuleLoadData(&m, cubin)))
+		return fail_call(r, e, "loading the reference's module");
+	if ((e = cu.ModuleGetFunction(&fn, m, kernel_name))) {
+		cu.ModuleUnload(m);
+		return fail_call(r, e, "finding the reference's kernel");
+	}
+	struct launch l = { fn, geo, LAUNCH_FAMILY, 0 };
+	uint64_t init[4] = { 0, ~0ULL, 0, 0 }, res[4];
+	b->set = 0;
+	int rc = 0;
+	/* Poisoned as a variant's output is, so that what the reference leaves
+	 * unwritten a variant must leave so too. */
+	if ((e = zero_scratch(b, v)) || (e = cu.MemsetD8Async(b->out, POISON_BYTE, b->out_bytes, b->stream)) ||
+	    (e = do_launch(b, &l, 0)) || (e = cu.StreamSynchronize(b->stream))) {
+		rc = fail_call(r, e, "the reference's launch");
+		goto out;
+	}
+	if ((e = cu.MemcpyHtoD(b->result, init, sizeof(init))) || (e = check_guards(b)) ||
+	    (e = cu.MemcpyDtoDAsync(b->expected, b->out, b->out_bytes, b->stream)) ||
+	    (e = cu.StreamSynchronize(b->stream)) || (e = cu.MemcpyDtoH(res, b->result, sizeof(res))) ||
+	    (e = cu.MemcpyDtoH(b->host_expected[0], b->out, b->out_bytes))) {
+		rc = fail_call(r, e, "reading the reference's output");
+		goto out;
+	}
+	if (res[2]) {
+		set_reason(r, VS_WRONG, "the reference wrote outside the output (%llu guard bytes changed)",
+			   (unsigned long long)res[2]);
+		if ((e = restore_guards(b)))
+			rc = fail_call(r, e, "restoring the guards");
+	}
+out:
+	if (rc == 0)
+		cu.ModuleUnload(m);
+	return rc;
 }
 
 int bench_variant(struct bench *b, const void *cubin, const char *kernel_name, const int *v,

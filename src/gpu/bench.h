@@ -109,4 +109,19 @@ double bench_gbps(double bytes, double ms);
 /* What one launch counts for the family's metric at the prepared size. */
 double bench_work(const struct bench *b);
 
+/* The elements the copy ceiling copies at the prepared size (as n x 1
+ * to the copy kernel, for a family whose arguments are not a matrix's). */
+size_t bench_copy_elems(const struct bench *b);
+
+/*
+ * CHECK_REFERENCE: runs the reference point (cubin, its entry point
+ * kernel_name, point v, launched as geo) on the prepared size's input, and
+ * keeps its output as what every variant's is checked against.  Fills *r
+ * (VS_OK, or why the reference cannot serve: it failed to launch, faulted
+ * or wrote outside the output); returns 0 when the GPU is still usable,
+ * -1 when the context was lost.
+ */
+int bench_reference(struct bench *b, const void *cubin, const char *kernel_name, const int *v,
+		    const struct launch_geometry *geo, struct variant_result *r);
+
 #endif

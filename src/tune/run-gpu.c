@@ -32,8 +32,11 @@
 static int check_fits(const struct run_state *s)
 {
 	for (size_t k = 0; k < s->nsizes; k++) {
+		char size[48], why[300];
+		if (s->f->size_problem && s->f->size_problem(s->dt, &s->sizes[k], why, sizeof(why)))
+			return error("%s: size %s %s cannot be run: %s", s->f->name,
+				     family_size_text(s->f, &s->sizes[k], size, sizeof(size)), s->dt->name, why);
 		size_t need = bench_bytes_needed(&s->g, s->f, s->dt, &s->sizes[k]);
-		char size[48];
 		if (need > s->g.mem_bytes / 10 * 9)
 			return error("%s: size %s %s needs %.1f GiB of GPU memory; GPU %d (%s) has %.1f GiB",
 				     s->f->name, family_size_text(s->f, &s->sizes[k], size, sizeof(size)),

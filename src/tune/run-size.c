@@ -242,6 +242,38 @@ static int search_size(struct run_state *s, struct bench *b, struct compile_pool
 	return rc;
 }
 
+/* CHECK_REFERENCE: the reference point run on size d's input, its output
+ * what every variant's is checked against.  0, or -1 after saying why
+ * the reference cannot serve (nothing at this size is then timed). */
+static int run_reference(struct run_state *s, struct bench *b, struct compile_pool *pool, const struct dims *d)
+{
+	if (s->ref_job < 0)
+		return 0;
+	char size[48];
+	family_size_text(s->f, d, size, sizeof(size));
+	double tw = now_seconds();
+	int cst = compile_pool_wait(pool, (size_t)s->ref_job);
+	s->t_wait_compile += now_seconds() - tw;
+	size_t len = 0;
+	char *cubin = cst == COMPILE_OK ? compile_pool_cubin(pool, (size_t)s->ref_job, &len) : NULL;
+	if (!cubin) {
+		char *log = compile_pool_log(pool, (size_t)s->ref_job);
+		error("%s: the reference (the classic every variant is checked against) failed to compile:\n%s",
+		      s->f->name, log ? log : "no log");
+		free(log);
+		return -1;
+	}
+	struct launch_geometry geo;
+	struct variant_result r;
+	s->f->geometry(s->ref_v, s->dt, d, &geo);
+	int lost = bench_reference(b, cubin, s->f->kernel_name, s->ref_v, &geo, &r) < 0;
+	free(cubin);
+	if (lost || r.status != VS_OK)
+		return error("%s: the reference cannot check the variants at %s %s: %s; nothing is timed at this size",
+			     s->f->name, size, s->dt->name, r.reason);
+	return 0;
+}
+
 /* Measures the needed points at size k: every one, or with search set,
  * those the run's search strategy picks.  Returns 0, 1 when interrupted,
  * -1 on a failure that ends the run. */
@@ -255,15 +287,17 @@ int run_size(struct run_state *s, struct bench *b, struct compile_pool *pool, si
 	if (!total)
 		return 0;
 	double t0 = now_seconds();
-	if (bench_prepare(b, s->f, s->dt, d) < 0)
+	if (bench_prepare(b, s->f, s->dt, d) < 0 || run_reference(s, b, pool, d) < 0)
 		return -1;
 	/* NVML reads the GPU while this size is timed, from its ceiling to
 	 * its last confirmation. */
 	struct nvml_watch *watch = nvml_watch_start();
 	struct launch_geometry cgeo;
 	memset(&cgeo, 0, sizeof(cgeo));
+	/* The copy kernel takes any other family's input as n x 1. */
+	struct dims cd = s->f->args == ARGS_MATRIX ? *d : (struct dims){ (long)bench_copy_elems(b), 1, 1 };
 	if (s->ceil_f)
-		s->ceil_f->geometry(s->ceil_v, s->dt, d, &cgeo);
+		s->ceil_f->geometry(s->ceil_v, s->dt, &cd, &cgeo);
 	double mc = 0, kern = 0;
 	if (bench_ceiling(b, ceil_cubin, s->ceil_f ? s->ceil_f->kernel_name : NULL, &cgeo, &mc, &kern) < 0) {
 		struct gpu_conditions unused;

@@ -59,6 +59,11 @@ struct run_state {
 	const struct family *ceil_f;
 	int ceil_v[MAX_PARAMS];
 	char *ceil_src;
+	/* CHECK_REFERENCE: the reference classic's point, and its compile
+	 * job among the tuner's own (after the ceiling's), or -1. */
+	int ref_v[MAX_PARAMS];
+	char *ref_src;
+	int ref_job;
 	size_t own_jobs;
 	const char *mode;    /* timing mode as stored: "flushed" or "hot" */
 	int64_t resumed_run; /* the run a restarted process continues, or 0 */

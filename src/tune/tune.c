@@ -55,6 +55,7 @@ static void free_state(struct run_state *s)
 	free(s->vals);
 	free(s->support_src);
 	free(s->ceil_src);
+	free(s->ref_src);
 	free(s->taken);
 	db_close(s->db);
 }
@@ -75,6 +76,22 @@ static size_t add_point(struct run_state *s, const int *v)
 	memcpy(p->v, v, sizeof(int) * np);
 	p->job = -1;
 	return s->npts++;
+}
+
+/* Whether the classic every variant is checked against is left out of
+ * the space on this device (after saying so): no variant could then be
+ * checked. */
+static int reference_rejected(const struct family *f, const struct dtype *dt, const struct device_limits *lim)
+{
+	int v[MAX_PARAMS];
+	char buf[256];
+	const char *why = family_classic_point(f, f->reference_classic, v) < 0 ? "it is no point of the space"
+											: f->reject(v, dt, lim, buf, sizeof(buf));
+	if (why)
+		error("%s: the reference every variant is checked against, the classic '%.*s', cannot run here: %s",
+		      f->name, (int)strcspn(f->classics[f->reference_classic], ":"), f->classics[f->reference_classic],
+		      why);
+	return why != NULL;
 }
 
 /* The classic points go into every run (when valid), so the report can
@@ -166,16 +183,21 @@ static void print_rejects(const struct space *sp, FILE *f)
 }
 
 /* The compile jobs: [0] the support kernels, [1] the ceiling's kernel
- * where the family has one, then every point whose job index is set
+ * where the family has one, then the reference where the family checks
+ * against one of its points (CHECK_REFERENCE), then every point whose job index is set
  * (p->job >= 0). */
 void make_jobs(struct run_state *s)
 {
 	s->jobs = xcalloc(s->njobs, sizeof(*s->jobs));
 	s->jobs[0].source = s->support_src;
 	s->jobs[0].name = "support kernels";
-	if (s->own_jobs > 1) {
+	if (s->ceil_f) {
 		s->jobs[1].source = s->ceil_src;
 		s->jobs[1].name = "ceiling kernel";
+	}
+	if (s->ref_job >= 0) {
+		s->jobs[s->ref_job].source = s->ref_src;
+		s->jobs[s->ref_job].name = "reference";
 	}
 	for (size_t i = 0; i < s->npts; i++)
 		if (s->pts[i].job >= 0) {
@@ -298,6 +320,7 @@ static void init_state(struct run_state *s, const struct family *f, const struct
 	s->x = x;
 	s->dt = o->dt;
 	s->mode = o->hot ? "hot" : "flushed";
+	s->ref_job = -1;
 	s->resumed_run = restart_resumed_run();
 	const struct dims *req = x && x->sizes ? x->sizes : o->sizes;
 	s->nsizes = x && x->sizes ? x->nsizes : o->nsizes;
@@ -397,6 +420,13 @@ static int render_points(struct run_state *s)
 	char *support_t = template_load("templates/support.cu", tdir);
 	s->ceil_f = family_ceiling_kernel(s->f, s->dt, s->ceil_v);
 	s->own_jobs = s->ceil_f ? 2 : 1;
+	/* The reference runs at every size a GPU run measures: its own job,
+	 * compiled whether or not its point is still to be measured. */
+	s->ref_job = -1;
+	if (s->f->check == CHECK_REFERENCE && !s->o->dry_run && !s->o->list) {
+		family_classic_point(s->f, s->f->reference_classic, s->ref_v);
+		s->ref_job = (int)s->own_jobs++;
+	}
 	char *ceil_t = s->ceil_f ? family_template_load(s->ceil_f, tdir) : NULL;
 	int rc = tmpl && support_t && (ceil_t || !s->ceil_f) ? EXIT_OK : EXIT_FAIL;
 	for (size_t i = 0; rc == EXIT_OK && i < s->npts; i++) {
@@ -411,6 +441,8 @@ static int render_points(struct run_state *s)
 			memcpy(s->vals + i * MAX_PARAMS, s->pts[i].v, sizeof(s->pts[i].v));
 		if (s->ceil_f)
 			s->ceil_src = render_variant(s->ceil_f, s->dt, s->ceil_v, ceil_t);
+		if (s->ref_job >= 0)
+			s->ref_src = render_variant(s->f, s->dt, s->ref_v, tmpl);
 		s->support_src = xstrdup(support_t);
 	}
 	free(tmpl);
@@ -500,9 +532,12 @@ int tune_run_queued(const struct family *f, const struct tune_opts *o, struct tu
 			printf("shard %d/%d: %zu of the %zu variants\n", o->shard.k, o->shard.n, nmine, sp.npoints);
 		if (!o->dry_run)
 			add_classics(&s, &lim);
+		if (!o->dry_run && f->check == CHECK_REFERENCE && reference_rejected(f, s.dt, &lim))
+			rc = EXIT_USAGE;
 		if (x)
 			add_extra_points(&s);
-		rc = render_points(&s);
+		if (rc == EXIT_OK)
+			rc = render_points(&s);
 	}
 	if (rc == EXIT_OK) {
 		char *cache_dir = cache_dir_from(o->cache_dir);
