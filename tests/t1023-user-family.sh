@@ -90,6 +90,37 @@ spec_error "kernel: must be" '{"name": "k", "kernel": "scale(); }", "shape": "1d
 spec_error "is not a JSON object" '[1, 2]'
 spec_error "is not valid JSON: an unknown word at byte 0" 'not json at all'
 spec_error "is not valid JSON: an object key that is not a string" "{$head, {\"a\": 1}: 2, $params}"
+# What a run on the GPU reads: buffers, launch, metric, classics, check.
+in='{"name": "x", "role": "input", "length": "n"}'
+out='{"name": "y", "role": "output", "length": "n"}'
+run_spec() { printf '{%s, %s, %s}' "$head" "$params" "$1"; }
+launch='"launch": {"grid": ["(n + threads - 1) / threads"], "block": ["threads"]}'
+rest="$launch, \"metric\": {\"bytes\": \"2 * n * elem_bytes\"}, \"classics\": [\"plain:threads=64,items=1\"], \"check\": {\"reference\": \"plain\"}"
+spec_error "buffers: must hold one output and at least one input (it has 0 and 1)" "$(run_spec "\"buffers\": [$in], $rest")"
+spec_error "buffers: must be an array of 1 to 8" "$(run_spec "\"buffers\": [], $rest")"
+spec_error "buffers[1].role: must be" "$(run_spec "\"buffers\": [$in, {\"name\": \"y\", \"role\": \"out\", \"length\": \"n\"}], $rest")"
+spec_error "buffers[1].name: 'x' is given twice" "$(run_spec "\"buffers\": [$in, {\"name\": \"x\", \"role\": \"output\", \"length\": \"n\"}], $rest")"
+spec_error "buffers[1].length: 'threads * n' names 'threads', which is no parameter (nor a size's name: n)" \
+	"$(run_spec "\"buffers\": [$in, {\"name\": \"y\", \"role\": \"output\", \"length\": \"threads * n\"}], $rest")"
+spec_error "buffers[0].range: an input's range is [lo, hi]" \
+	"$(run_spec "\"buffers\": [{\"name\": \"x\", \"role\": \"input\", \"length\": \"n\", \"range\": [2, 1]}, $out], $rest")"
+spec_error "launch.block[0]: is needed" "$(run_spec "\"buffers\": [$in, $out], \"launch\": {\"grid\": [1]}")"
+spec_error "launch.grid: has more than 3 entries" "$(run_spec "\"buffers\": [$in, $out], \"launch\": {\"grid\": [1, 1, 1, 1], \"block\": [1]}")"
+spec_error "launch.smem: 'rows * 4' names 'rows'" "$(run_spec "\"buffers\": [$in, $out], \"launch\": {\"grid\": [1], \"block\": [1], \"smem\": \"rows * 4\"}")"
+spec_error "metric: must be {\"bytes\": EXPR}" "$(run_spec "\"buffers\": [$in, $out], $launch, \"metric\": {\"bytes\": \"n\", \"flops\": \"n\"}")"
+spec_error "metric.ceiling: must be" "$(run_spec "\"buffers\": [$in, $out], $launch, \"metric\": {\"flops\": \"n\", \"ceiling\": \"read\"}")"
+spec_error "classics: must be an array" "$(run_spec "\"buffers\": [$in, $out], $launch, \"classics\": [\"plain:threads=65\"]")"
+spec_error "check.reference: must name one of the classics" "$(run_spec "\"buffers\": [$in, $out], $launch, \"classics\": [\"plain:threads=64\"], \"check\": {\"reference\": \"naive\"}")"
+spec_error "check.rel: must be 0 or more" "$(run_spec "\"buffers\": [$in, $out], $launch, \"classics\": [\"plain:threads=64\"], \"check\": {\"reference\": \"plain\", \"rel\": -1}")"
+# A whole one is accepted, and a partial one lists what it lacks.
+mkdir -p "$T/whole"
+run_spec "\"buffers\": [$in, $out], $rest" >"$T/whole/k.json"
+cp "$ex/scale.cu" "$T/whole/k.cu"
+run_gt 0 tune "$T/whole/k.json" --list
+run_spec "\"buffers\": [$in, $out], $launch" >"$T/whole/k.json"
+run_gt 2 tune "$T/whole/k.json" --sizes 2^20
+grep_in "$T/err" "the spec declares no metric, check, which a run on the GPU needs"
+
 # A spec over 1 MiB.
 mkdir -p "$T/big"
 { printf '{%s, %s, "summary": "' "$head" "$params"; head -c 1100000 /dev/zero | tr '\0' a; printf '"}\n'; } >"$T/big/k.json"

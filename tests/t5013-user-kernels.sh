@@ -26,7 +26,7 @@ check "every stencil f64 variant is right (120 x 2 ok)" test "$(status_count ste
 
 run_gt 0 tune "$ex/softmax.cu" --sizes 4096,1000x3001,333x20000 --no-probe
 sed 's/^/# /' "$T/out"
-check "every softmax variant is within the bound at every size (54 x 3 ok)" test "$(status_count softmax ok)" -eq 162
+check "every softmax variant is within the bound at every size (252 x 3 ok)" test "$(status_count softmax ok)" -eq 756
 
 run_gt 0 query --no-shipped --format csv
 sed 's/^/# /' "$T/out"

@@ -11,6 +11,10 @@
  *   GT_RPB   rows per block
  *   GT_VEC   elements per access where cols is a multiple of it (else
  *            element by element)
+ *   GT_ITEMS accesses a thread keeps in registers (0: none): a row of at
+ *            most GT_TPR x GT_VEC x GT_ITEMS elements is read once, its
+ *            maximum and then its sum reduced over the row, and written
+ *            from the registers; longer rows take the two passes
  * The sums' order differs from point to point, so the check allows a
  * relative error (softmax.json).
  */
@@ -36,6 +40,42 @@ __device__ __forceinline__ void add(float &m, float &s, float v)
 	}
 }
 
+/* The row's maximum and sum over its GT_TPR threads (shuffles, then
+ * shared memory across warps); every thread of the row gets the same. */
+__device__ __forceinline__ float row_max(float m, unsigned row, unsigned lane, float (*w)[WARPS])
+{
+#pragma unroll
+	for (int o = 16; o > 0; o >>= 1)
+		m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
+#if WARPS > 1
+	if (lane % 32 == 0)
+		w[row][lane / 32] = m;
+	__syncthreads();
+	m = w[row][0];
+#pragma unroll
+	for (int k = 1; k < WARPS; k++)
+		m = fmaxf(m, w[row][k]);
+#endif
+	return m;
+}
+
+__device__ __forceinline__ float row_sum(float s, unsigned row, unsigned lane, float (*w)[WARPS])
+{
+#pragma unroll
+	for (int o = 16; o > 0; o >>= 1)
+		s += __shfl_xor_sync(0xffffffffu, s, o);
+#if WARPS > 1
+	if (lane % 32 == 0)
+		w[row][lane / 32] = s;
+	__syncthreads();
+	s = w[row][0];
+#pragma unroll
+	for (int k = 1; k < WARPS; k++)
+		s += w[row][k];
+#endif
+	return s;
+}
+
 extern "C" __global__ void __launch_bounds__(GT_TPR * GT_RPB)
 softmax(const T *__restrict__ in, T *__restrict__ out, unsigned rows, unsigned cols)
 {
@@ -45,6 +85,64 @@ softmax(const T *__restrict__ in, T *__restrict__ out, unsigned rows, unsigned c
 	const T *x = in + (size_t)r * cols;
 	T *y = out + (size_t)r * cols;
 	float m = NEG_INF, s = 0.0f;
+#if GT_ITEMS > 0
+	if (cols <= GT_TPR * GT_VEC * GT_ITEMS) {
+		/* Thread lane's accesses are at (it * GT_TPR + lane) * GT_VEC. */
+		float v[GT_ITEMS][GT_VEC];
+#pragma unroll
+		for (int it = 0; it < GT_ITEMS; it++) {
+			const unsigned c = (it * GT_TPR + lane) * GT_VEC;
+			if (live && vec && c < cols) {
+#if GT_VEC == 4
+				*reinterpret_cast<float4 *>(v[it]) = *reinterpret_cast<const float4 *>(x + c);
+#elif GT_VEC == 2
+				*reinterpret_cast<float2 *>(v[it]) = *reinterpret_cast<const float2 *>(x + c);
+#else
+				v[it][0] = x[c];
+#endif
+			} else {
+#pragma unroll
+				for (int k = 0; k < GT_VEC; k++)
+					v[it][k] = live && c + k < cols ? x[c + k] : NEG_INF;
+			}
+#pragma unroll
+			for (int k = 0; k < GT_VEC; k++)
+				m = fmaxf(m, v[it][k]);
+		}
+		m = row_max(m, threadIdx.y, lane, wm);
+#pragma unroll
+		for (int it = 0; it < GT_ITEMS; it++)
+#pragma unroll
+			for (int k = 0; k < GT_VEC; k++) {
+				v[it][k] = expf(v[it][k] - m); /* 0 where no element */
+				s += v[it][k];
+			}
+		s = row_sum(s, threadIdx.y, lane, ws);
+		const float inv = 1.0f / s;
+#pragma unroll
+		for (int it = 0; it < GT_ITEMS; it++) {
+			const unsigned c = (it * GT_TPR + lane) * GT_VEC;
+#pragma unroll
+			for (int k = 0; k < GT_VEC; k++)
+				v[it][k] *= inv;
+			if (live && vec && c < cols) {
+#if GT_VEC == 4
+				*reinterpret_cast<float4 *>(y + c) = *reinterpret_cast<float4 *>(v[it]);
+#elif GT_VEC == 2
+				*reinterpret_cast<float2 *>(y + c) = *reinterpret_cast<float2 *>(v[it]);
+#else
+				y[c] = v[it][0];
+#endif
+			} else {
+#pragma unroll
+				for (int k = 0; k < GT_VEC; k++)
+					if (live && c + k < cols)
+						y[c + k] = v[it][k];
+			}
+		}
+		return;
+	}
+#endif
 	if (live && vec) {
 		for (unsigned c = lane * GT_VEC; c < cols; c += GT_TPR * GT_VEC) {
 			T v[GT_VEC];

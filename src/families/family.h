@@ -227,9 +227,12 @@ struct family {
 	 * that overflows, a metric that is not positive), in buf.  NULL where
 	 * every size the shape allows can. */
 	const char *(*size_problem)(const struct dtype *dt, const struct dims *d, char *buf, size_t n);
-	/* CHECK_REFERENCE: the classic (its index) whose output every variant's is
-	 * checked against. */
+	/* CHECK_REFERENCE: the classic (its index) whose output every
+	 * variant's is checked against, and the bound: each element within
+	 * abs_tol + rel_tol x |the reference's| (both 0: bit for bit).  f32
+	 * and f64 outputs are checked on the GPU; the others by the judge. */
 	int reference_classic;
+	double abs_tol, rel_tol;
 	/* CHECK_EXACT: the expected output of in, bit for bit.  CHECK_HOST:
 	 * what judge needs (expected_bytes of it, and expected_elem bytes per
 	 * element of the output), computed from in.

@@ -625,6 +625,8 @@ static int read_check(const char *spec, const char *file, char *err, size_t en)
 	}
 	U.f.check = CHECK_REFERENCE;
 	U.f.reference_classic = found;
+	U.f.abs_tol = U.abs_tol;
+	U.f.rel_tol = U.rel_tol;
 	U.f.judge = U.abs_tol > 0 || U.rel_tol > 0 ? user_judge : NULL;
 	return 0;
 }

@@ -142,6 +142,17 @@ void bench_close(struct bench *b)
 	free(b);
 }
 
+/* How CHECK_REFERENCE checks an output: bit for bit (no bound), within
+ * the bound on the GPU (f32 and f64, through gt_check_bound), or by the
+ * family's judge on the host. */
+enum { REF_EXACT, REF_BOUND, REF_JUDGE };
+static int reference_mode(const struct family *f, const struct dtype *dt)
+{
+	if (f->abs_tol == 0 && f->rel_tol == 0)
+		return REF_EXACT;
+	return dt->acc_eps > 0 && dt->acc_size == dt->size ? REF_BOUND : REF_JUDGE;
+}
+
 /* Bytes per input set of what a variant's output is checked against: the
  * expected output itself (CHECK_EXACT), the GPU reference's output
  * (expected_elem bytes per output element), or the host judge's record
@@ -149,7 +160,9 @@ void bench_close(struct bench *b)
 static size_t expected_bytes(const struct family *f, const struct dtype *dt, const struct dims *d)
 {
 	size_t out = f->out_bytes(dt, d);
-	return f->check == CHECK_EXACT || f->check == CHECK_REFERENCE	  ? out
+	if (f->check == CHECK_REFERENCE) /* REF_BOUND: gt_check_bound's reference and magnitudes */
+		return reference_mode(f, dt) == REF_BOUND ? out / dt->size * 12 : out;
+	return f->check == CHECK_EXACT					  ? out
 	       : f->check == CHECK_GPU_REFERENCE || f->check == CHECK_BOUND ? out / dt->size * f->expected_elem
 									  : f->expected_bytes + out / dt->size * f->expected_elem;
 }
@@ -165,7 +178,7 @@ size_t bench_bytes_needed(const struct gpu_info *g, const struct family *f, cons
 								  : 0;
 	/* The GPU reference's output, while it is made; CHECK_BOUND's
 	 * references, one per input set. */
-	size_t ref = f->check == CHECK_GPU_REFERENCE ? expected_bytes(f, dt, d)
+	size_t ref = f->check == CHECK_GPU_REFERENCE || f->check == CHECK_REFERENCE ? expected_bytes(f, dt, d)
 		     : f->check == CHECK_BOUND	       ? expected_bytes(f, dt, d) * (size_t)(f->nsets > 1 ? f->nsets : 1)
 						       : 0;
 	size_t in1 = f->in_elems(d) * dt->size;
@@ -225,7 +238,11 @@ static int upload_size(struct bench *b)
 	     CU(cu.MemcpyHtoD(b->expected, b->host_expected[0], b->out_bytes))))
 		return -1;
 	/* CHECK_REFERENCE: filled by bench_reference. */
-	if (b->f->check == CHECK_REFERENCE && CU(cu.MemAlloc(&b->expected, b->out_bytes)))
+	if (b->f->check == CHECK_REFERENCE && reference_mode(b->f, b->dt) == REF_EXACT &&
+	    CU(cu.MemAlloc(&b->expected, b->out_bytes)))
+		return -1;
+	if (b->f->check == CHECK_REFERENCE && reference_mode(b->f, b->dt) == REF_BOUND &&
+	    CU(cu.MemAlloc(&b->bound_ref[0], expected_bytes(b->f, b->dt, &b->d))))
 		return -1;
 	size_t ref_bytes = expected_bytes(b->f, b->dt, &b->d);
 	for (int k = 0; b->f->check == CHECK_BOUND && k < b->nsets; k++)
@@ -463,7 +480,12 @@ static int bound_reason(struct bench *b, const uint64_t *res, double gamma, stru
 		memcpy(&x, raw, 4);
 		o = x;
 	}
-	if (gamma == 0)
+	if (b->f->check == CHECK_REFERENCE)
+		set_reason(r, VS_WRONG,
+			   "%llu of %zu elements differ from the reference by more than %g + %g x its magnitude, the "
+			   "first at element %zu: %.9g, reference %.9g", (unsigned long long)res[0], n, b->f->abs_tol,
+			   b->f->rel_tol, i, o, ref[i]);
+	else if (gamma == 0)
 		set_reason(r, VS_WRONG,
 			   "%llu of %zu elements differ from the exact result on input set %d, the first at element "
 			   "%zu: %.17g, expected %.17g", (unsigned long long)res[0], n, b->set, i, o, ref[i]);
@@ -505,13 +527,15 @@ static int check_output(struct bench *b, const int *v, struct variant_result *r)
 	CUresult e;
 	unsigned long long units = b->out_bytes / 2;
 	void *cmp[] = { &b->out, &b->expected, &units, &b->result };
-	int exact = b->f->check == CHECK_EXACT || (b->f->check == CHECK_REFERENCE && !b->f->judge);
-	int bound = b->f->check == CHECK_BOUND;
+	int ref = b->f->check == CHECK_REFERENCE ? reference_mode(b->f, b->dt) : -1;
+	int exact = b->f->check == CHECK_EXACT || ref == REF_EXACT;
+	int bound = b->f->check == CHECK_BOUND || ref == REF_BOUND;
 	unsigned long long n_out = b->out_bytes / b->dt->size;
-	double gamma = bound ? b->f->bound_gamma(v, b->dt, &b->d, b->set) : 0;
+	/* The reference's bound is in its magnitudes: gamma 1. */
+	double gamma = ref == REF_BOUND ? 1 : bound ? b->f->bound_gamma(v, b->dt, &b->d, b->set) : 0;
 	int kind = b->dt->acc_eps == 0 ? 2 : b->dt->acc_size == 8 ? 1 : 0;
-	CUdeviceptr ref = b->bound_ref[b->set], mag = ref + n_out * sizeof(double);
-	void *bnd[] = { &b->out, &kind, &ref, &mag, &n_out, &gamma, &b->result };
+	CUdeviceptr bref = b->bound_ref[b->set], mag = bref + n_out * sizeof(double);
+	void *bnd[] = { &b->out, &kind, &bref, &mag, &n_out, &gamma, &b->result };
 	if ((e = cu.MemcpyHtoD(b->result, init, sizeof(init))) ||
 	    (exact &&
 	     (e = cu.LaunchKernel(b->compare, CHECK_BLOCKS, 1, 1, CHECK_THREADS, 1, 1, 0, b->stream, cmp, NULL))) ||
@@ -590,13 +614,30 @@ int bench_reference(struct bench *b, const void *cubin, const char *kernel_name,
 		rc = fail_call(r, e, "the reference's launch");
 		goto out;
 	}
+	int mode = reference_mode(b->f, b->dt);
+	/* REF_BOUND's host copy is the bound's (as gt_check_bound reads it):
+	 * the output read back first, then made into it. */
+	void *raw = mode == REF_BOUND ? xmalloc(b->out_bytes) : b->host_expected[0];
 	if ((e = cu.MemcpyHtoD(b->result, init, sizeof(init))) || (e = check_guards(b)) ||
-	    (e = cu.MemcpyDtoDAsync(b->expected, b->out, b->out_bytes, b->stream)) ||
+	    (mode == REF_EXACT && (e = cu.MemcpyDtoDAsync(b->expected, b->out, b->out_bytes, b->stream))) ||
 	    (e = cu.StreamSynchronize(b->stream)) || (e = cu.MemcpyDtoH(res, b->result, sizeof(res))) ||
-	    (e = cu.MemcpyDtoH(b->host_expected[0], b->out, b->out_bytes))) {
+	    (e = cu.MemcpyDtoH(raw, b->out, b->out_bytes))) {
 		rc = fail_call(r, e, "reading the reference's output");
-		goto out;
+	} else if (mode == REF_BOUND) {
+		size_t n = b->out_bytes / b->dt->size;
+		double *ref = b->host_expected[0];
+		float *mag = (float *)(ref + n);
+		for (size_t i = 0; i < n; i++) {
+			ref[i] = b->dt->size == 8 ? ((const double *)raw)[i] : ((const float *)raw)[i];
+			mag[i] = (float)(b->f->abs_tol + b->f->rel_tol * fabs(ref[i]));
+		}
+		if ((e = cu.MemcpyHtoD(b->bound_ref[0], ref, n * 12)))
+			rc = fail_call(r, e, "keeping the reference's output");
 	}
+	if (raw != b->host_expected[0])
+		free(raw);
+	if (rc < 0 || r->status != VS_OK)
+		goto out;
 	if (res[2]) {
 		set_reason(r, VS_WRONG, "the reference wrote outside the output (%llu guard bytes changed)",
 			   (unsigned long long)res[2]);
