@@ -81,6 +81,13 @@ spec_error "is not one expression" "$(c "1) FROM (SELECT 1); ATTACH 'x' AS y; SE
 spec_error "is not an expression SQLite reads" "$(c 'threads IN (WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r) SELECT i FROM r)')"
 deep=$(awk 'BEGIN { for (i = 0; i < 200; i++) printf "("; printf "1"; for (i = 0; i < 200; i++) printf ")" }')
 spec_error "is not an expression SQLite reads" "$(c "$deep")"
+# The functions the docs allow are allowed (SQLite names a function to
+# the authorizer in its fourth argument).
+mkdir -p "$T/fn"
+c 'min(threads, 100) >= 64 AND abs(items) = iif(items > 1, 2, 1) AND coalesce(NULL, 1)' >"$T/fn/k.json"
+cp "$ex/scale.cu" "$T/fn/k.cu"
+run_gt 0 tune "$T/fn/k.json" --list
+check "a constraint with min, abs, iif and coalesce selects (4 points)" test "$(wc -l <"$T/out")" -eq 4
 spec_error "constraints[0].reason: must be" "{$head, $params, \"constraints\": [{\"require\": \"1\"}]}"
 # Hostile strings: control bytes, quotes.
 spec_error "reason: must be" "{$head, $params, \"constraints\": [{\"require\": \"1\", \"reason\": \"a\\u001b[2Jb\"}]}"
@@ -90,6 +97,33 @@ spec_error "kernel: must be" '{"name": "k", "kernel": "scale(); }", "shape": "1d
 spec_error "is not a JSON object" '[1, 2]'
 spec_error "is not valid JSON: an unknown word at byte 0" 'not json at all'
 spec_error "is not valid JSON: an object key that is not a string" "{$head, {\"a\": 1}: 2, $params}"
+# Export: a header for each example (only its default variant, nothing
+# being tuned here) that cc and nvcc build, and a consumer of it.
+for k in stencil softmax; do
+	run_gt 0 export --kernel "$ex/$k.json" --allow-untuned --no-shipped -o "$T/gputune_$k.h"
+	grep_in "$T/gputune_$k.h" "gputune_${k}_buffer_elems"
+	printf '#include "gputune_%s.h"\nint main(void)\n{\n\tunsigned g[3], b[3], smem;\n\tint v = gputune_%s_choose("X", 90, "f32", 1000, 3001);\n\tgputune_%s_geometry(v, 1000, 3001, g, b, &smem);\n\treturn v != 0 || gputune_%s_buffer_elems(1, 1000, 3001) != 3001000 || g[0] == 0;\n}\n' \
+		$k $k $k $k >"$T/use_$k.c"
+	if $CC -std=c11 -Wall -Wextra -Werror -I"$T" "$T/use_$k.c" -o "$T/use_$k" 2>"$T/cc.err"; then
+		ok "the $k header compiles with $CC -std=c11 -Wall -Wextra -Werror"
+		check "its choice, geometry and buffer lengths answer" "$T/use_$k"
+	else
+		not_ok "the $k header compiles with $CC -std=c11 -Wall -Wextra -Werror"
+		sed 's/^/#   /' "$T/cc.err" | head -20
+	fi
+	printf '#include "gputune_%s.h"\ncudaError_t use(const float *in, float *out)\n{\n\treturn gputune_%s_launch(0, in, out, 100, 100, 0);\n}\n' \
+		$k $k >"$T/use_$k.cu"
+	nvcc_compiles "$T/use_$k.cu"
+done
+# A launch expression that is SQL but not C cannot go into a header.
+mkdir -p "$T/sqlonly"
+sed 's|"block": \["tx", "ty"\]|"block": ["iif(tx > 0, tx, 1)", "ty"]|' "$ex/stencil.json" >"$T/sqlonly/stencil.json"
+cp "$ex/stencil.cu" "$T/sqlonly/"
+run_gt 0 tune "$T/sqlonly/stencil.json" --list
+run_gt 1 export --kernel "$T/sqlonly/stencil.json" --allow-untuned --no-shipped -o "$T/never.h"
+grep_in "$T/err" "launch.block[0]: 'iif(tx > 0, tx, 1)': it names what is not a number of C"
+check "and no header is written" test ! -e "$T/never.h"
+
 # What a run on the GPU reads: buffers, launch, metric, classics, check.
 in='{"name": "x", "role": "input", "length": "n"}'
 out='{"name": "y", "role": "output", "length": "n"}'

@@ -34,6 +34,26 @@ check "query gives the stencil's winners, stored under its name and hash (5 size
 	test "$(grep -c ',stencil@' "$T/out")" -eq 5
 check "and the softmax's (3 sizes)" test "$(grep -c ',softmax@' "$T/out")" -eq 3
 
+# Exported headers, built into a consumer that runs the header's choice
+# and checks it against the classic the variants were checked against, at
+# the tuned sizes and at sizes nobody tuned.
+gpu_nvcc
+for k in stencil softmax; do
+	run_gt 0 export --kernel "$ex/$k.cu" --no-shipped -o "$T/gputune_$k.h"
+	bound=0
+	[ $k = softmax ] && bound=1e-4
+	if "$NVCC" -O2 -I"$T" -DGT_KERNEL=$k -DGT_HEADER="\"gputune_$k.h\"" "$ex/consumer.cu" -o "$T/consumer_$k" 2>"$T/nvcc.err"; then
+		ok "the $k consumer builds with nvcc"
+		for size in "4096 4096" "1000 3001" "2500 1777" "333 9999"; do
+			check "$k $size: the header's choice agrees with the classic" "$T/consumer_$k" $size $bound
+		done
+		"$T/consumer_$k" 2500 1777 $bound | sed 's/^/# /'
+	else
+		not_ok "the $k consumer builds with nvcc"
+		sed 's/^/#   /' "$T/nvcc.err" | head -20
+	fi
+done
+
 # A template whose ry=4 points compute one element wrong: stored as
 # wrong, with the reason, and never the winner.
 mkdir -p "$T/bad"

@@ -68,7 +68,8 @@ static int exec_export(struct args *a)
 		mode = "flushed";
 	if (strcmp(mode, "flushed") && strcmp(mode, "hot"))
 		return cmd_usage_error(a->cmd, "export: unknown mode '%s' (flushed or hot)", mode);
-	struct result_filter flt = { args_get(a, "device"), kernel, dtype, mode, args_has(a, "no-shipped") };
+	struct result_filter flt = { args_get(a, "device"), fam ? family_store_name(fam) : NULL, dtype, mode,
+				     args_has(a, "no-shipped") };
 	char *path = db_path_from(args_get(a, "db"));
 	struct choice_set cs;
 	int rc = choice_load(path, &flt, templates_dir_from(args_get(a, "templates")), &cs);

@@ -54,7 +54,7 @@ static int pick_device(struct plot_sel *s, const char *want)
 		" GROUP BY d.id ORDER BY max(r.started_at) DESC, d.id");
 	if (!st)
 		return -1;
-	sqlite3_bind_text(st, 1, s->f->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 1, family_store_name(s->f), -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, s->mode, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, s->dt->name, -1, SQLITE_STATIC);
 	int found = 0, many = 0;

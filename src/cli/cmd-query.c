@@ -163,8 +163,12 @@ static int exec_query(struct args *a)
 		return EXIT_USAGE;
 	struct result_filter flt = { args_get(a, "device"), args_get(a, "kernel"), args_get(a, "dtype"),
 				     args_get(a, "mode"), args_has(a, "no-shipped") };
-	if (flt.family && !cmd_family_arg(a->cmd, "kernel", flt.family))
-		return EXIT_USAGE;
+	if (flt.family) {
+		const struct family *f = cmd_family_arg(a->cmd, "kernel", flt.family);
+		if (!f)
+			return EXIT_USAGE;
+		flt.family = family_store_name(f);
+	}
 	if (flt.dtype && !dtype_find(flt.dtype))
 		return cmd_usage_error(a->cmd, "query: unknown dtype '%s' (f32, f64, f16, i32)", flt.dtype);
 	if (flt.mode && strcmp(flt.mode, "flushed") && strcmp(flt.mode, "hot"))

@@ -80,7 +80,7 @@ static double measured(sqlite3 *db, const char *uuid, const struct family *f, co
 	if (!st)
 		return 0;
 	sqlite3_bind_text(st, 1, uuid, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, f->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, family_store_name(f), -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, dtype, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, params, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 5, sz->rows);
@@ -133,7 +133,7 @@ static char *best_at(sqlite3 *db, const char *uuid, const struct family *f, cons
 	if (!st)
 		return NULL;
 	sqlite3_bind_text(st, 1, uuid, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, f->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, family_store_name(f), -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, dtype, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 4, sz->rows);
 	sqlite3_bind_int64(st, 5, sz->cols);
@@ -229,7 +229,7 @@ static int replay(const struct family *f, const struct dtype *dt, struct args *a
 	char err[256];
 	if (text && sizes_parse(f->shape, text, &held, &nheld, err, sizeof(err)) < 0)
 		return cmd_usage_error(a->cmd, "validate: %s", err);
-	struct result_filter flt = { args_get(a, "device"), f->name, dt->name, "flushed", args_has(a, "no-shipped") };
+	struct result_filter flt = { args_get(a, "device"), family_store_name(f), dt->name, "flushed", args_has(a, "no-shipped") };
 	char *path = db_path_from(args_get(a, "db"));
 	struct choice_set cs;
 	int rc = choice_load(path, &flt, templates_dir_from(args_get(a, "templates")), &cs);
@@ -363,7 +363,7 @@ static int rank_choices(struct held_out *h, const char *path, const char *templa
 			int quiet)
 {
 	const size_t K = CHOICE_CALIBRATE;
-	struct result_filter flt = { NULL, h->f->name, h->dt->name, "flushed", no_shipped };
+	struct result_filter flt = { NULL, family_store_name(h->f), h->dt->name, "flushed", no_shipped };
 	struct choice_set cs;
 	if (choice_load(path, &flt, templates_dir, &cs) < 0)
 		return -1;

@@ -4,6 +4,7 @@
  * from the code).
  */
 #include "cli/cmd.h"
+#include "families/user-family.h"
 #include "cli/cmd-tune.h"
 #include "families/family.h"
 #include "util/util.h"
@@ -266,10 +267,19 @@ const struct family *cmd_family_arg(const struct cmd_entry *cmd, const char *nou
 	const struct family *f = family_find(name);
 	if (f)
 		return f;
+	/* A family a user brings: its template or spec, by path. */
+	size_t len = strlen(name);
+	if ((len > 3 && !strcmp(name + len - 3, ".cu")) || (len > 5 && !strcmp(name + len - 5, ".json"))) {
+		char err[700];
+		if (!(f = user_family_load(name, err, sizeof(err))))
+			cmd_usage_error(cmd, "%s: %s", cmd->name, err);
+		return f;
+	}
 	struct strbuf sb = {0};
 	for (size_t i = 0; family_table[i]; i++)
 		sb_printf(&sb, "%s%s", i ? ", " : "", family_table[i]->name);
-	cmd_usage_error(cmd, "%s: unknown %s '%s' (%s)", cmd->name, noun, name, sb.buf);
+	cmd_usage_error(cmd, "%s: unknown %s '%s' (%s; or a kernel of your own, KERNEL.cu or SPEC.json)", cmd->name,
+			noun, name, sb.buf);
 	sb_free(&sb);
 	return NULL;
 }

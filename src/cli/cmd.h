@@ -125,9 +125,12 @@ int cmd_usage_error(const struct cmd_entry *cmd, const char *fmt, ...)
 #endif
 	;
 
-/* The kernel family named name, or NULL after a usage error of cmd that
- * lists the families ("CMD: unknown NOUN 'X' (NAME, ...)"; noun:
- * "kernel" for --kernel, "kernel family" for an argument). */
+/* The kernel family named name, or a user's (name the path of its
+ * template, KERNEL.cu, or spec, SPEC.json: user-family.h); NULL after a
+ * usage error of cmd that lists the families ("CMD: unknown NOUN 'X'
+ * (NAME, ...)"; noun: "kernel" for --kernel, "kernel family" for an
+ * argument) or gives the spec's error.  Results are stored under
+ * family_store_name. */
 const struct family *cmd_family_arg(const struct cmd_entry *cmd, const char *noun, const char *name);
 
 /* Output format from --format: table, csv or json; -1 after reporting a

@@ -344,8 +344,25 @@ static const char *family_problem(const char *kernel, const char *dtype, const c
 				  long cols, long depth, char *buf, size_t n)
 {
 	const struct family *f = family_find(kernel);
+	/* A user family's results (NAME@HASH): its spec is not at hand, so
+	 * only what every family shares is checked. */
+	const char *at = strchr(kernel, '@');
+	if (!f && at && at > kernel && strlen(at + 1) == 12 && strspn(at + 1, "0123456789abcdef") == 12) {
+		if (!dtype_find(dtype)) {
+			snprintf(buf, n, "dtype: '%s' is not an element type", dtype);
+			return buf;
+		}
+		if (rows < 1 || cols < 1 || depth < 1 || rows > SIZE_MAX_ELEMS || cols > SIZE_MAX_ELEMS ||
+		    depth > SIZE_MAX_DIM || (double)rows * (double)cols > (double)SIZE_MAX_ELEMS) {
+			snprintf(buf, n, "rows, cols, depth: %ld x %ld x %ld is not a size", rows, cols, depth);
+			return buf;
+		}
+		(void)params;
+		return NULL;
+	}
 	if (!f) {
-		snprintf(buf, n, "kernel: '%s' is not a kernel family this gputune knows", kernel);
+		snprintf(buf, n, "kernel: '%s' is not a kernel family this gputune knows (nor a kernel of a user's, "
+			 "NAME@HASH)", kernel);
 		return buf;
 	}
 	if (!family_dtype(f, dtype)) {

@@ -14,6 +14,7 @@
 #include "export/header.h"
 #include "compile/nvrtc-compile.h"
 #include "compile/render.h"
+#include "families/user-family.h"
 #include "util/util.h"
 
 #include <ctype.h>
@@ -150,12 +151,15 @@ static int describe_variants(struct header *h, const char *cache_dir)
 	/* The counts from the template the tuner rendered (its compile
 	 * cache); the header's copy without the paths none of its variants
 	 * take. */
-	variant_registers(h->fam, h->vs, h->nv, h->tmpl, cache_dir);
+	int user = h->fam->args == ARGS_USER; /* its kernels are the template's, as the tuner built them */
+	if (!user)
+		variant_registers(h->fam, h->vs, h->nv, h->tmpl, cache_dir);
 	for (int i = 0; i < h->nv; i++)
 		h->vs[i].paths = template_paths(h->fam, h->tmpl, h->vs[i].v);
 	if (!(h->tmpl = without_untaken_regions(h->fam, h->vs, h->nv, h->tmpl)))
 		return -1;
-	variant_occupancy(h->fam, h->vs, h->nv);
+	if (!user)
+		variant_occupancy(h->fam, h->vs, h->nv);
 	return 0;
 }
 
@@ -178,6 +182,17 @@ static void shape_words(struct header *h)
 	h->launch_args = args == ARGS_VECTOR ? "in, out, scratch, n"
 			 : args == ARGS_GEMM ? "A, B, C, m, n, k"
 					     : "in, out, rows, cols";
+	if (args == ARGS_USER) { /* the spec's buffers, by their names */
+		struct strbuf bufs = {0}, all = {0};
+		for (int b = 0; b < h->fam->nbuffers; b++) {
+			const struct family_buffer *fb = &h->fam->buffers[b];
+			sb_printf(&bufs, "%s%svoid *%s", b ? ", " : "", fb->role == BUF_INPUT ? "const " : "", fb->name);
+			sb_printf(&all, "%s, ", fb->name);
+		}
+		sb_puts(&all, h->size_args);
+		h->launch_bufs = h->user_bufs = sb_detach(&bufs);
+		h->launch_args = h->user_args = sb_detach(&all);
+	}
 }
 
 /* The opening comment: what the header holds and how to call it. */
@@ -204,7 +219,7 @@ static void write_preamble(const struct header *h, const char *mode)
 	if (cs->ngroups == 0)
 		fputs(" *   none (only the default configuration is available)\n", f);
 	char cal_note[64] = "";
-	if (!fam->scratch_bytes)
+	if (!fam->scratch_bytes && fam->args != ARGS_USER)
 		snprintf(cal_note, sizeof(cal_note), "  Untuned sizes: gputune_%s_calibrate().", P);
 	fprintf(f,
 		" *\n"
@@ -215,7 +230,8 @@ static void write_preamble(const struct header *h, const char *mode)
 		" * gputune_%s_geometry() its launch grid and block%s.  From CUDA (nvcc):\n"
 		" * gputune_%s_launch(i, %s, stream) runs it.  Pointers\n"
 		" * aligned to 16 bytes take the vectorised paths.%s\n",
-		P, h->size_args, P, P, P, P, h->three ? " (and dynamic shared memory)" : "", P, h->launch_args, cal_note);
+		P, h->size_args, P, P, P, P, h->three || fam->args == ARGS_USER ? " (and dynamic shared memory)" : "", P,
+		h->launch_args, cal_note);
 	if (h->split_cu) {
 		fputs(" * The kernels and launch helpers are compiled once, in ", f);
 		c_comment_write(f, h->split_cu);
@@ -430,7 +446,7 @@ static void write_helpers(const struct header *h)
 	const struct family *fam = h->fam;
 	const char *size_params = h->size_params, *size_locals = h->size_locals, *size_args = h->size_args;
 	const char *geo_params = h->geo_params;
-	int three = h->three;
+	int smem = h->three || fam->args == ARGS_USER;
 	fprintf(f, "static inline int gputune_%s_same_name(const char *a, const char *b)\n{\n"
 		   "\tfor (; *a && *b; a++, b++) {\n"
 		   "\t\tint x = *a >= 'A' && *a <= 'Z' ? *a - 'A' + 'a' : *a;\n"
@@ -481,11 +497,26 @@ static void write_helpers(const struct header *h)
 	fprintf(f, "static inline void gputune_%s_geometry(int variant, %s,\n"
 		   "\tunsigned grid[3], unsigned block[3]%s)\n{\n"
 		   "\tconst gputune_%s_config *c = &gputune_%s_variants[variant].config;\n%s}\n\n",
-		P, geo_params, three ? ", unsigned *smem" : "", P, P, fam->geometry_c);
-	if (fam->scratch_bytes)
+		P, geo_params, smem ? ", unsigned *smem" : "", P, P, fam->geometry_c);
+	if (fam->args == ARGS_USER)
+		write_user_lengths(h);
+	else if (fam->scratch_bytes)
 		fprintf(f, "static inline size_t gputune_%s_scratch_bytes(int variant, unsigned long long n)\n{\n"
 			   "\tunsigned grid[3], block[3];\n\tgputune_%s_geometry(variant, n, grid, block);\n"
 			   "\treturn %s;\n}\n\n", P, P, fam->scratch_c);
+}
+
+/* For nvcc: the kernels and the launch helper, a user family's or a
+ * built-in one's. */
+static void write_kernels_and_launch(const struct header *h)
+{
+	if (h->fam->args == ARGS_USER) {
+		write_user_kernels(h);
+		write_user_launch(h);
+	} else {
+		write_nvcc_kernels(h);
+		write_launch(h);
+	}
 }
 
 /* A split export's .cu: the header's kernels and launch helpers,
@@ -501,8 +532,7 @@ static void write_split_cu(struct header *h, FILE *cu, const char *header_name)
 	fputs("#if defined(__CUDACC__)\n#include <cuda_runtime.h>\n\n", header);
 	h->decl = header;
 	h->f = cu;
-	write_nvcc_kernels(h);
-	write_launch(h);
+	write_kernels_and_launch(h);
 	fputs("#endif /* __CUDACC__ */\n", cu);
 	h->f = header;
 	h->decl = NULL;
@@ -528,6 +558,12 @@ int export_header(FILE *f, FILE *cu, const char *const names[2], const struct fa
 		return !h.tmpl ? -1 : fail("export: the choice rule or the tensor maps' code is not built in");
 	}
 	h.split_cu = cu ? names[1] : NULL;
+	char why[300];
+	if (fam->args == ARGS_USER && (!fam->geometry_c || user_family_c_problem(why, sizeof(why)))) {
+		free(h.tmpl);
+		return fail("export: %s: %s", fam->name,
+			    fam->geometry_c ? why : "its spec declares no buffers, launch, metric or check");
+	}
 	int rc = collect_variants(&h);
 	if (rc == 0) {
 		add_defaults(&h);
@@ -546,12 +582,13 @@ int export_header(FILE *f, FILE *cu, const char *const names[2], const struct fa
 		if (cu) {
 			write_split_cu(&h, cu, names[0]);
 		} else {
-			write_nvcc_kernels(&h);
-			write_launch(&h);
+			write_kernels_and_launch(&h);
 		}
 		fputs("#endif /* __CUDACC__ */\n\n", f);
 		fprintf(f, "#endif /* %s */\n", guard);
 	}
+	free(h.user_bufs);
+	free(h.user_args);
 	for (int i = 0; i < h.nv; i++)
 		free(h.vs[i].params);
 	for (size_t k = 0; h.gmap && k < cs->ngroups; k++)

@@ -73,6 +73,7 @@ struct header {
 	 * buffers, as parameters, and all its arguments. */
 	const char *size_params, *size_locals, *geo_params, *size_args, *launch_bufs, *launch_args;
 	char *tmpl; /* the template, without the regions none of the variants takes */
+	char *user_bufs, *user_args; /* ARGS_USER: launch_bufs and launch_args, made from its buffers */
 };
 
 /* For nvcc: the template's text once, the tensor maps' helpers, and the
@@ -82,6 +83,13 @@ void write_nvcc_kernels(const struct header *h);
  * where a family has no scratch memory (and, split, their prototypes into
  * h->decl). */
 void write_launch(const struct header *h);
+
+/* A family a user brings (header-user.c): gputune_NAME_buffer_elems(),
+ * and for nvcc each variant's copy of the template and the launch helper
+ * (and, split, its prototype into h->decl). */
+void write_user_lengths(const struct header *h);
+void write_user_kernels(const struct header *h);
+void write_user_launch(const struct header *h);
 
 /* Appends s as the body of a C string literal (no quotes). */
 void c_string_escape(struct strbuf *sb, const char *s);

@@ -138,7 +138,8 @@ enum buffer_role { BUF_INPUT, BUF_OUTPUT, BUF_SCRATCH };
 #define MAX_BUFFERS 8
 struct family_buffer {
 	const char *name;
-	int role; /* enum buffer_role */
+	int role;	    /* enum buffer_role */
+	const char *length; /* elements, an expression of the size (in C too, for headers) */
 };
 
 

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define STEPS_MAX 100000
 
@@ -60,14 +61,14 @@ const struct family *user_spec_fail(char *err, size_t en, const char *file, cons
 static int authorize(void *unused, int action, const char *a, const char *b, const char *c, const char *d)
 {
 	(void)unused;
-	(void)b;
+	(void)a;
 	(void)c;
 	(void)d;
 	if (action == SQLITE_SELECT)
 		return SQLITE_OK;
-	if (action == SQLITE_FUNCTION) {
+	if (action == SQLITE_FUNCTION) { /* the function's name is the fourth argument */
 		for (int i = 0; allowed_functions[i]; i++)
-			if (a && !strcmp(a, allowed_functions[i]))
+			if (b && !strcasecmp(b, allowed_functions[i]))
 				return SQLITE_OK;
 		/* The JSON functions read the spec, before the authorizer. */
 	}
@@ -242,6 +243,11 @@ static const char *read_param(const char *spec, const char *file, int i, char *e
 			free(name);
 			return err;
 		}
+	if (!strncmp(name, "gt_", 3)) {
+		user_spec_fail(err, en, file, field, "'%s': names that begin gt_ are gputune's own", name);
+		free(name);
+		return err;
+	}
 	static const char *const size_names[] = { "n", "rows", "cols", "m", "k", NULL };
 	for (int k = 0; size_names[k]; k++)
 		if (!strcmp(name, size_names[k])) {

@@ -31,6 +31,10 @@ const struct family *user_family_load(const char *path, char *err, size_t en);
  * template, tmpl_path, is not read): what the fuzz harness drives. */
 const struct family *user_family_parse(const char *spec, const char *spec_path, const char *tmpl_path, char *err,
 				       size_t en);
+/* NULL when every expression an exported header computes (the launch's
+ * and the buffers' lengths) reads the same in C as in SQL; else which
+ * one does not and why, in buf (size n). */
+const char *user_family_c_problem(char *buf, size_t n);
 /* What a GPU run needs that the loaded family's spec leaves out
  * ("buffers, check"), or "" when it can run. */
 const char *user_family_missing(void);

@@ -7,10 +7,12 @@
  * with its values bound, never by a parser of gputune's own.
  */
 #include "config.h"
+#include "families/user-family.h"
 #include "families/user-state.h"
 #include "util/sizes.h"
 #include "util/util.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,8 +29,8 @@
 static const char *const role_names[] = { "input", "output", "scratch" };
 static const char *const geo_names[] = { "grid[0]", "grid[1]", "grid[2]", "block[0]", "block[1]", "block[2]", "smem" };
 
-/* The texts of the expressions, for messages. */
-static const char *length_text[MAX_BUFFERS], *metric_text;
+/* The texts of the expressions, for messages and headers. */
+static const char *length_text[MAX_BUFFERS], *metric_text, *geo_text[7];
 
 /* The size's names for the family's shape, and their values in d. */
 static int size_names(const char **names)
@@ -418,6 +420,7 @@ static int read_buffer(const char *spec, const char *file, int b, char *err, siz
 	snprintf(field, sizeof(field), "buffers[%d].length", b);
 	if (!(U.bufs[b].length = expr_stmt(spec, path, file, field, 0, 0, &length_text[b], err, en)))
 		return -1;
+	U.buffers[b].length = length_text[b];
 	snprintf(path, sizeof(path), "$.buffers[%d].range", b);
 	snprintf(field, sizeof(field), "buffers[%d].range", b);
 	free(user_jget(spec, path, type));
@@ -503,7 +506,7 @@ static int read_launch(const char *spec, const char *file, char *err, size_t en)
 			}
 			continue;
 		}
-		if (!(U.geo[k] = expr_stmt(spec, path, file, field, 1, 1, NULL, err, en)))
+		if (!(U.geo[k] = expr_stmt(spec, path, file, field, 1, 1, &geo_text[k], err, en)))
 			return -1;
 	}
 	const char *arrays[] = { "$.launch.grid[3]", "$.launch.block[3]" };
@@ -631,9 +634,116 @@ static int read_check(const char *spec, const char *file, char *err, size_t en)
 	return 0;
 }
 
+/* What a header's gputune_NAME_geometry() runs (family.h, geometry_c):
+ * the launch's expressions over the configuration, the size and the
+ * element size as long long locals, so that they compute in C what
+ * SQLite computes. */
+static char *geometry_c(void)
+{
+	struct strbuf sb = {0};
+	const char *names[3];
+	int ns = size_names(names);
+	const char *P = U.f.name;
+	sb_printf(&sb, "\tconst char *gt_t = gputune_%s_variants[variant].dtype;\n"
+		  "\tconst gputune_%s_config gt_cfg = *c;\n\tlong long gt_v[7] = { 1, 1, 1, 1, 1, 1, 0 };\n", P, P);
+	for (int k = 0; k < ns; k++)
+		sb_printf(&sb, "\tconst long long gt_s%d = (long long)%s;\n", k, names[k]);
+	sb_puts(&sb, "\t{\n");
+	for (int k = 0; k < ns; k++)
+		sb_printf(&sb, "\t\tconst long long %s = gt_s%d;\n", names[k], k);
+	for (int i = 0; i < U.f.nparams; i++)
+		sb_printf(&sb, "\t\tconst long long %s = gt_cfg.%s;\n", U.params[i].name, U.params[i].name);
+	sb_puts(&sb, "\t\tconst long long elem_bytes = gt_t[1] == '6' ? 8 : gt_t[1] == '1' ? 2 : 4;\n");
+	for (int k = 0; k < ns; k++)
+		sb_printf(&sb, "\t\t(void)%s;\n", names[k]);
+	for (int i = 0; i < U.f.nparams; i++)
+		sb_printf(&sb, "\t\t(void)%s;\n", U.params[i].name);
+	sb_puts(&sb, "\t\t(void)elem_bytes;\n");
+	for (int k = 0; k < 7; k++)
+		if (geo_text[k])
+			sb_printf(&sb, "\t\tgt_v[%d] = (%s);\n", k, geo_text[k]);
+	sb_puts(&sb, "\t}\n\tfor (int i = 0; i < 3; i++) {\n\t\tgrid[i] = (unsigned)gt_v[i];\n"
+		     "\t\tblock[i] = (unsigned)gt_v[3 + i];\n\t}\n\t*smem = (unsigned)gt_v[6];\n");
+	return sb_detach(&sb);
+}
+
+/* What a header's opening comment says of the buffers. */
+static char *header_notes(void)
+{
+	struct strbuf sb = {0};
+	sb_printf(&sb, "The launch's buffers, in its order (elements of the variant's type):\n");
+	for (int b = 0; b < U.f.nbuffers; b++)
+		sb_printf(&sb, "  %s: %s, %s elements%s\n", U.buffers[b].name, role_names[U.buffers[b].role],
+			  U.buffers[b].length, U.buffers[b].role == BUF_SCRATCH ? ", zeroed before the first launch" : "");
+	sb_printf(&sb, "gputune_%s_buffer_elems(b, size) gives buffer b's length at a size.", U.f.name);
+	return sb_detach(&sb);
+}
+
+/* Whether expr reads the same in C: names of the parameters, the size
+ * and elem_bytes, integers, + - * / %% and parentheses, and comparisons
+ * written as C writes them (==, !=, <, <=, >, >=).  NULL, or why not. */
+static const char *c_problem(const char *expr, int with_params, int with_elem)
+{
+	const char *names[3];
+	int ns = size_names(names);
+	for (const char *p = expr; *p;) {
+		if (isspace((unsigned char)*p) || isdigit((unsigned char)*p) || strchr("+-*/%()<>", *p)) {
+			if (*p == '<' && p[1] == '>')
+				return "'<>' is SQL's; write !=";
+			if (isdigit((unsigned char)*p) && (p[1] == '.' || p[1] == 'e' || p[1] == 'x'))
+				return "a number that is not a whole decimal";
+			p++;
+			continue;
+		}
+		if (*p == '=' || *p == '!') {
+			int two = p[1] == '=';
+			if (*p == '=' && !two && !(p > expr && strchr("<>!=", p[-1])))
+				return "'=' is SQL's comparison; write ==";
+			if (*p == '!' && !two)
+				return "'!' without '='";
+			p += two ? 2 : 1;
+			continue;
+		}
+		if (islower((unsigned char)*p) || *p == '_') {
+			size_t len = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789_");
+			int known = with_elem && len == 10 && !strncmp(p, "elem_bytes", len);
+			for (int k = 0; !known && k < ns; k++)
+				known = strlen(names[k]) == len && !strncmp(p, names[k], len);
+			for (int i = 0; !known && with_params && i < U.f.nparams; i++)
+				known = strlen(U.params[i].name) == len && !strncmp(p, U.params[i].name, len) && !U.params[i].names;
+			if (!known)
+				return "it names what is not a number of C (a function, a keyword, a parameter of names)";
+			p += len;
+			continue;
+		}
+		return "a character C reads otherwise";
+	}
+	return NULL;
+}
+
+const char *user_family_c_problem(char *buf, size_t n)
+{
+	for (int b = 0; b < U.f.nbuffers; b++) {
+		const char *why = c_problem(length_text[b], 0, 0);
+		if (why) {
+			snprintf(buf, n, "buffers[%d].length: '%.80s': %s", b, length_text[b], why);
+			return buf;
+		}
+	}
+	for (int k = 0; k < 7; k++) {
+		const char *why = geo_text[k] ? c_problem(geo_text[k], 1, 1) : NULL;
+		if (why) {
+			snprintf(buf, n, "launch.%s: '%.80s': %s", geo_names[k], geo_text[k], why);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
 int user_read_launch(const char *spec, const char *file, char *err, size_t en)
 {
 	int absent[4];
+	memset(geo_text, 0, sizeof(geo_text));
 	const char *what[4] = { "buffers", "launch", "metric", "check" };
 	if ((absent[0] = read_buffers(spec, file, err, en)) < 0 || (absent[1] = read_launch(spec, file, err, en)) < 0 ||
 	    (absent[2] = read_metric(spec, file, err, en)) < 0 || read_classics(spec, file, err, en) < 0 ||
@@ -657,7 +767,10 @@ int user_read_launch(const char *spec, const char *file, char *err, size_t en)
 	}
 	if (!absent[2])
 		U.f.work = user_work;
-	if (!*U.missing)
+	if (!*U.missing) {
 		U.f.size_problem = user_size_problem;
+		U.f.geometry_c = user_own(geometry_c());
+		U.f.header_notes = user_own(header_notes());
+	}
 	return 0;
 }

@@ -61,7 +61,7 @@ static int read_cells(const struct plot_sel *s, long rows, long cols, struct cel
 	sqlite3_bind_text(st, 2, s->mode, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, rows);
 	sqlite3_bind_int64(st, 4, cols);
-	sqlite3_bind_text(st, 5, s->f->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, family_store_name(s->f), -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 6, s->dt->name, -1, SQLITE_STATIC);
 	*out = NULL;
 	*n = 0;

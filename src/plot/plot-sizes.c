@@ -46,7 +46,7 @@ static int latest_ok(const struct plot_sel *s, sqlite3_stmt *st, const char *par
 	sqlite3_reset(st);
 	sqlite3_bind_int64(st, 1, s->device_id);
 	sqlite3_bind_text(st, 2, s->mode, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, s->f->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, family_store_name(s->f), -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, s->dt->name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 5, params, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 6, rows);
@@ -105,7 +105,7 @@ static int read_series(const struct plot_sel *s, struct series *se, int *nse)
 	*nse = 3 + nc;
 
 	sqlite3_bind_int64(w, 1, s->device_id);
-	sqlite3_bind_text(w, 2, s->f->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(w, 2, family_store_name(s->f), -1, SQLITE_STATIC);
 	sqlite3_bind_text(w, 3, s->dt->name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(w, 4, s->mode, -1, SQLITE_STATIC);
 	while (sqlite3_step(w) == SQLITE_ROW) {
@@ -122,7 +122,7 @@ static int read_series(const struct plot_sel *s, struct series *se, int *nse)
 	}
 	sqlite3_bind_int64(h, 1, s->device_id);
 	sqlite3_bind_text(h, 2, s->mode, -1, SQLITE_STATIC);
-	sqlite3_bind_text(h, 3, s->f->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(h, 3, family_store_name(s->f), -1, SQLITE_STATIC);
 	sqlite3_bind_text(h, 4, s->dt->name, -1, SQLITE_STATIC);
 	while (sqlite3_step(h) == SQLITE_ROW)
 		add(held, (long)sqlite3_column_int64(h, 0), (long)sqlite3_column_int64(h, 1), sqlite3_column_double(h, 2),

@@ -36,7 +36,7 @@ static int read_variants(const struct plot_sel *s, long rows, long cols, struct 
 	sqlite3_bind_text(st, 2, s->mode, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, rows);
 	sqlite3_bind_int64(st, 4, cols);
-	sqlite3_bind_text(st, 5, s->f->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, family_store_name(s->f), -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 6, s->dt->name, -1, SQLITE_STATIC);
 	/* The classics' canonical names, to mark them. */
 	char *cls[8] = { 0 }, name[64];

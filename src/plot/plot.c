@@ -33,7 +33,7 @@ int plot_default_size(const struct plot_sel *s, long *rows, long *cols)
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, s->device_id);
-	sqlite3_bind_text(st, 2, s->f->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, family_store_name(s->f), -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, s->dt->name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, s->mode, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW) {
