@@ -579,7 +579,10 @@ static int read_classics(const char *spec, const char *file, char *err, size_t e
 				break;
 			}
 			snprintf(name, sizeof(name), "%.*s", (int)colon, v);
-			if (!user_good_name(name, 32) || family_point_check(&U.f, v + colon + 1, pt, why, sizeof(why)) < 0) {
+			/* A classic's name may hold '-' too: "tile32x8-pad1". */
+			int good = islower((unsigned char)name[0]) &&
+				   strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_-") == strlen(name);
+			if (!good || family_point_check(&U.f, v + colon + 1, pt, why, sizeof(why)) < 0) {
 				bad = 1;
 				break;
 			}

@@ -16,6 +16,7 @@
 
 #define MAX_CONSTRAINTS 64
 #define MAX_CLASSICS 8
+#define MAX_DEFAULT_ONLY 16
 #define EXPR_MAX 2000
 
 /* One buffer of the spec: its length, an expression of the size in
@@ -34,6 +35,11 @@ struct user {
 	sqlite3_stmt *cons[MAX_CONSTRAINTS];
 	char *reasons[MAX_CONSTRAINTS];
 	int ncons;
+	sqlite3_stmt *all_cons; /* all of them: the index of the first a point breaks, -1 for none */
+	sqlite3_stmt *donly[MAX_DEFAULT_ONLY]; /* default_only: what a default point must meet */
+	int donly_param[MAX_DEFAULT_ONLY];     /* ... unless this parameter was given */
+	const char *donly_reason[MAX_DEFAULT_ONLY];
+	int ndonly;
 	long steps;
 	/* What a GPU run needs besides the space. */
 	struct family_buffer buffers[MAX_BUFFERS];
@@ -43,7 +49,7 @@ struct user {
 	double abs_tol, rel_tol;
 	const char *classics[MAX_CLASSICS + 1];
 	char missing[80]; /* the parts a GPU run needs that the spec leaves out, "" when none */
-	char *strings[MAX_PARAMS * (MAX_VALUES + 3) + 64]; /* every text the family owns */
+	char *strings[MAX_PARAMS * (MAX_VALUES + 3) + 128]; /* every text the family owns */
 	int nstrings;
 };
 extern struct user U;
