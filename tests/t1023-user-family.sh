@@ -124,6 +124,17 @@ run_gt 1 export --kernel "$T/sqlonly/stencil.json" --allow-untuned --no-shipped 
 grep_in "$T/err" "launch.block[0]: 'iif(tx > 0, tx, 1)': it names what is not a number of C"
 check "and no header is written" test ! -e "$T/never.h"
 
+# A user family's results (stored as NAME@HASH) go through JSON and
+# db merge like any others.
+. "$top_srcdir/tests/results-doc"
+results_doc "GPU U" GPU-uuuu 9 0 run-u f32 1024x1024:3000:32 2048x2048:3100:64 |
+	sed 's/"transpose"/"stencil@0123456789ab"/g' >"$T/user-doc.json"
+run_gt 0 db merge --db "$T/merged.db" "$T/user-doc.json"
+run_gt 0 query --db "$T/merged.db" --no-shipped --format csv
+check "query lists the merged user family's two winners" test "$(grep -c ',stencil@0123456789ab,' "$T/out")" -eq 2
+run_gt 0 export --format json --db "$T/merged.db" --no-shipped -o "$T/again.json"
+grep_in "$T/again.json" '"stencil@0123456789ab"'
+
 # What a run on the GPU reads: buffers, launch, metric, classics, check.
 in='{"name": "x", "role": "input", "length": "n"}'
 out='{"name": "y", "role": "output", "length": "n"}'

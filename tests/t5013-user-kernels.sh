@@ -54,6 +54,20 @@ for k in stencil softmax; do
 	fi
 done
 
+# validate, plot and db merge take the template as the family too.
+run_gt 0 validate "$ex/stencil.cu" --sizes random:3:500-3000:7 --no-shipped --format csv
+check "validate: one row per held-out size" test "$(grep -c '^[0-9]*x[0-9]*,f32,' "$T/out")" -eq 3
+check "no choice beats its size's best" \
+	sh -c "sed 's/\"[^\"]*\"/P/g' '$T/out' | awk -F, 'NR > 1 && \$8 + 0 > 100.05 { bad = 1 } END { exit bad }'"
+run_gt 0 plot sizes --kernel "$ex/stencil.cu" --format csv -o "$T/sizes.csv"
+check "plot sizes: a row for each tuned size and more" test "$(wc -l <"$T/sizes.csv")" -ge 4
+run_gt 0 plot space --kernel "$ex/softmax.cu" --size 4096 -o "$T/space.svg"
+grep_in "$T/space.svg" "<svg"
+run_gt 0 export --format json --kernel "$ex/softmax.cu" --no-shipped -o "$T/softmax.json"
+run_gt 0 db merge --db "$T/other.db" "$T/softmax.json"
+run_gt 0 query --kernel "$ex/softmax.cu" --db "$T/other.db" --no-shipped --format csv
+check "merged into another database, the softmax's three winners" test "$(grep -c ',softmax@' "$T/out")" -eq 3
+
 # A template whose ry=4 points compute one element wrong: stored as
 # wrong, with the reason, and never the winner.
 mkdir -p "$T/bad"

@@ -22,7 +22,7 @@ enum rule_kind {
 	R_INT,    /* an integer in [min, max] */
 	R_NUM,    /* a number in [min, max] */
 	R_TEXT,   /* text of min to max bytes with no NUL */
-	R_ID,     /* text of min to max bytes of letters, digits and _ . : - */
+	R_ID,     /* text of min to max bytes of letters, digits and _ . : @ - (a user family's NAME@HASH) */
 	R_PARAMS, /* text of at most max bytes of lowercase letters, digits and _ = , . - */
 	R_ENUM    /* one of `values` */
 };
@@ -160,7 +160,7 @@ static void requirement(struct strbuf *sb, const struct field_rule *r)
 		sb_printf(sb, "text of %.0f to %.0f bytes with no NUL", r->min, r->max);
 		break;
 	case R_ID:
-		sb_printf(sb, "a name of %.0f to %.0f letters, digits, '_', '.', ':' or '-'", r->min, r->max);
+		sb_printf(sb, "a name of %.0f to %.0f letters, digits, '_', '.', ':', '@' or '-'", r->min, r->max);
 		break;
 	case R_PARAMS:
 		sb_printf(sb, "NAME=VALUE,... of at most %.0f lowercase letters, digits, '_', '.', '-', '=' and ','",
@@ -193,7 +193,7 @@ static void condition(struct strbuf *sb, const struct field_rule *r, const char 
 		if (raw)
 			sb_printf(sb, " AND instr(%s, '\\u0000') = 0", raw);
 		if (r->kind == R_ID)
-			sb_printf(sb, " AND NOT %s GLOB '*[^A-Za-z0-9_.:-]*'", v);
+			sb_printf(sb, " AND NOT %s GLOB '*[^A-Za-z0-9_.:@-]*'", v);
 		else if (r->kind == R_PARAMS)
 			sb_printf(sb, " AND NOT %s GLOB '*[^a-z0-9_.=,-]*'", v);
 		break;
