@@ -7,7 +7,7 @@
 # 130) and the same command resumes without measuring anything twice.
 # With two GPUs or more, a worker killed outright, or one whose GPU stops
 # answering (GPUTUNE_WORKER_TIMEOUT), is dropped and its sizes go to the
-# others.
+# others.  validate --devices spreads the held-out sizes over the GPUs.
 . "$(dirname "$0")/setup"
 skip_without_gpu
 SQL="$top_builddir/tests/sqlexec"
@@ -99,4 +99,20 @@ lose_worker killed KILL
 lose_worker stopped STOP GPUTUNE_WORKER_TIMEOUT=5
 grep_in "$T/err" "no result for 5 s"
 check "no worker is left after the stopped one" sh -c "! pgrep -f '[g]putune copy --devices' >/dev/null"
+
+# validate --devices: the held-out sizes spread over the GPUs, each one's
+# share of its best read on the GPU that measured it, and stored.
+export GPUTUNE_DB="$T/validate.db"
+SPACE="--param tile=32,64 --param block_rows=8 --param pad=1 --param unroll=1,2 --param mapping=colmajor --param vec=1,2 --param sector=off,on --param wide=1"
+run_gt 0 transpose --sizes 512,2048 $SPACE --quiet
+run_gt 0 validate transpose --devices all --sizes random:6:300-3000:3 --no-shipped $SPACE --format csv
+sed 's/^/# /' "$T/out"
+check "validate --devices: one row per held-out size" test "$(grep -c '^[0-9]*x[0-9]*,f32,' "$T/out")" -eq 6
+check "every size has the choice's and the best figure" \
+	sh -c "sed 's/\"[^\"]*\"/P/g' '$T/out' | awk -F, 'NR > 1 && (\$5 == \"\" || \$7 == \"\" || \$8 + 0 > 100.05) { bad = 1 } END { exit bad }'"
+check "the six held-out points are stored" test "$(q "SELECT count(*) FROM validation")" = 6
+if [ "$ngpu" -ge 2 ]; then
+	check "the held-out sizes were measured on more than one GPU" \
+		test "$(q "SELECT count(DISTINCT r.device_id) FROM measurement m JOIN run r ON r.id = m.run_id JOIN validation h ON h.rows = m.rows AND h.cols = m.cols")" -ge 2
+fi
 done_testing

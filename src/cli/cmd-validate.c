@@ -40,6 +40,7 @@ static const struct cmd_option options[] = {
 	TUNE_OPT_TEMPLATES,
 	TUNE_OPT_QUIET,
 	OPT_DEVICE_INDEX,
+	{ "devices", "all|I,J,...", "tune the held-out sizes on several GPUs of this host at once, each size wholly on one of them (the choice is made for the model of --device's GPU, default 0; each share is of the GPU that measured it)", 0, 0 },
 	OPT_DB,
 	OPT_FORMAT,
 	OPT_END
@@ -344,6 +345,10 @@ struct held_out {
 	char **ranked; /* nsizes x CHOICE_CALIBRATE names */
 	char **choice; /* per size, its first */
 	int *how;      /* per size: how the rule chose (-1: the fallback) */
+	/* --devices: per size, the GPU that measured it and its run (NULL:
+	 * every size the GPU of g, in the run tune_run reports). */
+	char **uuid_of;
+	int64_t *run_of;
 };
 
 static void held_out_free(struct held_out *h)
@@ -354,6 +359,56 @@ static void held_out_free(struct held_out *h)
 	free(h->choice);
 	free(h->how);
 	free(h->sizes);
+	for (size_t i = 0; h->uuid_of && i < h->nsizes; i++)
+		free(h->uuid_of[i]);
+	free(h->uuid_of);
+	free(h->run_of);
+}
+
+/* --devices: which GPU measured each held-out size (in this validation:
+ * the measurements after the id since), and in which run.  0 or -1. */
+static int find_measuring_gpus(sqlite3 *db, struct held_out *h, int64_t since)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"SELECT d.uuid, m.run_id FROM measurement m JOIN run r ON r.id = m.run_id"
+		" JOIN device d ON d.id = r.device_id JOIN variant v ON v.id = m.variant_id"
+		" JOIN family fa ON fa.id = v.family_id WHERE m.id > ?1 AND fa.name = ?2 AND v.dtype = ?3"
+		" AND m.rows = ?4 AND m.cols = ?5 AND m.depth = ?6 ORDER BY m.id DESC LIMIT 1");
+	if (!st)
+		return -1;
+	h->uuid_of = xcalloc(h->nsizes + 1, sizeof(char *));
+	h->run_of = xcalloc(h->nsizes + 1, sizeof(int64_t));
+	for (size_t i = 0; i < h->nsizes; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, since);
+		sqlite3_bind_text(st, 2, family_store_name(h->f), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, h->dt->name, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 4, h->sizes[i].rows);
+		sqlite3_bind_int64(st, 5, h->sizes[i].cols);
+		sqlite3_bind_int64(st, 6, h->sizes[i].depth);
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			h->uuid_of[i] = xstrdup((const char *)sqlite3_column_text(st, 0));
+			h->run_of[i] = sqlite3_column_int64(st, 1);
+		}
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* The largest measurement id so far (0 for none): what a run adds comes
+ * after it. */
+static int64_t last_measurement(const char *path)
+{
+	sqlite3 *db = NULL;
+	int64_t id = 0;
+	if (db_open(path, DB_MISSING_OK, &db) < 0 || !db)
+		return 0;
+	sqlite3_stmt *st = db_prepare(db, "SELECT coalesce(max(id), 0) FROM measurement");
+	if (st && sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	db_close(db);
+	return id;
 }
 
 /* Ranks the candidates at each held-out size from the results at path
@@ -405,7 +460,9 @@ static int report_size(sqlite3 *db, const struct held_out *h, size_t i, int64_t 
 		       struct shares *sh, struct shares *cal, double *worst_ceiling)
 {
 	const size_t K = CHOICE_CALIBRATE;
-	const char *uuid = h->g.uuid, *dtn = h->dt->name;
+	const char *uuid = h->uuid_of && h->uuid_of[i] ? h->uuid_of[i] : h->g.uuid, *dtn = h->dt->name;
+	if (h->run_of)
+		run_id = h->run_of[i];
 	double frac = 0, bg = 0;
 	double cg = measured(db, uuid, h->f, dtn, h->choice[i], &h->sizes[i], &frac);
 	char *best = best_at(db, uuid, h->f, dtn, &h->sizes[i], &bg);
@@ -470,14 +527,20 @@ static int measure_held_out(struct held_out *h, struct args *a, const char *path
 	struct tune_extra x = { h->sizes, h->nsizes, h->ranked, h->nsizes * K, 1, 1, (int)K, 0, 0 };
 	struct tune_opts o;
 	int rc = tune_opts_parse(h->f, a, &o);
+	int several = rc == EXIT_OK && (o.devices_all || o.ndevices);
+	int64_t since = several ? last_measurement(path) : 0;
 	if (rc == EXIT_OK) {
 		rc = tune_run(h->f, &o, &x);
 		tune_opts_free(&o);
 	}
+	if (tune_device_worker()) /* its share is measured; the first process reports */
+		return rc;
 	struct table t;
 	table_init(&t, report_cols, (int)ARRAY_SIZE(report_cols));
 	sqlite3 *db = NULL;
 	if (rc == EXIT_OK && db_open(path, DB_WRITE, &db) < 0)
+		rc = EXIT_FAIL;
+	if (rc == EXIT_OK && several && find_measuring_gpus(db, h, since) < 0)
 		rc = EXIT_FAIL;
 	struct shares sh, cal;
 	shares_init(&sh, h->nsizes);
@@ -528,7 +591,7 @@ static int exec_validate(struct args *a)
 	/* The choices, before anything is measured. */
 	char *path = db_path_from(args_get(a, "db"));
 	if (rank_choices(&h, path, templates_dir_from(args_get(a, "templates")), args_has(a, "no-shipped"),
-			 args_has(a, "quiet")) < 0)
+			 args_has(a, "quiet") || tune_device_worker()) < 0)
 		rc = EXIT_FAIL;
 	else
 		rc = measure_held_out(&h, a, path, format);

@@ -473,6 +473,11 @@ struct dims *tune_planned_sizes(const struct family *f, const struct tune_opts *
 	return d;
 }
 
+int tune_device_worker(void)
+{
+	return devq_worker();
+}
+
 int tune_run(const struct family *f, const struct tune_opts *o, struct tune_extra *x)
 {
 	if (!o->dry_run && !o->list && (o->devices_all || o->ndevices || devq_worker()))

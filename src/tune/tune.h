@@ -63,6 +63,10 @@ struct tune_extra {
 };
 /* Tunes f as o asks, changed by x (NULL: none).  The exit code. */
 int tune_run(const struct family *f, const struct tune_opts *o, struct tune_extra *x);
+/* Whether this process is a worker of a run over several GPUs (--devices),
+ * which measures its share of the sizes in tune_run and reports nothing:
+ * the process that started it reports. */
+int tune_device_worker(void);
 
 /* The per-size result table of a finished or resumed run, read back from
  * the database. */
