@@ -458,7 +458,7 @@ int devices_run(const struct family *f, const struct tune_opts *o, struct tune_e
 	int n = 0;
 	int rc = resolve_devices(o, &g, &n);
 	size_t nsizes = 0, nreq = 0;
-	struct dims *sizes = rc ? NULL : tune_planned_sizes(f, o, &nsizes, &nreq);
+	struct dims *sizes = rc ? NULL : tune_planned_sizes(f, o, x, &nsizes, &nreq);
 	if (rc == 0 && nsizes == 0) {
 		free(g);
 		free(sizes);

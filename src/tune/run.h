@@ -123,10 +123,11 @@ void make_jobs(struct run_state *s);
 /* Tunes as tune_run does, on one GPU; with q, as the worker of slot in
  * it, taking sizes from q.  The exit code. */
 int tune_run_queued(const struct family *f, const struct tune_opts *o, struct tune_extra *x, struct devq *q, int slot);
-/* The sizes a run of o measures, requested (the first *nreq) then extra,
- * this share's (--shard): what every worker of several GPUs plans alike.
- * Caller frees. */
-struct dims *tune_planned_sizes(const struct family *f, const struct tune_opts *o, size_t *n, size_t *nreq);
+/* The sizes a run of o changed by x (NULL: none) measures, requested (the
+ * first *nreq) then extra, this share's (--shard): what every worker of
+ * several GPUs plans alike.  Caller frees. */
+struct dims *tune_planned_sizes(const struct family *f, const struct tune_opts *o, struct tune_extra *x, size_t *n,
+				size_t *nreq);
 
 /* run-devices.c: a run over several GPUs (--devices), or, in a process
  * started as one of its workers (devq_worker), that worker's run.  The

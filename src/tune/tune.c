@@ -461,10 +461,11 @@ static void list_points(const struct family *f, const struct space *sp)
 	}
 }
 
-struct dims *tune_planned_sizes(const struct family *f, const struct tune_opts *o, size_t *n, size_t *nreq)
+struct dims *tune_planned_sizes(const struct family *f, const struct tune_opts *o, struct tune_extra *x, size_t *n,
+				size_t *nreq)
 {
 	struct run_state s;
-	init_state(&s, f, o, NULL);
+	init_state(&s, f, o, x);
 	struct dims *d = s.sizes;
 	*n = s.nsizes;
 	*nreq = s.nreq;
