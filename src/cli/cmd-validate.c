@@ -529,10 +529,13 @@ static int measure_held_out(struct held_out *h, struct args *a, const char *path
 	int rc = tune_opts_parse(h->f, a, &o);
 	int several = rc == EXIT_OK && (o.devices_all || o.ndevices);
 	int64_t since = several ? last_measurement(path) : 0;
+	double t0 = now_seconds();
 	if (rc == EXIT_OK) {
 		rc = tune_run(h->f, &o, &x);
 		tune_opts_free(&o);
 	}
+	if (several) /* the workers' runs: the time is the whole of it */
+		x.seconds = now_seconds() - t0;
 	if (tune_device_worker()) /* its share is measured; the first process reports */
 		return rc;
 	struct table t;
