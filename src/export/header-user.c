@@ -18,27 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The size's parameters as the helpers take them, and their names. */
-static int size_names(const struct header *h, const char **names)
-{
-	if (h->vec) {
-		names[0] = "n";
-		return 1;
-	}
-	if (h->three) {
-		names[0] = "m", names[1] = "n", names[2] = "k";
-		return 3;
-	}
-	names[0] = "rows", names[1] = "cols";
-	return 2;
-}
-
 void write_user_lengths(const struct header *h)
 {
 	FILE *f = h->f;
 	const struct family *fam = h->fam;
 	const char *names[3];
-	int ns = size_names(h, names);
+	int ns = family_size_names(h->fam, names);
 	fprintf(f, "/* Elements of buffer b (in the launch's order) at a size; -1 for no buffer b. */\n"
 		   "static inline long long gputune_%s_buffer_elems(int b, %s)\n{\n", h->P, h->geo_params);
 	for (int k = 0; k < ns; k++)

@@ -259,6 +259,171 @@ static const char *reject_pair_vector(const int *v, const struct dtype *dt, char
 	return NULL;
 }
 
+/* realign=on's constraints, where pair=vector does not take its own path
+ * (accesses: global accesses per thread and phase). */
+static const char *reject_realign(const int *v, const struct dtype *dt, int accesses, char *buf, size_t n)
+{
+	int tile = v[P_TILE], vec = v[P_VEC];
+	if (!v[P_SHARED])
+		return "realign needs the shared-memory tile (shared=off)";
+	if (vec == 1)
+		return "realign needs vec>1";
+	/* Each row step holds its vectors, their neighbours' and the
+	 * shifted result: past 8 steps a thread takes 80 registers on
+	 * sm_90 (measured), and the occupancy lost costs more than the
+	 * wider loads gain. */
+	if (accesses > 8) {
+		snprintf(buf, n, "realign allows at most 8 row steps per thread and phase (%d)", accesses);
+		return buf;
+	}
+	/* Each row's piece costs one more vector, loaded by one thread.
+	 * On rows narrower than 64 elements that is a larger share: at
+	 * 18 sizes tuned on an H200 such variants never beat the rest of
+	 * the space by more than 0.1%, where the wider ones won by up
+	 * to 3% (f16 3000x5000), so they are left out. */
+	if (tile * v[P_WIDE] < 64) {
+		snprintf(buf, n, "realign needs rows of at least 64 elements per block (tile x wide = %d)",
+			 tile * v[P_WIDE]);
+		return buf;
+	}
+	if ((size_t)vec * dt->size < 8) {
+		snprintf(buf, n, "realign needs accesses of at least 8 bytes (vec x element size is %zu)",
+			 (size_t)vec * dt->size);
+		return buf;
+	}
+	if (tile / vec > 32) {
+		snprintf(buf, n, "realign needs a tile row's threads (tile / vec = %d) within a warp (32)",
+			 tile / vec);
+		return buf;
+	}
+	return NULL;
+}
+
+/* The async copies' constraints: element sizes, the tile, vec and pad. */
+static const char *reject_async(const int *v, const struct dtype *dt, char *buf, size_t n)
+{
+	int vec = v[P_VEC];
+	/* on copies one element of 4 or 8 bytes, the smallest copy 4;
+	 * words copy two 2-byte elements: f32's 8-byte words lost to
+	 * async=on at the odd sizes on an H200 (2047 x 4093: 87.7% of
+	 * the copy ceiling against 88.7%). */
+	const int words = v[P_ASYNC] >= 2, all_rows = v[P_ASYNC] == 3;
+	const char *name = all_rows ? "async=rows" : "async=words";
+	if (words ? dt->size != 2 : dt->size < 4) {
+		if (words)
+			snprintf(buf, n, "%s needs 2-byte elements (the element is %zu bytes)", name, dt->size);
+		else
+			snprintf(buf, n, "async needs elements of at least 4 bytes (the element is %zu bytes)",
+				 dt->size);
+		return buf;
+	}
+	if (!v[P_SHARED])
+		return "async needs the shared-memory tile (shared=off)";
+	/* on: a vec>1 variant would take the copies only where its
+	 * vectors do not fit, and measured on an H200 the vec=1 ones
+	 * were the faster at every odd size.  words load the rows that
+	 * vectors cannot (cols not a multiple of vec): with vec=1 only
+	 * the edge tiles, and whole rows as words with vec=1 measured
+	 * slower than as elements (f16 8191 x 8191: 68.7% against
+	 * 71.6%), each row's words then left to its own threads.  rows
+	 * loads every row as words over all the block's threads, with
+	 * any vec. */
+	if (!words && vec != 1)
+		return "async needs vec=1 (it copies element by element)";
+	if (words && !all_rows && vec == 1)
+		return "async=words needs vec>1 (it loads the rows vectors cannot)";
+	/* Rows start on a word, and each holds its piece one element
+	 * in where the piece starts off a word. */
+	if (words && (v[P_PAD] < 2 || v[P_PAD] % 2)) {
+		snprintf(buf, n, "%s needs an even pad of at least 2 (pad=%d)", name, v[P_PAD]);
+		return buf;
+	}
+	if (words && v[P_REALIGN])
+		return all_rows ? "async=rows needs realign=off (it loads every row as words)"
+				: "async=words needs realign=off (it loads the rows realign would)";
+	return NULL;
+}
+
+/* pair=on and quad's constraints: units of two or four elements. */
+static const char *reject_pair_units(const int *v, const struct dtype *dt, char *buf, size_t n)
+{
+	int tile = v[P_TILE], br = v[P_BLOCK_ROWS], vec = v[P_VEC];
+	/* A unit of two 8-byte elements would be 16 bytes, the
+	 * widest access, with no room for vectors; f64 needs it least. */
+	if (dt->size > 4) {
+		snprintf(buf, n, "pair needs elements of at most 4 bytes (the element is %zu bytes)", dt->size);
+		return buf;
+	}
+	if (!v[P_SHARED])
+		return "pair needs the shared-memory tile (shared=off)";
+	if (vec % 2)
+		return "pair needs an even vec (two elements a unit)";
+	/* Four 2-byte elements make an 8-byte unit, as two 4-byte ones
+	 * do: four 4-byte ones would leave no room for vectors. */
+	if (v[P_PAIR] == PAIR_QUAD && dt->size != 2) {
+		snprintf(buf, n, "pair=quad needs 2-byte elements (the element is %zu bytes)", dt->size);
+		return buf;
+	}
+	if (v[P_PAIR] == PAIR_QUAD && vec % 4)
+		return "pair=quad needs vec a multiple of 4 (four elements a unit)";
+	/* The unit tile's rows are written whole by one block and read
+	 * down its columns: sector windows, side-by-side tiles and the
+	 * realigned loads belong to the tile of elements. */
+	if (v[P_SECTOR] || v[P_WIDE] != 1 || v[P_REALIGN])
+		return "pair needs sector=off, wide=1 and realign=off";
+	/* One unit of padding keeps the column reads free of bank
+	 * conflicts; two would make them two-way. */
+	if (v[P_PAD] != 1)
+		return "pair needs pad=1 (one unit of padding)";
+	/* The unit tile is tile / K square (K elements a unit), walked
+	 * in steps of block_rows: more rows of threads than it has
+	 * would load and store past it. */
+	int k = pair_unit(v);
+	if (tile / k % br) {
+		snprintf(buf, n, "pair needs block_rows to divide the unit tile's edge, tile / %d (%d)", k,
+			 tile / k);
+		return buf;
+	}
+	return NULL;
+}
+
+/* Shared memory per block: the tile's, the pair paths' and the tensor
+ * copy engine's boxes, the largest within the device's limit. */
+static const char *reject_smem(const int *v, const struct dtype *dt, const struct device_limits *lim, char *buf,
+			       size_t n)
+{
+	int tile = v[P_TILE];
+	size_t halo = v[P_SECTOR] ? 32 / dt->size : 0;
+	unsigned ustripe, uwidth; /* the block's, whether or not it takes maps */
+	tensor_maps(v, &ustripe, &uwidth);
+	size_t stripe = ustripe, width = uwidth;
+	size_t smem = (halo + stripe) * (width + (size_t)v[P_PAD]) * dt->size;
+	/* The template's buffer holds either tile: the larger counts. */
+	size_t k = (size_t)pair_unit(v);
+	/* pair=vector with realign=out or both: each column's stripe / 2
+	 * words and four more, the columns moved on by up to 28 words
+	 * (the template's gt_transpose_vectors_out). */
+	size_t vectors = v[P_REALIGN] & REALIGN_STORES ? width * (stripe / 2 + 4) * 4 + 28 * 4 : stripe * width * dt->size;
+	size_t pair = v[P_PAIR] == PAIR_VECTOR ? vectors
+		      : v[P_PAIR] ? k * (tile / k * (size_t)v[P_UNROLL]) * (tile / k + (size_t)v[P_PAD]) * k * dt->size
+				  : 0;
+	if (pair > smem)
+		smem = pair;
+	/* The boxes share the buffer, on 128 bytes, beside the
+	 * engine's barrier. */
+	if (v[P_ROWCLASS]) {
+		size_t boxes = rowclass_bytes(dt->size, stripe, width) + 128 + 8;
+		if (boxes > smem)
+			smem = boxes;
+	}
+	if (smem > (size_t)lim->max_smem_per_block) {
+		snprintf(buf, n, "shared memory per block exceeds the device limit (%zu > %d bytes)",
+			 smem, lim->max_smem_per_block);
+		return buf;
+	}
+	return NULL;
+}
+
 static const char *reject(const int *v, const struct dtype *dt, const struct device_limits *lim,
 			  char *buf, size_t n)
 {
@@ -297,156 +462,27 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 	if (v[P_REALIGN] & REALIGN_STORES && (v[P_PAIR] != PAIR_VECTOR || vec != 8))
 		return "realign=out and both need pair=vector and vec=8 (16 bytes a lane)";
 	if (v[P_REALIGN] && v[P_PAIR] != PAIR_VECTOR) {
-		if (!v[P_SHARED])
-			return "realign needs the shared-memory tile (shared=off)";
-		if (vec == 1)
-			return "realign needs vec>1";
-		/* Each row step holds its vectors, their neighbours' and the
-		 * shifted result: past 8 steps a thread takes 80 registers on
-		 * sm_90 (measured), and the occupancy lost costs more than the
-		 * wider loads gain. */
-		if (accesses > 8) {
-			snprintf(buf, n, "realign allows at most 8 row steps per thread and phase (%d)", accesses);
-			return buf;
-		}
-		/* Each row's piece costs one more vector, loaded by one thread.
-		 * On rows narrower than 64 elements that is a larger share: at
-		 * 18 sizes tuned on an H200 such variants never beat the rest of
-		 * the space by more than 0.1%, where the wider ones won by up
-		 * to 3% (f16 3000x5000), so they are left out. */
-		if (tile * v[P_WIDE] < 64) {
-			snprintf(buf, n, "realign needs rows of at least 64 elements per block (tile x wide = %d)",
-				 tile * v[P_WIDE]);
-			return buf;
-		}
-		if ((size_t)vec * dt->size < 8) {
-			snprintf(buf, n, "realign needs accesses of at least 8 bytes (vec x element size is %zu)",
-				 (size_t)vec * dt->size);
-			return buf;
-		}
-		if (tile / vec > 32) {
-			snprintf(buf, n, "realign needs a tile row's threads (tile / vec = %d) within a warp (32)",
-				 tile / vec);
-			return buf;
-		}
-	}
-	if (v[P_ASYNC]) {
-		/* on copies one element of 4 or 8 bytes, the smallest copy 4;
-		 * words copy two 2-byte elements: f32's 8-byte words lost to
-		 * async=on at the odd sizes on an H200 (2047 x 4093: 87.7% of
-		 * the copy ceiling against 88.7%). */
-		const int words = v[P_ASYNC] >= 2, all_rows = v[P_ASYNC] == 3;
-		const char *name = all_rows ? "async=rows" : "async=words";
-		if (words ? dt->size != 2 : dt->size < 4) {
-			if (words)
-				snprintf(buf, n, "%s needs 2-byte elements (the element is %zu bytes)", name, dt->size);
-			else
-				snprintf(buf, n, "async needs elements of at least 4 bytes (the element is %zu bytes)",
-					 dt->size);
-			return buf;
-		}
-		if (!v[P_SHARED])
-			return "async needs the shared-memory tile (shared=off)";
-		/* on: a vec>1 variant would take the copies only where its
-		 * vectors do not fit, and measured on an H200 the vec=1 ones
-		 * were the faster at every odd size.  words load the rows that
-		 * vectors cannot (cols not a multiple of vec): with vec=1 only
-		 * the edge tiles, and whole rows as words with vec=1 measured
-		 * slower than as elements (f16 8191 x 8191: 68.7% against
-		 * 71.6%), each row's words then left to its own threads.  rows
-		 * loads every row as words over all the block's threads, with
-		 * any vec. */
-		if (!words && vec != 1)
-			return "async needs vec=1 (it copies element by element)";
-		if (words && !all_rows && vec == 1)
-			return "async=words needs vec>1 (it loads the rows vectors cannot)";
-		/* Rows start on a word, and each holds its piece one element
-		 * in where the piece starts off a word. */
-		if (words && (v[P_PAD] < 2 || v[P_PAD] % 2)) {
-			snprintf(buf, n, "%s needs an even pad of at least 2 (pad=%d)", name, v[P_PAD]);
-			return buf;
-		}
-		if (words && v[P_REALIGN])
-			return all_rows ? "async=rows needs realign=off (it loads every row as words)"
-					: "async=words needs realign=off (it loads the rows realign would)";
-	}
-	if (v[P_PAIR] == PAIR_VECTOR) {
-		const char *why = reject_pair_vector(v, dt, buf, n);
+		const char *why = reject_realign(v, dt, accesses, buf, n);
 		if (why)
 			return why;
-	} else if (v[P_PAIR]) {
-		/* A unit of two 8-byte elements would be 16 bytes, the
-		 * widest access, with no room for vectors; f64 needs it least. */
-		if (dt->size > 4) {
-			snprintf(buf, n, "pair needs elements of at most 4 bytes (the element is %zu bytes)", dt->size);
-			return buf;
-		}
-		if (!v[P_SHARED])
-			return "pair needs the shared-memory tile (shared=off)";
-		if (vec % 2)
-			return "pair needs an even vec (two elements a unit)";
-		/* Four 2-byte elements make an 8-byte unit, as two 4-byte ones
-		 * do: four 4-byte ones would leave no room for vectors. */
-		if (v[P_PAIR] == PAIR_QUAD && dt->size != 2) {
-			snprintf(buf, n, "pair=quad needs 2-byte elements (the element is %zu bytes)", dt->size);
-			return buf;
-		}
-		if (v[P_PAIR] == PAIR_QUAD && vec % 4)
-			return "pair=quad needs vec a multiple of 4 (four elements a unit)";
-		/* The unit tile's rows are written whole by one block and read
-		 * down its columns: sector windows, side-by-side tiles and the
-		 * realigned loads belong to the tile of elements. */
-		if (v[P_SECTOR] || v[P_WIDE] != 1 || v[P_REALIGN])
-			return "pair needs sector=off, wide=1 and realign=off";
-		/* One unit of padding keeps the column reads free of bank
-		 * conflicts; two would make them two-way. */
-		if (v[P_PAD] != 1)
-			return "pair needs pad=1 (one unit of padding)";
-		/* The unit tile is tile / K square (K elements a unit), walked
-		 * in steps of block_rows: more rows of threads than it has
-		 * would load and store past it. */
-		int k = pair_unit(v);
-		if (tile / k % br) {
-			snprintf(buf, n, "pair needs block_rows to divide the unit tile's edge, tile / %d (%d)", k,
-				 tile / k);
-			return buf;
-		}
+	}
+	if (v[P_ASYNC]) {
+		const char *why = reject_async(v, dt, buf, n);
+		if (why)
+			return why;
+	}
+	if (v[P_PAIR]) {
+		const char *why = v[P_PAIR] == PAIR_VECTOR ? reject_pair_vector(v, dt, buf, n) : reject_pair_units(v, dt, buf, n);
+		if (why)
+			return why;
 	}
 	if (v[P_ROWCLASS]) {
 		const char *why = reject_rowclass(v, dt, lim, buf, n);
 		if (why)
 			return why;
 	}
-	if (v[P_SHARED]) {
-		size_t halo = v[P_SECTOR] ? 32 / dt->size : 0;
-		unsigned ustripe, uwidth; /* the block's, whether or not it takes maps */
-		tensor_maps(v, &ustripe, &uwidth);
-		size_t stripe = ustripe, width = uwidth;
-		size_t smem = (halo + stripe) * (width + (size_t)v[P_PAD]) * dt->size;
-		/* The template's buffer holds either tile: the larger counts. */
-		size_t k = (size_t)pair_unit(v);
-		/* pair=vector with realign=out or both: each column's stripe / 2
-		 * words and four more, the columns moved on by up to 28 words
-		 * (the template's gt_transpose_vectors_out). */
-		size_t vectors = v[P_REALIGN] & REALIGN_STORES ? width * (stripe / 2 + 4) * 4 + 28 * 4 : stripe * width * dt->size;
-		size_t pair = v[P_PAIR] == PAIR_VECTOR ? vectors
-			      : v[P_PAIR] ? k * (tile / k * (size_t)v[P_UNROLL]) * (tile / k + (size_t)v[P_PAD]) * k * dt->size
-					  : 0;
-		if (pair > smem)
-			smem = pair;
-		/* The boxes share the buffer, on 128 bytes, beside the
-		 * engine's barrier. */
-		if (v[P_ROWCLASS]) {
-			size_t boxes = rowclass_bytes(dt->size, stripe, width) + 128 + 8;
-			if (boxes > smem)
-				smem = boxes;
-		}
-		if (smem > (size_t)lim->max_smem_per_block) {
-			snprintf(buf, n, "shared memory per block exceeds the device limit (%zu > %d bytes)",
-				 smem, lim->max_smem_per_block);
-			return buf;
-		}
-	}
+	if (v[P_SHARED])
+		return reject_smem(v, dt, lim, buf, n);
 	return NULL;
 }
 

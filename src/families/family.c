@@ -110,6 +110,21 @@ const char *family_size_text(const struct family *f, const struct dims *d, char 
 	return buf;
 }
 
+int family_size_names(const struct family *f, const char *names[3])
+{
+	switch (f->shape) {
+	case SHAPE_1D:
+		names[0] = "n";
+		return 1;
+	case SHAPE_3D:
+		names[0] = "m", names[1] = "n", names[2] = "k";
+		return 3;
+	default:
+		names[0] = "rows", names[1] = "cols";
+		return 2;
+	}
+}
+
 const char *family_shape_name(const struct family *f)
 {
 	return f->shape == SHAPE_1D ? "1d" : f->shape == SHAPE_3D ? "3d" : "2d";

@@ -306,6 +306,9 @@ const char *family_size_text(const struct family *f, const struct dims *d, char 
 const char *family_store_name(const struct family *f);
 /* Index of parameter name in f, or -1. */
 int family_param_index(const struct family *f, const char *name);
+/* The names of a size's dimensions for f's shape, as spec expressions and
+ * headers' helpers call them: n; rows, cols; or m, n, k.  How many. */
+int family_size_names(const struct family *f, const char *names[3]);
 /* The size shape as the database and JSON name it: "1d", "2d" or "3d". */
 const char *family_shape_name(const struct family *f);
 /* The value's text ("32", "diagonal") into buf. */

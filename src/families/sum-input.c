@@ -9,17 +9,6 @@
 #include <pthread.h>
 #include <string.h>
 
-/* The element generator: a hash of (seed, index), so any range of the
- * input can be made on its own, in parallel, and the same on every run
- * with that seed. */
-static uint64_t mix(uint64_t seed, uint64_t i)
-{
-	uint64_t z = seed + (i + 1) * 0x9e3779b97f4a7c15ULL;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 struct part_run {
 	void (*fn)(void *ctx, int part, size_t begin, size_t end);
 	void *ctx;
@@ -98,7 +87,7 @@ static void fill_part(void *ctx, int part, size_t begin, size_t end)
 	for (int k = 0; k < 26; k++)
 		scale[k] = ldexp(1.0, k - 20);
 	for (size_t i = begin; i < end; i++) {
-		uint64_t r = mix(p->seed, i);
+		uint64_t r = mix64(p->seed, i);
 		double x;
 		if (p->set == 1) {
 			x = p->dense ? 1 + (int)(r >> 62) : (i < 64 || i + 64 >= p->n || r < p->keep);
@@ -106,7 +95,7 @@ static void fill_part(void *ctx, int part, size_t begin, size_t end)
 			((int32_t *)p->in)[i] = (int32_t)(uint32_t)(r >> 32);
 			continue;
 		} else {
-			x = i % 4 == 3 ? -value0(mix(p->seed, i - 1), scale) : value0(r, scale);
+			x = i % 4 == 3 ? -value0(mix64(p->seed, i - 1), scale) : value0(r, scale);
 		}
 		put(p->in, p->dt, i, x);
 	}

@@ -40,8 +40,11 @@ struct user U;
 
 char *user_own(char *s)
 {
-	if (U.nstrings < (int)ARRAY_SIZE(U.strings))
-		U.strings[U.nstrings++] = s;
+	if (U.nstrings == U.capstrings) {
+		U.capstrings = U.capstrings ? 2 * U.capstrings : 64;
+		U.strings = xrealloc(U.strings, (size_t)U.capstrings * sizeof(*U.strings));
+	}
+	U.strings[U.nstrings++] = s;
 	return s;
 }
 
@@ -100,6 +103,21 @@ char *user_jget(const char *spec, const char *path, char *type)
 	}
 	sqlite3_finalize(st);
 	return out;
+}
+
+int user_jlen(const char *spec, const char *path)
+{
+	sqlite3_stmt *st = NULL;
+	int n = -1;
+	if (sqlite3_prepare_v2(U.db, "SELECT CASE json_type(?1, ?2) WHEN 'array' THEN json_array_length(?1, ?2) END",
+			       -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, spec, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_INTEGER)
+			n = sqlite3_column_int(st, 0);
+	}
+	sqlite3_finalize(st);
+	return n;
 }
 
 /* A name the spec gives (a family's, a parameter's): lower-case letters,
@@ -307,6 +325,60 @@ static const char *read_param(const char *spec, const char *file, int i, char *e
 	return NULL;
 }
 
+/* Rule i of the spec's array (constraints, default_only): its "require",
+ * compiled over the columns cols (names: what they are, for messages)
+ * into *st, the expression as written into *expr (caller frees), and its
+ * "reason" (owned by the family).  0, 1 when the array has no rule i, or
+ * -1 after the error. */
+static int read_rule(const char *spec, const char *file, const char *array, int i, int max, const char *cols,
+		     const char *names, sqlite3_stmt **st, char **expr, const char **reason, char *err, size_t en)
+{
+	char path[80], field[80], type[16];
+	snprintf(path, sizeof(path), "$.%s[%d]", array, i);
+	free(user_jget(spec, path, type));
+	if (!strcmp(type, "null"))
+		return 1;
+	if (i == max) {
+		user_spec_fail(err, en, file, array, "more than %d", max);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "$.%s[%d].require", array, i);
+	snprintf(field, sizeof(field), "%s[%d].require", array, i);
+	*expr = user_jget(spec, path, type);
+	if (strcmp(type, "text") || !user_good_text(*expr, EXPR_MAX) || !**expr) {
+		free(*expr);
+		*expr = NULL;
+		user_spec_fail(err, en, file, field, "must be an expression of at most %d characters", EXPR_MAX);
+		return -1;
+	}
+	if (!(*st = user_prepare_expr(*expr, cols, names, file, field, err, en))) {
+		free(*expr);
+		*expr = NULL;
+		return -1;
+	}
+	snprintf(path, sizeof(path), "$.%s[%d].reason", array, i);
+	snprintf(field, sizeof(field), "%s[%d].reason", array, i);
+	char *r = user_jget(spec, path, type);
+	if (strcmp(type, "text") || !user_good_text(r, 200) || !*r) {
+		free(r);
+		free(*expr);
+		*expr = NULL;
+		sqlite3_finalize(*st); /* not yet the family's, which the failure frees */
+		*st = NULL;
+		user_spec_fail(err, en, file, field, "must be text of 1 to 200 characters, saying why a point is left out");
+		return -1;
+	}
+	*reason = user_own(r);
+	return 0;
+}
+
+/* "SELECT ?1 AS param1, ...": the parameters as an expression reads them. */
+static void param_columns(struct strbuf *cols)
+{
+	for (int i = 0; i < U.f.nparams; i++)
+		sb_printf(cols, "%s?%d AS %s", i ? ", " : "", i + 1, U.params[i].name);
+}
+
 /* default_only: points of the default space left out unless a parameter
  * was given (--param), each {"require": EXPR, "unless_given": PARAM,
  * "reason": TEXT}, EXPR over the parameters.  NULL, or the error. */
@@ -322,58 +394,29 @@ static const char *read_default_only(const char *spec, const char *file, char *e
 		return err;
 	}
 	struct strbuf cols = {0};
-	for (int i = 0; i < U.f.nparams; i++)
-		sb_printf(&cols, "%s?%d AS %s", i ? ", " : "", i + 1, U.params[i].name);
-	for (int i = 0;; i++) {
-		char path[64], field[64];
-		snprintf(path, sizeof(path), "$.default_only[%d]", i);
-		free(user_jget(spec, path, type));
-		if (!strcmp(type, "null"))
-			break;
-		if (i == MAX_DEFAULT_ONLY) {
-			sb_free(&cols);
-			user_spec_fail(err, en, file, "default_only", "more than %d", MAX_DEFAULT_ONLY);
-			return err;
-		}
-		snprintf(path, sizeof(path), "$.default_only[%d].require", i);
-		snprintf(field, sizeof(field), "default_only[%d].require", i);
-		char *expr = user_jget(spec, path, type);
-		if (strcmp(type, "text") || !user_good_text(expr, EXPR_MAX) || !*expr) {
-			free(expr);
-			sb_free(&cols);
-			user_spec_fail(err, en, file, field, "must be an expression of at most %d characters", EXPR_MAX);
-			return err;
-		}
-		U.donly[i] = user_prepare_expr(expr, cols.buf, "default_only reads only parameters", file, field, err, en);
+	param_columns(&cols);
+	int rc = 0;
+	for (int i = 0; rc == 0; i++) {
+		char *expr = NULL;
+		rc = read_rule(spec, file, "default_only", i, MAX_DEFAULT_ONLY, cols.buf, "default_only reads only parameters",
+			       &U.donly[i], &expr, &U.donly_reason[i], err, en);
 		free(expr);
-		if (!U.donly[i]) {
-			sb_free(&cols);
-			return err;
-		}
+		if (rc)
+			break;
 		U.ndonly = i + 1;
+		char path[64], field[64];
 		snprintf(path, sizeof(path), "$.default_only[%d].unless_given", i);
 		snprintf(field, sizeof(field), "default_only[%d].unless_given", i);
 		char *given = user_jget(spec, path, type);
 		U.donly_param[i] = !strcmp(type, "text") ? family_param_index(&U.f, given) : -1;
 		free(given);
 		if (U.donly_param[i] < 0) {
-			sb_free(&cols);
 			user_spec_fail(err, en, file, field, "must name a parameter");
-			return err;
+			rc = -1;
 		}
-		snprintf(path, sizeof(path), "$.default_only[%d].reason", i);
-		snprintf(field, sizeof(field), "default_only[%d].reason", i);
-		char *reason = user_jget(spec, path, type);
-		if (strcmp(type, "text") || !user_good_text(reason, 200) || !*reason) {
-			free(reason);
-			sb_free(&cols);
-			user_spec_fail(err, en, file, field, "must be text of 1 to 200 characters");
-			return err;
-		}
-		U.donly_reason[i] = user_own(reason);
 	}
 	sb_free(&cols);
-	return NULL;
+	return rc < 0 ? err : NULL;
 }
 
 /* Binds point v's parameters to st's first columns: a number, or for a
@@ -405,8 +448,8 @@ static const char *user_default_only(const int *v, const int *asked)
 	return NULL;
 }
 
-/* The constraints: each "require" compiled as a SELECT, with its reason.
- * NULL, or the error. */
+/* The constraints: each "require" compiled as a SELECT, with its reason;
+ * then all of them as one statement.  NULL, or the error. */
 static const char *read_constraints(const char *spec, const char *file, char *err, size_t en)
 {
 	char type[16];
@@ -420,60 +463,23 @@ static const char *read_constraints(const char *spec, const char *file, char *er
 	/* The columns an expression reads; the WHEN arms of the statement
 	 * that finds the first constraint a point breaks. */
 	struct strbuf cols = {0}, whens = {0};
-	int col = 1;
-	for (int i = 0; i < U.f.nparams; i++, col++)
-		sb_printf(&cols, "%s?%d AS %s", i ? ", " : "", col, U.params[i].name);
-	for (int k = 0; k < NLIMITS; k++, col++)
-		sb_printf(&cols, ", ?%d AS %s", col, limit_names[k]);
-	for (int i = 0;; i++) {
-		char path[64], field[64];
-		snprintf(path, sizeof(path), "$.constraints[%d]", i);
-		free(user_jget(spec, path, type));
-		if (!strcmp(type, "null"))
-			break;
-		snprintf(field, sizeof(field), "constraints[%d]", i);
-		if (i == MAX_CONSTRAINTS) {
-			sb_free(&cols);
-			sb_free(&whens);
-			user_spec_fail(err, en, file, "constraints", "more than %d", MAX_CONSTRAINTS);
-			return err;
+	param_columns(&cols);
+	for (int k = 0; k < NLIMITS; k++)
+		sb_printf(&cols, ", ?%d AS %s", U.f.nparams + k + 1, limit_names[k]);
+	int rc = 0;
+	for (int i = 0; rc == 0; i++) {
+		char *expr = NULL;
+		rc = read_rule(spec, file, "constraints", i, MAX_CONSTRAINTS, cols.buf,
+			       "nor elem_bytes, max_threads, max_smem or cc", &U.cons[i], &expr, &U.reasons[i], err, en);
+		if (rc == 0) {
+			sb_printf(&whens, " WHEN ifnull(CAST((%s) AS INTEGER), 0) = 0 THEN %d", expr, i);
+			U.ncons = i + 1;
 		}
-		snprintf(path, sizeof(path), "$.constraints[%d].require", i);
-		char *expr = user_jget(spec, path, type);
-		snprintf(field, sizeof(field), "constraints[%d].require", i);
-		if (strcmp(type, "text") || !user_good_text(expr, EXPR_MAX) || !*expr) {
-			free(expr);
-			sb_free(&cols);
-			sb_free(&whens);
-			user_spec_fail(err, en, file, field, "must be an expression of at most %d characters", EXPR_MAX);
-			return err;
-		}
-		U.cons[i] = user_prepare_expr(expr, cols.buf, "nor elem_bytes, max_threads, max_smem or cc", file, field,
-					      err, en);
-		if (!U.cons[i]) {
-			free(expr);
-			sb_free(&cols);
-			sb_free(&whens);
-			return err;
-		}
-		sb_printf(&whens, " WHEN ifnull(CAST((%s) AS INTEGER), 0) = 0 THEN %d", expr, i);
 		free(expr);
-		U.ncons = i + 1;
-		snprintf(path, sizeof(path), "$.constraints[%d].reason", i);
-		char *reason = user_jget(spec, path, type);
-		snprintf(field, sizeof(field), "constraints[%d].reason", i);
-		if (strcmp(type, "text") || !user_good_text(reason, 200) || !*reason) {
-			free(reason);
-			sb_free(&cols);
-			sb_free(&whens);
-			user_spec_fail(err, en, file, field, "must be text of 1 to 200 characters, saying why a point is left out");
-			return err;
-		}
-		U.reasons[i] = reason;
 	}
 	/* One statement for all of them: one step a point, where a
 	 * statement each took 4.6 us a point of the transpose's 43. */
-	if (U.ncons) {
+	if (rc > 0 && U.ncons) {
 		char *sql = xasprintf("SELECT CASE%s ELSE -1 END FROM (SELECT %s)", whens.buf, cols.buf);
 		sqlite3_limit(U.db, SQLITE_LIMIT_SQL_LENGTH, (int)strlen(sql) + 1);
 		sqlite3_set_authorizer(U.db, authorize, NULL);
@@ -485,7 +491,7 @@ static const char *read_constraints(const char *spec, const char *file, char *er
 	}
 	sb_free(&cols);
 	sb_free(&whens);
-	return NULL;
+	return rc < 0 ? err : NULL;
 }
 
 sqlite3_stmt *user_prepare_expr(const char *expr, const char *cols, const char *names, const char *file,
@@ -743,16 +749,7 @@ const struct family *user_family_parse(const char *spec, const char *spec_path, 
 		return user_spec_fail(err, en, spec_path, NULL, "is not a JSON object (a spec: docs/user-kernels.md)");
 	if (read_head(spec, spec_path, err, en) < 0)
 		return NULL;
-	free(user_jget(spec, "$.params", type));
-	int np = 0;
-	if (!strcmp(type, "array")) {
-		sqlite3_stmt *st = NULL;
-		sqlite3_prepare_v2(U.db, "SELECT json_array_length(?1, '$.params')", -1, &st, NULL);
-		sqlite3_bind_text(st, 1, spec, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) == SQLITE_ROW)
-			np = sqlite3_column_int(st, 0);
-		sqlite3_finalize(st);
-	}
+	int np = user_jlen(spec, "$.params");
 	if (np < 1 || np > MAX_PARAMS)
 		return user_spec_fail(err, en, spec_path, "params", "must be an array of 1 to %d parameters", MAX_PARAMS);
 	U.f.nparams = np;
@@ -793,10 +790,8 @@ const char *user_family_missing(void)
 
 void user_family_free(void)
 {
-	for (int c = 0; c < U.ncons; c++) {
+	for (int c = 0; c < U.ncons; c++)
 		sqlite3_finalize(U.cons[c]);
-		free(U.reasons[c]);
-	}
 	for (int k = 0; k < U.ndonly; k++)
 		sqlite3_finalize(U.donly[k]);
 	sqlite3_finalize(U.all_cons);
@@ -807,6 +802,7 @@ void user_family_free(void)
 	sqlite3_finalize(U.metric);
 	for (int i = 0; i < U.nstrings; i++)
 		free(U.strings[i]);
+	free(U.strings);
 	if (U.db)
 		sqlite3_close(U.db);
 	memset(&U, 0, sizeof(U));

@@ -29,24 +29,6 @@
 static const char *const role_names[] = { "input", "output", "scratch" };
 static const char *const geo_names[] = { "grid[0]", "grid[1]", "grid[2]", "block[0]", "block[1]", "block[2]", "smem" };
 
-/* The texts of the expressions, for messages and headers. */
-static const char *length_text[MAX_BUFFERS], *metric_text, *geo_text[7];
-
-/* The size's names for the family's shape, and their values in d. */
-static int size_names(const char **names)
-{
-	switch (U.f.shape) {
-	case SHAPE_1D:
-		names[0] = "n";
-		return 1;
-	case SHAPE_2D:
-		names[0] = "rows", names[1] = "cols";
-		return 2;
-	default:
-		names[0] = "m", names[1] = "n", names[2] = "k";
-		return 3;
-	}
-}
 
 /* The inner SELECT's columns: the parameters (with_params), the size's
  * names, and elem_bytes (with_elem), bound in that order. */
@@ -54,7 +36,7 @@ static char *columns(int with_params, int with_elem)
 {
 	struct strbuf sb = {0};
 	const char *names[3];
-	int col = 1, ns = size_names(names);
+	int col = 1, ns = family_size_names(&U.f, names);
 	for (int i = 0; with_params && i < U.f.nparams; i++, col++)
 		sb_printf(&sb, "%s?%d AS %s", sb.len ? ", " : "", col, U.params[i].name);
 	for (int i = 0; i < ns; i++, col++)
@@ -80,7 +62,7 @@ static int eval(sqlite3_stmt *st, const int *v, const struct dtype *dt, const st
 	}
 	const long dims[3] = { d->rows, d->cols, d->depth };
 	const char *names[3];
-	for (int k = 0, ns = size_names(names); k < ns; k++, col++)
+	for (int k = 0, ns = family_size_names(&U.f, names); k < ns; k++, col++)
 		sqlite3_bind_int64(st, col, dims[k]);
 	if (dt)
 		sqlite3_bind_int64(st, col, (sqlite3_int64)dt->size);
@@ -232,15 +214,6 @@ static void put(void *p, const struct dtype *dt, size_t i, double x)
 		((float *)p)[i] = (float)x;
 }
 
-/* A hash of (seed, i): the same input on every run with that seed. */
-static uint64_t mix(uint64_t seed, uint64_t i)
-{
-	uint64_t z = seed + (i + 1) * 0x9e3779b97f4a7c15ULL;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* Each input buffer's values drawn from its range (an integer type's
  * from the whole numbers in it); the gaps between buffers zero. */
 static void user_fill(void *in, const struct dtype *dt, const struct dims *d, uint64_t seed, int set)
@@ -255,7 +228,7 @@ static void user_fill(void *in, const struct dtype *dt, const struct dims *d, ui
 		double lo = U.bufs[b].lo, hi = U.bufs[b].hi;
 		uint64_t s = seed ^ ((uint64_t)b << 56) ^ ((uint64_t)set << 48);
 		for (long long j = 0; j < n; j++) {
-			double u = (double)(mix(s, (uint64_t)j) >> 11) / 9007199254740992.0; /* [0, 1) */
+			double u = (double)(mix64(s, (uint64_t)j) >> 11) / 9007199254740992.0; /* [0, 1) */
 			double x = integer ? floor(ceil(lo) + u * (floor(hi) - ceil(lo) + 1)) : lo + u * (hi - lo);
 			put(in, dt, at + (size_t)j, x);
 		}
@@ -278,7 +251,7 @@ static const char *user_judge(const void *expected, const void *out, const int *
 		if (!memcmp(e + i * dt->size, o + i * dt->size, dt->size))
 			continue;
 		double r = get(expected, dt, i), x = get(out, dt, i), err = fabs(x - r);
-		if (err <= U.abs_tol + U.rel_tol * fabs(r))
+		if (err <= U.f.abs_tol + U.f.rel_tol * fabs(r))
 			continue;
 		if (!bad++)
 			first = i;
@@ -288,7 +261,7 @@ static const char *user_judge(const void *expected, const void *out, const int *
 	if (!bad)
 		return NULL;
 	snprintf(buf, n, "%zu of %zu elements differ from the reference by more than %g + %g x its magnitude, the "
-		 "first at element %zu: %.9g, reference %.9g (largest error %.3g)", bad, count, U.abs_tol, U.rel_tol,
+		 "first at element %zu: %.9g, reference %.9g (largest error %.3g)", bad, count, U.f.abs_tol, U.f.rel_tol,
 		 first, get(out, dt, first), get(expected, dt, first), worst);
 	return buf;
 }
@@ -298,12 +271,12 @@ static const char *user_size_problem(const struct dtype *dt, const struct dims *
 	for (int b = 0; b < U.f.nbuffers; b++)
 		if (buffer_elems(b, d) < 0) {
 			snprintf(buf, n, "buffers[%d].length: '%.80s' is not a whole number of 1 to 2^34 elements there "
-				 "(an integer that overflows turns real)", b, length_text[b]);
+				 "(an integer that overflows turns real)", b, U.buffers[b].length);
 			return buf;
 		}
 	double w = user_work(dt, d);
 	if (!(w > 0) || !isfinite(w)) {
-		snprintf(buf, n, "metric: '%.80s' is not a positive number there", metric_text);
+		snprintf(buf, n, "metric: '%.80s' is not a positive number there", U.metric_text);
 		return buf;
 	}
 	int v[MAX_PARAMS];
@@ -345,7 +318,7 @@ static sqlite3_stmt *expr_stmt(const char *spec, const char *path, const char *f
 		return NULL;
 	char *cols = columns(with_params, with_elem);
 	const char *names[3];
-	int ns = size_names(names);
+	int ns = family_size_names(&U.f, names);
 	char desc[120];
 	snprintf(desc, sizeof(desc), "nor a size's name%s%s%s%s%s%s%s", ns > 1 ? "s: " : ": ", names[0],
 		 ns > 1 ? ", " : "", ns > 1 ? names[1] : "", ns > 2 ? ", " : "", ns > 2 ? names[2] : "",
@@ -418,27 +391,32 @@ static int read_buffer(const char *spec, const char *file, int b, char *err, siz
 	U.buffers[b].role = r;
 	snprintf(path, sizeof(path), "$.buffers[%d].length", b);
 	snprintf(field, sizeof(field), "buffers[%d].length", b);
-	if (!(U.bufs[b].length = expr_stmt(spec, path, file, field, 0, 0, &length_text[b], err, en)))
+	if (!(U.bufs[b].length = expr_stmt(spec, path, file, field, 0, 0, &U.buffers[b].length, err, en)))
 		return -1;
-	U.buffers[b].length = length_text[b];
+	/* range: an input's [lo, hi], default [-1, 1]. */
 	snprintf(path, sizeof(path), "$.buffers[%d].range", b);
 	snprintf(field, sizeof(field), "buffers[%d].range", b);
-	free(user_jget(spec, path, type));
 	U.bufs[b].lo = -1, U.bufs[b].hi = 1;
+	free(user_jget(spec, path, type));
 	if (!strcmp(type, "null"))
 		return 0;
-	char p0[72], p1[72], p2[72];
-	snprintf(p0, sizeof(p0), "%s[0]", path);
-	snprintf(p1, sizeof(p1), "%s[1]", path);
-	snprintf(p2, sizeof(p2), "%s[2]", path);
-	free(user_jget(spec, p2, type));
-	int extra = strcmp(type, "null") != 0;
-	if (r != BUF_INPUT || extra || number_field(spec, p0, file, field, NAN, &U.bufs[b].lo, err, en) < 0 ||
-	    number_field(spec, p1, file, field, NAN, &U.bufs[b].hi, err, en) < 0 || !(U.bufs[b].lo <= U.bufs[b].hi)) {
-		if (U.loaded || U.db) /* not yet reported */
-			user_spec_fail(err, en, file, field, "an input's range is [lo, hi], two numbers with lo <= hi");
+	char at[80], t[3][16];
+	double x[2] = { 0, 0 };
+	for (int k = 0; k < 3; k++) {
+		snprintf(at, sizeof(at), "%s[%d]", path, k);
+		char *v = user_jget(spec, at, t[k]);
+		if (k < 2 && v)
+			x[k] = strtod(v, NULL);
+		free(v);
+	}
+	int number = 1;
+	for (int k = 0; k < 2; k++)
+		number &= (!strcmp(t[k], "integer") || !strcmp(t[k], "real")) && isfinite(x[k]);
+	if (r != BUF_INPUT || strcmp(type, "array") || !number || strcmp(t[2], "null") || !(x[0] <= x[1])) {
+		user_spec_fail(err, en, file, field, "an input's range is [lo, hi], two numbers with lo <= hi");
 		return -1;
 	}
+	U.bufs[b].lo = x[0], U.bufs[b].hi = x[1];
 	return 0;
 }
 
@@ -449,15 +427,7 @@ static int read_buffers(const char *spec, const char *file, char *err, size_t en
 	free(user_jget(spec, "$.buffers", type));
 	if (!strcmp(type, "null"))
 		return 1;
-	int nb = 0;
-	sqlite3_stmt *st = NULL;
-	if (!strcmp(type, "array") &&
-	    sqlite3_prepare_v2(U.db, "SELECT json_array_length(?1, '$.buffers')", -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, spec, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) == SQLITE_ROW)
-			nb = sqlite3_column_int(st, 0);
-	}
-	sqlite3_finalize(st);
+	int nb = user_jlen(spec, "$.buffers");
 	if (nb < 1 || nb > MAX_BUFFERS) {
 		user_spec_fail(err, en, file, "buffers", "must be an array of 1 to %d buffers", MAX_BUFFERS);
 		return -1;
@@ -506,7 +476,7 @@ static int read_launch(const char *spec, const char *file, char *err, size_t en)
 			}
 			continue;
 		}
-		if (!(U.geo[k] = expr_stmt(spec, path, file, field, 1, 1, &geo_text[k], err, en)))
+		if (!(U.geo[k] = expr_stmt(spec, path, file, field, 1, 1, &U.geo_text[k], err, en)))
 			return -1;
 	}
 	const char *arrays[] = { "$.launch.grid[3]", "$.launch.block[3]" };
@@ -538,7 +508,7 @@ static int read_metric(const char *spec, const char *file, char *err, size_t en)
 	}
 	int bytes = strcmp(tb, "null") != 0;
 	if (!(U.metric = expr_stmt(spec, bytes ? "$.metric.bytes" : "$.metric.flops", file,
-				   bytes ? "metric.bytes" : "metric.flops", 0, 1, &metric_text, err, en)))
+				   bytes ? "metric.bytes" : "metric.flops", 0, 1, &U.metric_text, err, en)))
 		return -1;
 	U.f.metric = bytes ? METRIC_BYTES : METRIC_FLOPS;
 	U.f.ceiling = bytes ? CEILING_COPY : CEILING_FMA;
@@ -622,18 +592,16 @@ static int read_check(const char *spec, const char *file, char *err, size_t en)
 		return -1;
 	}
 	free(ref);
-	if (number_field(spec, "$.check.abs", file, "check.abs", 0, &U.abs_tol, err, en) < 0 ||
-	    number_field(spec, "$.check.rel", file, "check.rel", 0, &U.rel_tol, err, en) < 0)
+	if (number_field(spec, "$.check.abs", file, "check.abs", 0, &U.f.abs_tol, err, en) < 0 ||
+	    number_field(spec, "$.check.rel", file, "check.rel", 0, &U.f.rel_tol, err, en) < 0)
 		return -1;
-	if (U.abs_tol < 0 || U.rel_tol < 0) {
-		user_spec_fail(err, en, file, U.abs_tol < 0 ? "check.abs" : "check.rel", "must be 0 or more");
+	if (U.f.abs_tol < 0 || U.f.rel_tol < 0) {
+		user_spec_fail(err, en, file, U.f.abs_tol < 0 ? "check.abs" : "check.rel", "must be 0 or more");
 		return -1;
 	}
 	U.f.check = CHECK_REFERENCE;
 	U.f.reference_classic = found;
-	U.f.abs_tol = U.abs_tol;
-	U.f.rel_tol = U.rel_tol;
-	U.f.judge = U.abs_tol > 0 || U.rel_tol > 0 ? user_judge : NULL;
+	U.f.judge = U.f.abs_tol > 0 || U.f.rel_tol > 0 ? user_judge : NULL;
 	return 0;
 }
 
@@ -645,7 +613,7 @@ static char *geometry_c(void)
 {
 	struct strbuf sb = {0};
 	const char *names[3];
-	int ns = size_names(names);
+	int ns = family_size_names(&U.f, names);
 	const char *P = U.f.name;
 	sb_printf(&sb, "\tconst char *gt_t = gputune_%s_variants[variant].dtype;\n"
 		  "\tconst gputune_%s_config gt_cfg = *c;\n\tlong long gt_v[7] = { 1, 1, 1, 1, 1, 1, 0 };\n", P, P);
@@ -663,8 +631,8 @@ static char *geometry_c(void)
 		sb_printf(&sb, "\t\t(void)%s;\n", U.params[i].name);
 	sb_puts(&sb, "\t\t(void)elem_bytes;\n");
 	for (int k = 0; k < 7; k++)
-		if (geo_text[k])
-			sb_printf(&sb, "\t\tgt_v[%d] = (%s);\n", k, geo_text[k]);
+		if (U.geo_text[k])
+			sb_printf(&sb, "\t\tgt_v[%d] = (%s);\n", k, U.geo_text[k]);
 	sb_puts(&sb, "\t}\n\tfor (int i = 0; i < 3; i++) {\n\t\tgrid[i] = (unsigned)gt_v[i];\n"
 		     "\t\tblock[i] = (unsigned)gt_v[3 + i];\n\t}\n\t*smem = (unsigned)gt_v[6];\n");
 	return sb_detach(&sb);
@@ -688,7 +656,7 @@ static char *header_notes(void)
 static const char *c_problem(const char *expr, int with_params, int with_elem)
 {
 	const char *names[3];
-	int ns = size_names(names);
+	int ns = family_size_names(&U.f, names);
 	for (const char *p = expr; *p;) {
 		if (isspace((unsigned char)*p) || isdigit((unsigned char)*p) || strchr("+-*/%()<>", *p)) {
 			if (*p == '<' && p[1] == '>')
@@ -727,16 +695,16 @@ static const char *c_problem(const char *expr, int with_params, int with_elem)
 const char *user_family_c_problem(char *buf, size_t n)
 {
 	for (int b = 0; b < U.f.nbuffers; b++) {
-		const char *why = c_problem(length_text[b], 0, 0);
+		const char *why = c_problem(U.buffers[b].length, 0, 0);
 		if (why) {
-			snprintf(buf, n, "buffers[%d].length: '%.80s': %s", b, length_text[b], why);
+			snprintf(buf, n, "buffers[%d].length: '%.80s': %s", b, U.buffers[b].length, why);
 			return buf;
 		}
 	}
 	for (int k = 0; k < 7; k++) {
-		const char *why = geo_text[k] ? c_problem(geo_text[k], 1, 1) : NULL;
+		const char *why = U.geo_text[k] ? c_problem(U.geo_text[k], 1, 1) : NULL;
 		if (why) {
-			snprintf(buf, n, "launch.%s: '%.80s': %s", geo_names[k], geo_text[k], why);
+			snprintf(buf, n, "launch.%s: '%.80s': %s", geo_names[k], U.geo_text[k], why);
 			return buf;
 		}
 	}
@@ -746,7 +714,6 @@ const char *user_family_c_problem(char *buf, size_t n)
 int user_read_launch(const char *spec, const char *file, char *err, size_t en)
 {
 	int absent[4];
-	memset(geo_text, 0, sizeof(geo_text));
 	const char *what[4] = { "buffers", "launch", "metric", "check" };
 	if ((absent[0] = read_buffers(spec, file, err, en)) < 0 || (absent[1] = read_launch(spec, file, err, en)) < 0 ||
 	    (absent[2] = read_metric(spec, file, err, en)) < 0 || read_classics(spec, file, err, en) < 0 ||

@@ -33,7 +33,7 @@ struct user {
 	char *names[MAX_PARAMS][MAX_VALUES + 1]; /* symbolic values */
 	sqlite3 *db;                /* reads the spec, evaluates its expressions */
 	sqlite3_stmt *cons[MAX_CONSTRAINTS];
-	char *reasons[MAX_CONSTRAINTS];
+	const char *reasons[MAX_CONSTRAINTS];
 	int ncons;
 	sqlite3_stmt *all_cons; /* all of them: the index of the first a point breaks, -1 for none */
 	sqlite3_stmt *donly[MAX_DEFAULT_ONLY]; /* default_only: what a default point must meet */
@@ -45,16 +45,17 @@ struct user {
 	struct family_buffer buffers[MAX_BUFFERS];
 	struct user_buffer bufs[MAX_BUFFERS];
 	sqlite3_stmt *geo[7]; /* grid x, y, z, block x, y, z, dynamic shared memory; NULL: 1 (0 for memory) */
+	const char *geo_text[7]; /* their expressions as written, for headers */
 	sqlite3_stmt *metric;
-	double abs_tol, rel_tol;
+	const char *metric_text;
 	const char *classics[MAX_CLASSICS + 1];
 	char missing[80]; /* the parts a GPU run needs that the spec leaves out, "" when none */
-	char *strings[MAX_PARAMS * (MAX_VALUES + 3) + 128]; /* every text the family owns */
-	int nstrings;
+	char **strings; /* every text the family owns */
+	int nstrings, capstrings;
 };
 extern struct user U;
 
-/* s, freed with the family. */
+/* s, freed with the family (every text the family points to is one). */
 char *user_own(char *s);
 /* The error: "FILE: FIELD: what", into err; frees the family, returns NULL. */
 const struct family *user_spec_fail(char *err, size_t en, const char *file, const char *field, const char *fmt, ...)
@@ -62,6 +63,8 @@ const struct family *user_spec_fail(char *err, size_t en, const char *file, cons
 /* json_extract(spec, path) as a new string (NULL for none), its JSON type
  * ("null" when absent) into type (size 16). */
 char *user_jget(const char *spec, const char *path, char *type);
+/* The length of the array at path of spec, or -1 where it holds none. */
+int user_jlen(const char *spec, const char *path);
 /* A name of lower-case letters, digits and '_', a letter first, at most max. */
 int user_good_name(const char *s, size_t max);
 /* Text of at most max characters, none a control character. */

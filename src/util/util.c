@@ -209,6 +209,14 @@ void hash64_hex(uint64_t h, char out[17])
 	snprintf(out, 17, "%016llx", (unsigned long long)h);
 }
 
+uint64_t mix64(uint64_t seed, uint64_t i)
+{
+	uint64_t z = seed + (i + 1) * 0x9e3779b97f4a7c15ULL;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
 int parse_long(const char *s, long min, long max, long *out)
 {
 	if (!s || !*s)

@@ -75,6 +75,10 @@ uint64_t hash64(const void *data, size_t n, uint64_t seed);
 #define HASH64_SEED 0xcbf29ce484222325ULL
 /* The 16 hex digits of h into out[17]. */
 void hash64_hex(uint64_t h, char out[17]);
+/* A well-mixed 64-bit value from (seed, i) (splitmix64's finaliser): the
+ * inputs' generators, so that any range of an input can be made on its
+ * own and the same on every run with that seed. */
+uint64_t mix64(uint64_t seed, uint64_t i);
 
 /* Parse a whole string as a decimal integer in [min, max].  Returns 0 on
  * success, -1 when s is empty, has trailing text or is out of range. */
