@@ -40,7 +40,7 @@ static const struct cmd_option options[] = {
 	TUNE_OPT_TEMPLATES,
 	TUNE_OPT_QUIET,
 	OPT_DEVICE_INDEX,
-	{ "devices", "all|I,J,...", "tune the held-out sizes on several GPUs of this host at once, each size wholly on one of them (the choice is made for the model of --device's GPU, default 0; each share is of the GPU that measured it)", 0, 0 },
+	{ "devices", "all|I,J,...", "tune the held-out sizes on several GPUs of this host at once, each size wholly on one of them (the choice is made for GPU 0's model; each share is of the GPU that measured it)", 0, 0 },
 	OPT_DB,
 	OPT_FORMAT,
 	OPT_END
