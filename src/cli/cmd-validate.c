@@ -578,6 +578,8 @@ static int exec_validate(struct args *a)
 	if (args_has(a, "replay"))
 		return replay(h.f, h.dt, a, format);
 	long dev = 0;
+	if (args_get(a, "device") && args_get(a, "devices"))
+		return cmd_usage_error(a->cmd, "validate: give --device or --devices, not both");
 	if (args_get(a, "device") && parse_long(args_get(a, "device"), 0, 1024, &dev) < 0)
 		return cmd_usage_error(a->cmd, "validate: bad --device '%s' (a GPU index)", args_get(a, "device"));
 	char err[256];
