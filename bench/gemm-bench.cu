@@ -13,13 +13,20 @@
  * and the variant the header chooses at each shape, and the header's
  * figure for that shape when it was tuned there (nvcc-built kernel over
  * the database's figure).
- * Usage: gemm-bench [MxNxK ...]   (default: the squares 1024 to 8192 and
- *        two shapes that are multiples of no tile)
+ * Usage: gemm-bench [--header-only] [SHAPE ...]   SHAPE is MxNxK, or
+ *        random:COUNT:LO-HI:SEED for COUNT shapes of M, N and K each drawn
+ *        log-uniformly from [LO, HI] (the same shapes for the same text);
+ *        default: the squares 1024 to 8192 and two shapes that are
+ *        multiples of no tile.  --header-only times cuBLAS and the header's
+ *        choice alone (no seed kernels).  With a header, the last line
+ *        gives the choice's share of cuBLAS: the worst, the median and how
+ *        many shapes are below 0.90.
  */
 #include <cublas_v2.h>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -89,9 +96,9 @@ struct point {
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP>
 static void launch(const float *A, const float *B, float *C, int M, int N, int K)
 {
-	typedef gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, 0> S;
+	typedef gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, 1> S;
 	const size_t smem = (size_t)S::STAGE * (DBUF ? 2 : 1) * sizeof(float);
-	auto k = gemm_kernel<0, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, 0>;
+	auto k = gemm_kernel<0, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, 1>;
 	static bool ready = false;
 	if (!ready) {
 		CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
@@ -125,11 +132,48 @@ static const point points[] = {
 	{ "64x64x16 w32x64 t4x8 dbuf g8", launch<64, 64, 16, 32, 64, 4, 8, 4, 4, 1, 8> },
 };
 
+/* random:COUNT:LO-HI:SEED into shapes: each dimension log-uniform in
+ * [LO, HI] from a counter-based generator.  false when the text is not
+ * one. */
+static bool random_shapes(const char *text, std::vector<std::string> &shapes)
+{
+	unsigned count, seed;
+	long lo, hi;
+	char extra;
+	if (std::sscanf(text, "random:%u:%ld-%ld:%u%c", &count, &lo, &hi, &seed, &extra) != 4 || lo < 1 || hi < lo ||
+	    count < 1)
+		return false;
+	unsigned long long x = 0x9e3779b97f4a7c15ULL * (seed + 1);
+	for (unsigned i = 0; i < count; i++) {
+		long d[3];
+		for (int j = 0; j < 3; j++) {
+			x += 0x9e3779b97f4a7c15ULL;
+			unsigned long long z = x;
+			z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+			z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+			z ^= z >> 31;
+			const double u = (double)(z >> 11) / 9007199254740992.0;
+			d[j] = std::lround(std::exp(std::log((double)lo) + u * (std::log((double)hi) - std::log((double)lo))));
+		}
+		shapes.push_back(std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]));
+	}
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	std::vector<std::string> shapes;
-	for (int i = 1; i < argc; i++)
-		shapes.push_back(argv[i]);
+	bool header_only = false;
+	for (int i = 1; i < argc; i++) {
+		if (!std::strcmp(argv[i], "--header-only"))
+			header_only = true;
+		else if (std::strncmp(argv[i], "random:", 7))
+			shapes.push_back(argv[i]);
+		else if (!random_shapes(argv[i], shapes)) {
+			std::fprintf(stderr, "gemm-bench: bad shapes '%s' (random:COUNT:LO-HI:SEED)\n", argv[i]);
+			return 2;
+		}
+	}
 	if (shapes.empty())
 		shapes = { "1024x1024x1024", "2048x2048x2048", "4096x4096x4096", "8192x8192x8192", "4000x3000x5000",
 			   "8191x1024x4097" };
@@ -141,6 +185,7 @@ int main(int argc, char **argv)
 	std::printf("%s, %d SMs; cuBLAS SGEMM in pedantic FP32; L2 flushed, median of 30\n\n", T.prop.name,
 		    T.prop.multiProcessorCount);
 	std::printf("| shape (MxNxK) | kernel | ms | TFLOP/s | of cuBLAS | error / bound |\n|---|---|---|---|---|---|\n");
+	std::vector<double> shares; /* the header's choice over cuBLAS, a shape each */
 	for (const std::string &sh : shapes) {
 		int M, N, K;
 		if (std::sscanf(sh.c_str(), "%dx%dx%d", &M, &N, &K) != 3 || M < 1 || N < 1 || K < 1) {
@@ -191,9 +236,10 @@ int main(int argc, char **argv)
 		std::printf("| %s | gputune: %s (%s) | %.3f | %.1f | %.1f%% | %.3f%s |\n", sh.c_str(),
 			    gputune_gemm_variants[v].params, db, mt, flop / mt / 1e9, 100 * mb / mt, wt,
 			    wt <= 1 ? "" : " WRONG");
-		const size_t npoints = 2;
+		shares.push_back(wt <= 1 ? mb / mt : 0);
+		const size_t npoints = header_only ? 0 : 2;
 #else
-		const size_t npoints = sizeof(points) / sizeof(points[0]);
+		const size_t npoints = header_only ? 0 : sizeof(points) / sizeof(points[0]);
 #endif
 		for (size_t i = 0; i < npoints; i++) {
 			const point &p = points[i];
@@ -214,5 +260,14 @@ int main(int argc, char **argv)
 		CHECK(cudaFree(worst));
 	}
 	CHECK_BLAS(cublasDestroy(h));
+	if (!shares.empty()) {
+		std::vector<double> v = shares;
+		std::sort(v.begin(), v.end());
+		const size_t n = v.size();
+		const double median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+		const long below = std::count_if(v.begin(), v.end(), [](double x) { return x < 0.90; });
+		std::printf("\nthe header's choice over cuBLAS at %zu shapes: worst %.3f, median %.3f, %ld below 0.90 "
+			    "(a wrong result counts 0)\n", n, v[0], median, below);
+	}
 	return 0;
 }

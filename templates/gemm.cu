@@ -23,6 +23,15 @@
  *   GROUP     block order: 1 row by row of C's tiles; G > 1 walks G rows
  *             of tiles at a time, column by column, so the blocks running
  *             together share their A and B tiles in L2.
+ *   SPLIT     blocks per tile of C (split-K, compute capability 9.0 on):
+ *             S > 1 launches S blocks a tile as one thread-block cluster,
+ *             each multiplying a slice of K's rounds; each leaves its
+ *             partial tile in its shared memory, and block s sums rows
+ *             s BM / S to (s + 1) BM / S of the tile over the cluster's
+ *             shared memories, block 0's first, then 1's and so on, so
+ *             the sum is in one order at every run (deterministic) and
+ *             needs neither scratch memory nor a second kernel.  A shape
+ *             of few tiles and a long K fills the GPU this way.
  * A is stored transposed in shared memory (As[k][m]) so that a thread's
  * TM values of A for one k are contiguous, like its TN values of B.
  * M, N and K need not be multiples of anything: loads outside A or B read
@@ -31,7 +40,7 @@
 #ifndef GT_GEMM_TEMPLATE
 #define GT_GEMM_TEMPLATE
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP, int SPLIT>
 struct gt_gemm_shape {
 	static const int THREADS = (BM / WM) * (BN / WN) * 32;
 	static const int SUBM = 4 * TM, SUBN = 8 * TN;        /* a warp sub-tile */
@@ -40,7 +49,60 @@ struct gt_gemm_shape {
 	/* Loads per thread and round: A's BM x BK and B's BK x BN, VEC at a time. */
 	static const int LOADS_A = BM * BK / VEC / THREADS, LOADS_B = BK * BN / VEC / THREADS;
 	static const int STAGE = BK * (LDA + LDB);             /* floats per stage */
+	/* Floats of dynamic shared memory: the stages, and under split-K the
+	 * block's partial tile after them (BM x BN), whichever is more. */
+	static const int STAGES = STAGE * (DBUF ? 2 : 1);
+	static const int SMEM = SPLIT > 1 && BM * BN > STAGES ? BM * BN : STAGES;
 };
+
+/* Thread-block clusters are of compute capability 9.0 on: nvcc's passes
+ * for older GPUs (a header built for several) get kernels that trap, which
+ * no choice takes there (split > 1 is refused below 9.0), and so does the
+ * test's host runner (tests/cuda-host.h), which has no clusters. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+/* The cluster's blocks wait for each other; their shared memory is
+ * written before and read after (PTX barrier.cluster, release/acquire). */
+__device__ __forceinline__ void gt_gemm_cluster_sync()
+{
+	asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
+/* Four floats at p in the shared memory of the cluster's block rank. */
+__device__ __forceinline__ float4 gt_gemm_cluster_load4(const float *p, unsigned rank)
+{
+	unsigned local = (unsigned)__cvta_generic_to_shared(p), remote;
+	float4 v;
+	asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(rank));
+	asm volatile("ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [%4];"
+		     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+		     : "r"(remote)
+		     : "memory");
+	return v;
+}
+#else
+#ifdef __CUDACC__
+#define GT_GEMM_TRAP() __trap()
+#else
+#define GT_GEMM_TRAP() __builtin_trap()
+#endif
+__device__ __forceinline__ void gt_gemm_cluster_sync()
+{
+	GT_GEMM_TRAP();
+}
+
+__device__ __forceinline__ float4 gt_gemm_cluster_load4(const float *, unsigned)
+{
+	GT_GEMM_TRAP();
+	return make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+}
+#undef GT_GEMM_TRAP
+#endif
+/* A kernel's cluster of S blocks (where a compiler pass has clusters). */
+#if defined(__CUDACC__) && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900)
+#define GT_GEMM_CLUSTER_DIMS(S) __cluster_dims__(S, 1, 1)
+#else
+#define GT_GEMM_CLUSTER_DIMS(S)
+#endif
 
 /* VEC consecutive floats of row r (of rows x cols, leading dimension ld)
  * from column c, zeros outside; vector loads only when every row starts
@@ -83,31 +145,37 @@ __device__ __forceinline__ void gt_gemm_frag(const float *src, float *dst)
 	}
 }
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP, int SPLIT>
 __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float *__restrict__ B,
 					float *__restrict__ C, int M, int N, int K)
 {
-	typedef gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP> S;
+	typedef gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT> S;
 	static_assert(BM % WM == 0 && BN % WN == 0, "warp tiles must divide the block tile");
 	static_assert(WM % S::SUBM == 0 && WN % S::SUBN == 0, "thread tiles must divide the warp tile");
 	static_assert((BM * BK / VEC) % S::THREADS == 0 && (BK * BN / VEC) % S::THREADS == 0,
 		      "the threads must share the tile loads evenly");
 	static_assert(BK % VEC == 0 && BN % VEC == 0, "vector loads must not straddle a tile row");
+	static_assert(SPLIT == 1 || (BM % SPLIT == 0 && (BM / SPLIT * BN) % 4 == 0),
+		      "the cluster's blocks must share the tile's rows evenly");
 	/* 16-byte aligned, so that the fragment reads below can be vector ones. */
 	extern __shared__ __align__(16) float gt_smem[];
 
-	/* Which tile of C: grouped order walks GROUP tile rows column by column. */
+	/* Which tile of C: grouped order walks GROUP tile rows column by
+	 * column.  Under split-K a tile's SPLIT blocks are one cluster, of
+	 * consecutive indices, slice the block's rank in it. */
 	const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
+	const unsigned tile = SPLIT > 1 ? blockIdx.x / SPLIT : blockIdx.x;
+	const int slice = SPLIT > 1 ? blockIdx.x % SPLIT : 0;
 	int tm, tn;
 	if (GROUP > 1) {
-		const int id = blockIdx.x, per_group = GROUP * tiles_n;
+		const int id = tile, per_group = GROUP * tiles_n;
 		const int g = id / per_group, first = g * GROUP;
 		const int rows_here = min(GROUP, tiles_m - first);
 		tm = first + (id % per_group) % rows_here;
 		tn = (id % per_group) / rows_here;
 	} else {
-		tm = blockIdx.x / tiles_n;
-		tn = blockIdx.x % tiles_n;
+		tm = tile / tiles_n;
+		tn = tile % tiles_n;
 	}
 	const int m0 = tm * BM, n0 = tn * BN;
 	const int t = threadIdx.x, warp = t / 32, lane = t % 32;
@@ -182,15 +250,22 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 		}
 	};
 
-	const int rounds = (K + BK - 1) / BK;
+	/* The rounds along K this block multiplies, from K offset k0: all,
+	 * or its slice's. */
+	const int all_rounds = (K + BK - 1) / BK;
+	const int first = SPLIT > 1 ? (int)((long long)all_rounds * slice / SPLIT) : 0;
+	const int rounds = SPLIT > 1 ? (int)((long long)all_rounds * (slice + 1) / SPLIT) - first : all_rounds;
+	const int k0 = first * BK;
 	if (DBUF) {
-		fetch(0);
-		stash(gt_smem);
+		if (SPLIT == 1 || rounds > 0) {
+			fetch(k0);
+			stash(gt_smem);
+		}
 		__syncthreads();
 		for (int r = 0; r < rounds; r++) {
 			float *cur = gt_smem + (r & 1) * S::STAGE, *next = gt_smem + ((r + 1) & 1) * S::STAGE;
 			if (r + 1 < rounds)
-				fetch((r + 1) * BK);
+				fetch(k0 + (r + 1) * BK);
 			compute(cur);
 			if (r + 1 < rounds)
 				stash(next);
@@ -198,7 +273,7 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 		}
 	} else {
 		for (int r = 0; r < rounds; r++) {
-			fetch(r * BK);
+			fetch(k0 + r * BK);
 			stash(gt_smem);
 			__syncthreads();
 			compute(gt_smem);
@@ -206,59 +281,151 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 		}
 	}
 
-	/* The outputs, each row's TN values at once where the row allows. */
+	if (SPLIT > 1) {
+		/* The partial tile into this block's shared memory (the stages are
+		 * done with: every round ended at a barrier), then the cluster's
+		 * sum of this block's share of the rows into C. */
+		__syncthreads();
+		float *part = gt_smem;
 #pragma unroll
-	for (int i = 0; i < S::ITERM; i++)
+		for (int i = 0; i < S::ITERM; i++)
 #pragma unroll
-		for (int x = 0; x < TM; x++) {
-			const int row = m0 + wm0 + i * S::SUBM + lm + x;
-			if (row >= M)
-				continue;
+			for (int x = 0; x < TM; x++)
 #pragma unroll
-			for (int j = 0; j < S::ITERN; j++) {
-				const int col = n0 + wn0 + j * S::SUBN + ln;
-				float *c = C + (size_t)row * N + col;
-				if (TN % 4 == 0 && b_vec && ((size_t)C % 16) == 0 && col + TN <= N) {
-#pragma unroll
-					for (int y = 0; y < TN; y += 4)
-						*reinterpret_cast<float4 *>(c + y) =
-							make_float4(acc[i * TM + x][j * TN + y], acc[i * TM + x][j * TN + y + 1],
-								    acc[i * TM + x][j * TN + y + 2], acc[i * TM + x][j * TN + y + 3]);
-				} else {
+				for (int j = 0; j < S::ITERN; j++)
 #pragma unroll
 					for (int y = 0; y < TN; y++)
-						if (col + y < N)
-							c[y] = acc[i * TM + x][j * TN + y];
-				}
+						part[(wm0 + i * S::SUBM + lm + x) * BN + wn0 + j * S::SUBN + ln + y] =
+							acc[i * TM + x][j * TN + y];
+		gt_gemm_cluster_sync();
+		const int share = BM / SPLIT * BN;
+		const bool c_vec = (N % 4) == 0 && ((size_t)C % 16) == 0;
+		for (int e = t * 4; e < share; e += S::THREADS * 4) {
+			const int r = slice * (BM / SPLIT) + e / BN, c = e % BN;
+			float4 sum = gt_gemm_cluster_load4(part + r * BN + c, 0);
+#pragma unroll
+			for (int s = 1; s < SPLIT; s++) {
+				const float4 q = gt_gemm_cluster_load4(part + r * BN + c, s);
+				sum.x += q.x;
+				sum.y += q.y;
+				sum.z += q.z;
+				sum.w += q.w;
+			}
+			const int row = m0 + r, col = n0 + c;
+			if (row >= M)
+				continue;
+			float *out = C + (size_t)row * N + col;
+			if (c_vec && col + 3 < N) {
+				*reinterpret_cast<float4 *>(out) = sum;
+			} else {
+				const float v[4] = { sum.x, sum.y, sum.z, sum.w };
+#pragma unroll
+				for (int y = 0; y < 4; y++)
+					if (col + y < N)
+						out[y] = v[y];
 			}
 		}
+		/* No block leaves while another may still read its memory. */
+		gt_gemm_cluster_sync();
+	} else {
+		/* The outputs, each row's TN values at once where the row allows. */
+#pragma unroll
+		for (int i = 0; i < S::ITERM; i++)
+#pragma unroll
+			for (int x = 0; x < TM; x++) {
+				const int row = m0 + wm0 + i * S::SUBM + lm + x;
+				if (row >= M)
+					continue;
+#pragma unroll
+				for (int j = 0; j < S::ITERN; j++) {
+					const int col = n0 + wn0 + j * S::SUBN + ln;
+					float *c = C + (size_t)row * N + col;
+					if (TN % 4 == 0 && b_vec && ((size_t)C % 16) == 0 && col + TN <= N) {
+#pragma unroll
+						for (int y = 0; y < TN; y += 4)
+							*reinterpret_cast<float4 *>(c + y) =
+								make_float4(acc[i * TM + x][j * TN + y], acc[i * TM + x][j * TN + y + 1],
+									    acc[i * TM + x][j * TN + y + 2], acc[i * TM + x][j * TN + y + 3]);
+					} else {
+#pragma unroll
+						for (int y = 0; y < TN; y++)
+							if (col + y < N)
+								c[y] = acc[i * TM + x][j * TN + y];
+					}
+				}
+			}
+	}
 }
 
 #endif /* GT_GEMM_TEMPLATE */
 
 /* An exported header's kernel, its first argument the blocks per SM it is
- * built for (src/export-header.c, variant_occupancy). */
+ * built for (src/export-header.c, variant_occupancy): the plain kernel, or
+ * under split-K one whose blocks are launched in clusters of SPLIT, the
+ * cluster's size fixed at compile time so that a plain launch of SPLIT
+ * blocks a tile runs it.  GT_HEADER_KERNEL names whichever the variant
+ * is, and instantiates that one alone. */
 #ifdef GT_HEADER_KERNEL
 template <int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF,
-	  int GROUP>
+	  int GROUP, int SPLIT>
 __global__ void
-__launch_bounds__(gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP>::THREADS, MIN_BLOCKS)
-GT_HEADER_KERNEL(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N,
-		 int K)
+__launch_bounds__(gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>::THREADS, MIN_BLOCKS)
+gt_gemm_plain_kernel(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N,
+		     int K)
 {
-	gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP>(A, B, C, M, N, K);
+	gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>(A, B, C, M, N, K);
 }
+
+template <int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF,
+	  int GROUP, int SPLIT>
+__global__ void GT_GEMM_CLUSTER_DIMS(SPLIT)
+__launch_bounds__(gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>::THREADS, MIN_BLOCKS)
+gt_gemm_cluster_kernel(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M,
+		       int N, int K)
+{
+	gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>(A, B, C, M, N, K);
+}
+
+typedef void (*gt_gemm_kernel_t)(const float *__restrict__, const float *__restrict__, float *__restrict__, int,
+				 int, int);
+template <bool CLUSTER, int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD,
+	  int DBUF, int GROUP, int SPLIT>
+struct gt_gemm_entry {
+	static constexpr gt_gemm_kernel_t kernel =
+		gt_gemm_plain_kernel<MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>;
+};
+template <int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF,
+	  int GROUP, int SPLIT>
+struct gt_gemm_entry<true, MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT> {
+	static constexpr gt_gemm_kernel_t kernel =
+		gt_gemm_cluster_kernel<MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>;
+};
+template <int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF,
+	  int GROUP, int SPLIT>
+constexpr gt_gemm_kernel_t GT_HEADER_KERNEL =
+	gt_gemm_entry<(SPLIT > 1), MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>::kernel;
 #endif
 
 #ifdef GT_BM
 #ifndef GT_KERNEL_NAME
 #define GT_KERNEL_NAME gputune_gemm
 #endif
-extern "C" __global__ void
-__launch_bounds__(gt_gemm_shape<GT_BM, GT_BN, GT_BK, GT_WM, GT_WN, GT_TM, GT_TN, GT_VEC, GT_PAD, GT_DBUF, GT_GROUP>::THREADS)
+#ifndef GT_SPLIT
+#define GT_SPLIT 1
+#endif
+/* A cluster's size is the kernel's attribute, so split-K's launch is a
+ * plain one of SPLIT blocks a tile. */
+#if GT_SPLIT > 1
+#define GT_GEMM_CLUSTER GT_GEMM_CLUSTER_DIMS(GT_SPLIT)
+#else
+#define GT_GEMM_CLUSTER
+#endif
+extern "C" __global__ void GT_GEMM_CLUSTER
+__launch_bounds__(gt_gemm_shape<GT_BM, GT_BN, GT_BK, GT_WM, GT_WN, GT_TM, GT_TN, GT_VEC, GT_PAD, GT_DBUF, GT_GROUP, GT_SPLIT>::THREADS)
 GT_KERNEL_NAME(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N, int K)
 {
-	gt_gemm<GT_BM, GT_BN, GT_BK, GT_WM, GT_WN, GT_TM, GT_TN, GT_VEC, GT_PAD, GT_DBUF, GT_GROUP>(A, B, C, M, N, K);
+	gt_gemm<GT_BM, GT_BN, GT_BK, GT_WM, GT_WN, GT_TM, GT_TN, GT_VEC, GT_PAD, GT_DBUF, GT_GROUP, GT_SPLIT>(A, B, C, M, N, K);
 }
+#undef GT_GEMM_CLUSTER
 #undef GT_KERNEL_NAME
 #endif

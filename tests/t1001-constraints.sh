@@ -218,11 +218,22 @@ reject "shared memory exceeds the device limit (49152 bytes)" --param bm=256 --p
 accept --param bm=16 --param bn=16 --param bk=16 --param wm=4 --param wn=8 --param tm=1 --param tn=1 --param vec=1 --param pad=0
 accept --param bm=128 --param bn=256 --param wm=64 --param wn=64 --param tn=4 --param dbuf=1 --param group=8
 accept --param inject=wrong
+# Split-K: the partial tile must fit in the shared memory (it takes the
+# stages' place).  Every block tile's rows share evenly over 8 blocks
+# (bm >= 16, bn >= 16): the template asserts it.
+accept --param split=2 --param bm=64 --param bn=64 --param wm=32 --param wn=32 --param tm=4 --param tn=4
+accept --param split=8 --param bm=32 --param bn=64 --param wm=32 --param wn=32 --param tm=4 --param tn=4
+reject "shared memory exceeds the device limit (49152 bytes)" --param split=2 --param bm=128 --param bn=128 --param wm=64 --param wn=64 --param tm=8 --param tn=4
 run_gt 0 gemm --dry-run --arch sm_90 --param bm=64 --param bn=64 --param bk=8 --param wm=32,64 --param wn=32,64 \
-	--param tm=4,8 --param tn=4 --param vec=4 --param pad=4 --param dbuf=1 --param group=8
+	--param tm=4,8 --param tn=4 --param vec=4 --param pad=4 --param dbuf=1 --param group=8 --param split=1
 grep_in "$T/out" "8 points, 8 valid, 0 rejected"
+# Clusters are of compute capability 9.0 on.
+run_gt 0 gemm --dry-run --arch sm_80 --param bm=64 --param bn=64 --param bk=8 --param wm=32 --param wn=32 \
+	--param tm=4 --param tn=4 --param vec=4 --param pad=4 --param dbuf=1 --param group=8 --param split=1,2,4
+grep_in "$T/out" "3 points, 1 valid, 2 rejected"
+grep_in "$T/out" "rejected     2  split-K sums over a thread-block cluster, which needs compute capability 9.0"
 run_gt 0 gemm --dry-run --arch sm_90 --param bm=16,128 --param bn=64 --param bk=8 --param wm=16,32 --param wn=64 \
-	--param tm=8 --param tn=8 --param vec=4 --param pad=0 --param dbuf=0 --param group=1
+	--param tm=8 --param tn=8 --param vec=4 --param pad=0 --param dbuf=0 --param group=1 --param split=1
 grep_in "$T/out" "4 points, 1 valid, 3 rejected"
 grep_in "$T/out" "rejected     1  the warp tile does not divide the block tile"
 grep_in "$T/out" "rejected     2  the thread tile does not divide the warp tile"

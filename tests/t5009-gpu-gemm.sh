@@ -127,4 +127,77 @@ int main(void)
 CU
 	nvcc_runs "$T/use.cu" "the header's kernel, and its calibration's pick, multiply right at an untuned size"
 fi
+
+# Split-K: a tile's blocks in one cluster, each multiplying a slice of K,
+# summed in order over their shared memories.  At K longer than the slices
+# (and shorter: 3 has one round, so all but one block sum zeros), with M
+# and N off every tile, every variant is right on both inputs; its result
+# is the same bits at every launch (the sum's order is fixed), which the
+# exported header's kernels show below.
+export GPUTUNE_DB="$T/split.db"
+split="--strategy exhaustive --param bm=32,64 --param bn=64 --param bk=8,16 --param wm=32 --param wn=32
+	--param tm=4 --param tn=4 --param vec=1,4 --param pad=4 --param dbuf=all --param group=1,8
+	--param split=1,2,4,8"
+# shellcheck disable=SC2086
+run_gt 0 gemm --sizes 97x65x1000,130x70x3,64x64x4096 --quiet --no-probe $split
+for s in "97 65 1000" "130 70 3" "64 64 4096"; do
+	set -- $s
+	j="FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE m.rows = $1 AND m.cols = $2 AND m.depth = $3"
+	check "$1x$2x$3: every split-K variant is right" \
+		test "$(q "SELECT count(*) $j AND v.params LIKE '%split=%' AND m.status = 'ok'")" -ge 40 -a \
+		"$(q "SELECT count(*) $j AND m.status <> 'ok'")" = 0
+done
+q "SELECT v.params, round(m.gbps) FROM winner w JOIN measurement m ON m.id = w.measurement_id JOIN variant v ON v.id = m.variant_id WHERE w.depth = 4096" | sed 's/^/# 64x64x4096 winner: /'
+if [ -n "$NVCC" ] && command -v "$NVCC" >/dev/null 2>&1; then
+	run_gt 0 export --kernel gemm --format header --no-shipped --output "$T/split.h"
+	cat >"$T/split.cu" <<'CU'
+#include <cstdio>
+#include <cstring>
+#include <vector>
+#include "split.h"
+/* Every variant of the header at an untuned size, twice: exact against
+ * the host, and the same bits both times. */
+int main(void)
+{
+	const int m = 77, n = 131, k = 1333;
+	std::vector<float> a((size_t)m * k), b((size_t)k * n), c((size_t)m * n), d(c.size());
+	for (size_t i = 0; i < a.size(); i++)
+		a[i] = (float)((int)(i * 7 % 13) - 6) / 8;
+	for (size_t i = 0; i < b.size(); i++)
+		b[i] = (float)((int)(i * 5 % 11) - 5) / 4;
+	float *A, *B, *C;
+	cudaMalloc(&A, a.size() * 4);
+	cudaMalloc(&B, b.size() * 4);
+	cudaMalloc(&C, c.size() * 4);
+	cudaMemcpy(A, a.data(), a.size() * 4, cudaMemcpyHostToDevice);
+	cudaMemcpy(B, b.data(), b.size() * 4, cudaMemcpyHostToDevice);
+	int bad = 0, splits = 0;
+	for (int v = 0; v < GPUTUNE_GEMM_NUM_VARIANTS; v++) {
+		long wrong = 0;
+		for (int pass = 0; pass < 2; pass++) {
+			cudaMemset(C, 0, c.size() * 4);
+			if (gputune_gemm_launch(v, A, B, C, m, n, k, 0) != cudaSuccess ||
+			    cudaDeviceSynchronize() != cudaSuccess)
+				return 2;
+			cudaMemcpy(pass ? d.data() : c.data(), C, c.size() * 4, cudaMemcpyDeviceToHost);
+		}
+		for (int i = 0; i < m; i++)
+			for (int j = 0; j < n; j++) {
+				double s = 0;
+				for (int x = 0; x < k; x++)
+					s += (double)a[(size_t)i * k + x] * b[(size_t)x * n + j];
+				wrong += c[(size_t)i * n + j] != s;
+			}
+		int same = !memcmp(c.data(), d.data(), c.size() * 4);
+		splits += gputune_gemm_variants[v].config.split > 1;
+		printf("variant %d (%s): %ld of %d outputs differ, %s\n", v, gputune_gemm_variants[v].params, wrong,
+		       m * n, same ? "the same bits twice" : "NOT the same bits twice");
+		bad += wrong != 0 || !same;
+	}
+	printf("%d of %d variants split K\n", splits, GPUTUNE_GEMM_NUM_VARIANTS);
+	return bad != 0 || splits == 0;
+}
+CU
+	nvcc_runs "$T/split.cu" "every kernel of the header, split-K ones among them, multiplies right, the same bits at each launch"
+fi
 done_testing

@@ -550,6 +550,15 @@ int db_open(const char *path, int flags, sqlite3 **out)
 		}
 	}
 	db_exec(db, "PRAGMA foreign_keys = ON");
+	/* A tuning run commits every measurement alone, so that a crash loses
+	 * none.  In WAL mode a commit under NORMAL is as safe against a crash
+	 * of the process (the log is written before COMMIT returns) and only
+	 * a crash of the machine can take back the last few, which a resumed
+	 * run measures again; FULL adds an fsync to every commit (0.85 ms
+	 * against 0.07 ms a one-row commit on a desktop disk), and the workers
+	 * of a run over several GPUs take turns at that one lock. */
+	if (writable)
+		db_exec(db, "PRAGMA synchronous = NORMAL");
 	*out = db;
 	return 0;
 }

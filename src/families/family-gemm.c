@@ -32,7 +32,7 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { P_BM, P_BN, P_BK, P_WM, P_WN, P_TM, P_TN, P_VEC, P_PAD, P_DBUF, P_GROUP, P_INJECT, NPARAMS };
+enum { P_BM, P_BN, P_BK, P_WM, P_WN, P_TM, P_TN, P_VEC, P_PAD, P_DBUF, P_GROUP, P_SPLIT, P_INJECT, NPARAMS };
 _Static_assert(NPARAMS <= MAX_PARAMS, "more parameters than MAX_PARAMS");
 
 static const char *const inject_names[] = { "none", "wrong", NULL };
@@ -60,6 +60,9 @@ static const struct param_def params[NPARAMS] = {
 		     NULL, { 0, 1 }, 2, { 0, 1 }, 2, 0, 0 },
 	[P_GROUP] = { "group", "GT_GROUP", "block order: 1 row by row of C's tiles; G walks G tile rows column by column (L2 reuse)",
 		      NULL, { 1, 4, 8, 16 }, 4, { 1, 8 }, 2, 1, 0 },
+	/* Quiet: the names stored before split-K existed are its split=1. */
+	[P_SPLIT] = { "split", "GT_SPLIT", "blocks per tile of C, each multiplying a slice of K, summed in order over a thread-block cluster's shared memory (compute capability 9.0 on)",
+		      NULL, { 1, 2, 4, 8 }, 4, { 1, 2, 4 }, 3, 1, 0, 1 },
 	[P_INJECT] = { "inject", "GT_INJECT", "test-only: GT_INJECT for a test's copy of the template (tests/faults), which injects a fault: wrong (leaves out A's last column); the shipped template has none",
 		       inject_names, { 0, 1 }, 2, { 0 }, 1, 0, 1 },
 };
@@ -71,10 +74,12 @@ static int threads_of(const int *v)
 }
 
 /* Bytes of dynamic shared memory: BK rows of A (transposed) and of B, padded,
- * once or twice. */
+ * once or twice; under split-K at least the block's partial tile. */
 static size_t smem_of(const int *v)
 {
-	return (size_t)v[P_BK] * (size_t)(v[P_BM] + v[P_PAD] + v[P_BN] + v[P_PAD]) * (v[P_DBUF] ? 2 : 1) * 4;
+	size_t stages = (size_t)v[P_BK] * (size_t)(v[P_BM] + v[P_PAD] + v[P_BN] + v[P_PAD]) * (v[P_DBUF] ? 2 : 1);
+	size_t part = v[P_SPLIT] > 1 ? (size_t)v[P_BM] * (size_t)v[P_BN] : 0;
+	return (part > stages ? part : stages) * 4;
 }
 
 /* Most outputs a thread keeps in registers: more spill. */
@@ -102,6 +107,8 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 		snprintf(buf, n, "more than %d outputs per thread (wm wn / 32): registers would spill", MAX_ACC);
 		return buf;
 	}
+	if (v[P_SPLIT] > 1 && lim->cc && lim->cc < 90)
+		return "split-K sums over a thread-block cluster, which needs compute capability 9.0";
 	if (smem_of(v) > (size_t)lim->max_smem_per_block) {
 		snprintf(buf, n, "shared memory exceeds the device limit (%d bytes)", lim->max_smem_per_block);
 		return buf;
@@ -113,7 +120,7 @@ static void geometry(const int *v, const struct dtype *dt, const struct dims *d,
 {
 	(void)dt;
 	long tiles = ((d->rows + v[P_BM] - 1) / v[P_BM]) * ((d->cols + v[P_BN] - 1) / v[P_BN]);
-	g->grid[0] = (unsigned)tiles;
+	g->grid[0] = (unsigned)(tiles * v[P_SPLIT]);
 	g->grid[1] = g->grid[2] = 1;
 	g->block[0] = (unsigned)threads_of(v);
 	g->block[1] = g->block[2] = 1;
@@ -307,11 +314,13 @@ const struct family family_gemm = {
 	.reject = reject,
 	.geometry = geometry,
 	.geometry_c =
-		"\tgrid[0] = (unsigned)(((m + c->bm - 1) / c->bm) * ((n + c->bn - 1) / c->bn));\n"
+		"\tgrid[0] = (unsigned)(((m + c->bm - 1) / c->bm) * ((n + c->bn - 1) / c->bn) * c->split);\n"
 		"\tgrid[1] = grid[2] = 1;\n"
 		"\tblock[0] = (unsigned)((c->bm / c->wm) * (c->bn / c->wn) * 32);\n"
 		"\tblock[1] = block[2] = 1;\n"
 		"\t*smem = (unsigned)(c->bk * (c->bm + c->pad + c->bn + c->pad) * (c->dbuf ? 2 : 1) * 4);\n"
+		"\tif (c->split > 1 && (unsigned)(c->bm * c->bn * 4) > *smem)\n"
+		"\t\t*smem = (unsigned)(c->bm * c->bn * 4);\n"
 		"\t(void)k;\n",
 	.header_notes = "C = A B with A m x k, B k x n and C m x n, row-major and densely packed.",
 	.in_elems = in_elems,
