@@ -14,6 +14,16 @@ static int near(double a, double b)
 	return a - b < 1e-9 && b - a < 1e-9;
 }
 
+/* A matrix product's fill on 132 SMs: one block a tile, variant 1's tiles
+ * 128 x 256, variant 2's 64 x 128. */
+static double tile_fill(const void *ctx, int v, long rows, long cols, long depth)
+{
+	(void)ctx;
+	(void)depth;
+	long bm = v == 1 ? 128 : 64, bn = v == 1 ? 256 : 128;
+	return gputune_choice_fill(((rows + bm - 1) / bm) * ((cols + bn - 1) / bn), 132);
+}
+
 int main(void)
 {
 	const long f32 = 4;
@@ -100,14 +110,14 @@ int main(void)
 	 * for more than there are, both; at a measured size its winner alone;
 	 * without candidates the nearest size's winner alone. */
 	int out[GPUTUNE_CHOICE_MAX_RANK] = { -1, -1, -1 };
-	int nr = gputune_choice_rank(3, rows, cols, NULL, winner, 2, cand, share, NULL, f32, 7001, 5001, 1, 99, out, &how);
+	int nr = gputune_choice_rank(3, rows, cols, NULL, winner, 2, cand, share, NULL, NULL, NULL, f32, 7001, 5001, 1, 99, out, &how);
 	check(nr == 2 && out[0] == 10 && out[1] == 20 && how == GPUTUNE_CHOICE_CLASS,
 	      "the ranking: the choice first, then the next best score", NULL);
-	nr = gputune_choice_rank(3, rows, cols, NULL, winner, 2, cand, share, NULL, f32, 7001, 5004, 1, 1, out, &how);
+	nr = gputune_choice_rank(3, rows, cols, NULL, winner, 2, cand, share, NULL, NULL, NULL, f32, 7001, 5004, 1, 1, out, &how);
 	check(nr == 1 && out[0] == 20, "a ranking of one is the choice", NULL);
-	nr = gputune_choice_rank(3, rows, cols, NULL, winner, 2, cand, share, NULL, f32, 5001, 3000, 1, 4, out, &how);
+	nr = gputune_choice_rank(3, rows, cols, NULL, winner, 2, cand, share, NULL, NULL, NULL, f32, 5001, 3000, 1, 4, out, &how);
 	check(nr == 1 && out[0] == 20 && how == GPUTUNE_CHOICE_EXACT, "a measured size ranks its winner alone", NULL);
-	nr = gputune_choice_rank(3, rows, cols, NULL, winner, 0, cand, share, NULL, f32, 3003, 3003, 1, 4, out, &how);
+	nr = gputune_choice_rank(3, rows, cols, NULL, winner, 0, cand, share, NULL, NULL, NULL, f32, 3003, 3003, 1, 4, out, &how);
 	check(nr == 1 && out[0] == 10 && how == GPUTUNE_CHOICE_NEAREST, "without candidates, the nearest winner alone",
 	      NULL);
 	/* The spread: four candidates at the sizes above, 11 and 12 on the
@@ -119,20 +129,44 @@ int main(void)
 	unsigned paths[21] = { 0 };
 	paths[10] = paths[11] = paths[12] = 2;
 	paths[20] = 5;
-	nr = gputune_choice_rank(3, rows, cols, NULL, winner, 4, cand4, share4, NULL, f32, 7001, 5001, 1, 4, out, &how);
+	nr = gputune_choice_rank(3, rows, cols, NULL, winner, 4, cand4, share4, NULL, NULL, NULL, f32, 7001, 5001, 1, 4, out, &how);
 	check(nr == 4 && out[0] == 10 && out[1] == 11 && out[2] == 12 && out[3] == 20,
 	      "without paths, the ranking follows the score", NULL);
-	nr = gputune_choice_rank(3, rows, cols, NULL, winner, 4, cand4, share4, paths, f32, 7001, 5001, 1, 4, out, &how);
+	nr = gputune_choice_rank(3, rows, cols, NULL, winner, 4, cand4, share4, paths, NULL, NULL, f32, 7001, 5001, 1, 4, out, &how);
 	check(nr == 4 && out[0] == 10 && out[1] == 20 && out[2] == 11 && out[3] == 12,
 	      "with paths, the best of another path second, the rest by score", NULL);
 	paths[20] = 2;
-	nr = gputune_choice_rank(3, rows, cols, NULL, winner, 4, cand4, share4, paths, f32, 7001, 5001, 1, 4, out, &how);
+	nr = gputune_choice_rank(3, rows, cols, NULL, winner, 4, cand4, share4, paths, NULL, NULL, f32, 7001, 5001, 1, 4, out, &how);
 	check(nr == 4 && out[1] == 11 && out[3] == 20, "all on one path: by score", NULL);
-	nr = gputune_choice_rank(3, rows, cols, NULL, winner, 4, cand4, share4, paths, f32, 7001, 5001, 1, 1, out, &how);
+	nr = gputune_choice_rank(3, rows, cols, NULL, winner, 4, cand4, share4, paths, NULL, NULL, f32, 7001, 5001, 1, 1, out, &how);
 	check(nr == 1 && out[0] == 10, "the choice does not depend on the paths", NULL);
-	check(gputune_choice_rank(0, rows, cols, NULL, winner, 2, cand, share, NULL, f32, 1, 1, 1, 4, out, &how) == 0 &&
-		      gputune_choice_rank(3, rows, cols, NULL, winner, 2, cand, share, NULL, f32, 1, 1, 1, 0, out, &how) == 0,
+	check(gputune_choice_rank(0, rows, cols, NULL, winner, 2, cand, share, NULL, NULL, NULL, f32, 1, 1, 1, 4, out, &how) == 0 &&
+		      gputune_choice_rank(3, rows, cols, NULL, winner, 2, cand, share, NULL, NULL, NULL, f32, 1, 1, 1, 0, out, &how) == 0,
 	      "nothing measured, or none asked: an empty ranking", NULL);
+	/* The fill: a matrix product's blocks, one per tile of C (variant 1:
+	 * 128 x 256, variant 2: 64 x 128), over 132 SMs.  Measured at 2048^3
+	 * and 4096^3, where both fill the SMs evenly (128 and 512 tiles of
+	 * variant 1), variant 1 is faster; at 3000^3 its 288 tiles leave 27%
+	 * of the SMs' turns idle, variant 2's 1,128 tiles 5%, so variant 2
+	 * wins there with the fill, variant 1 without. */
+	{
+		long grows[] = { 2048, 4096 }, gcols[] = { 2048, 4096 }, gdepth[] = { 2048, 4096 };
+		int gwin[] = { 1, 1 }, gcand[] = { 1, 2 };
+		float gshare[] = { 1.0f, 0.85f, 1.0f, 0.88f };
+		check(gputune_choice_fill(288, 132) > 0.727 && gputune_choice_fill(288, 132) < 0.728 &&
+			      gputune_choice_fill(512, 132) > 0.969 && gputune_choice_fill(5, 0) == 1,
+		      "the fill: blocks over the SMs' turns (288 tiles on 132 SMs: 73%)", NULL);
+		nr = gputune_choice_rank(2, grows, gcols, gdepth, gwin, 2, gcand, gshare, NULL, NULL, NULL, f32, 3000,
+					 3000, 3000, 1, out, &how);
+		check(nr == 1 && out[0] == 1, "without the fill, the faster variant where measured", NULL);
+		nr = gputune_choice_rank(2, grows, gcols, gdepth, gwin, 2, gcand, gshare, NULL, tile_fill, NULL, f32,
+					 3000, 3000, 3000, 1, out, &how);
+		check(nr == 1 && out[0] == 2 && how == GPUTUNE_CHOICE_CLASS,
+		      "with the fill, the variant whose tiles fill the SMs at 3000^3", NULL);
+		nr = gputune_choice_rank(2, grows, gcols, gdepth, gwin, 2, gcand, gshare, NULL, tile_fill, NULL, f32,
+					 8192, 8192, 8192, 1, out, &how);
+		check(nr == 1 && out[0] == 1, "with the fill, the faster variant where both fill the SMs (8192^3)", NULL);
+	}
 	/* The extra sizes a run measures for the rule: for --sizes 1024-8192,
 	 * eight shapes of each row class, the anchors (the mid and the small
 	 * square of each) first, and for every class a large one whose

@@ -207,6 +207,30 @@ static void name_paths(struct choice_group *g, const char *templates_dir)
 	free(tmpl);
 }
 
+/* For a family that reads candidates by their fill (choice-rule.h): each
+ * name's point, and the GPU's SMs. */
+static void name_fill(struct choice_group *g)
+{
+	const struct family *f = family_find(g->key->family);
+	if (!f || !f->choice_fill || !dtype_find(g->key->dtype) || g->key->sm_count <= 0)
+		return;
+	g->fam = f;
+	g->sms = g->key->sm_count;
+	g->point = xcalloc((size_t)g->nnames + 1, sizeof(*g->point));
+	for (int i = 0; i < g->nnames; i++)
+		if (family_point_check(f, g->names[i], g->point[i], (char[160]){ 0 }, 160) < 0)
+			family_fallback_point(f, g->point[i]); /* not a point of f: never a candidate */
+}
+
+/* The fill (choice-rule.h) of name v's launch at rows x cols x depth. */
+static double group_fill(const void *ctx, int v, long rows, long cols, long depth)
+{
+	const struct choice_group *g = ctx;
+	struct launch_geometry geo;
+	g->fam->geometry(g->point[v], dtype_find(g->key->dtype), &(struct dims){ rows, cols, depth }, &geo);
+	return gputune_choice_fill((long)geo.grid[0] * geo.grid[1] * geo.grid[2], g->sms);
+}
+
 int choice_load(const char *db_path, const struct result_filter *flt, const char *templates_dir,
 		struct choice_set *cs)
 {
@@ -246,6 +270,7 @@ int choice_load(const char *db_path, const struct result_filter *flt, const char
 		double *gbps = measured_gbps(&cs->g[k], meas, &src);
 		pick_candidates(&cs->g[k], gbps, src);
 		name_paths(&cs->g[k], templates_dir);
+		name_fill(&cs->g[k]);
 		free(gbps);
 		free(src);
 	}
@@ -273,6 +298,7 @@ void choice_free(struct choice_set *cs)
 			free(g->names[i]);
 		free(g->names);
 		free(g->paths);
+		free(g->point);
 		free(g->entry);
 		free(g->rows);
 		free(g->cols);
@@ -290,8 +316,12 @@ void choice_free(struct choice_set *cs)
 
 int choice_pick(const struct choice_group *g, size_t esize, const struct dims *d, int *how)
 {
-	return gputune_choice_rule(g->n, g->rows, g->cols, g->has_depth ? g->depth : NULL, g->winner, g->ncand,
-				   g->cand, g->share, (long)esize, d->rows, d->cols, g->has_depth ? d->depth : 1, how);
+	int v = -1;
+	return gputune_choice_rank(g->n, g->rows, g->cols, g->has_depth ? g->depth : NULL, g->winner, g->ncand,
+				   g->cand, g->share, NULL, g->fam ? group_fill : NULL, g, (long)esize, d->rows,
+				   d->cols, g->has_depth ? d->depth : 1, 1, &v, how)
+		       ? v
+		       : -1;
 }
 
 int choice_rank_held_out(const struct choice_group *g, size_t esize, const struct dims *d,
@@ -314,7 +344,8 @@ int choice_rank_held_out(const struct choice_group *g, size_t esize, const struc
 		n++;
 	}
 	int m = gputune_choice_rank(n, r, c, g->has_depth ? depth : NULL, w, g->ncand, g->cand, share, g->paths,
-				    (long)esize, d->rows, d->cols, g->has_depth ? d->depth : 1, k, out, how);
+				    g->fam ? group_fill : NULL, g, (long)esize, d->rows, d->cols,
+				    g->has_depth ? d->depth : 1, k, out, how);
 	free(depth);
 	free(r);
 	free(c);

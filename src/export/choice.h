@@ -10,6 +10,7 @@
 #define GPUTUNE_CHOICE_H
 
 #include "db/results.h"
+#include "families/family.h"
 #include "util/sizes.h"
 
 /* At most this many candidates per group go into the model (and so into
@@ -30,6 +31,11 @@ struct choice_group {
 	int *cand;                    /* index into names */
 	float *share;                 /* n x ncand: candidate's GB/s over the size's best */
 	const struct result **source; /* n x ncand: the measurement each share comes from */
+	/* Where the family reads candidates by their fill (choice-rule.h):
+	 * per name its point, and the GPU's SMs; fam NULL otherwise. */
+	const struct family *fam;
+	int (*point)[MAX_PARAMS];
+	long sms;
 };
 
 struct choice_set {

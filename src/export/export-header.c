@@ -294,7 +294,8 @@ static void write_types(const struct header *h)
 		   "typedef struct gputune_%s_group {\n\tconst char *device;\n\tint cc;\n\tconst char *dtype;\n"
 		   "\tlong esize;\n\tint first, n;\n\tconst long *rows, *cols, *depths; /* depths: NULL unless 3-D */\n"
 		   "\tconst int *winner;\n"
-		   "\tint ncand;\n\tconst int *cand;\n\tconst float *share;\n} gputune_%s_group;\n\n", P, P);
+		   "\tint ncand;\n\tconst int *cand;\n\tconst float *share;\n%s} gputune_%s_group;\n\n", P,
+		fam->choice_fill ? "\tlong sms; /* the GPU's SMs, for the fill of a variant's grid */\n" : "", P);
 }
 
 /* The variants, their code paths, the measured entries and the groups
@@ -385,13 +386,17 @@ static void write_tables(const struct header *h)
 		if (three)
 			snprintf(depths, sizeof(depths), "gputune_%s_g%zu_depths", P, k);
 		fprintf(f, ", %d, \"%s\", %zu, %d, %d, gputune_%s_g%zu_rows, gputune_%s_g%zu_cols, %s, gputune_%s_g%zu_winner, "
-			   "%d, gputune_%s_g%zu_cand, gputune_%s_g%zu_share },\n",
+			   "%d, gputune_%s_g%zu_cand, gputune_%s_g%zu_share",
 			r->cc_major * 10 + r->cc_minor, r->dtype, dtype_find(r->dtype)->size, first_entry, cs->g[k].n,
 			P, k, P, k, depths, P, k, cs->g[k].ncand, P, k, P, k);
+		if (fam->choice_fill)
+			fprintf(f, ", %d", r->sm_count);
+		fputs(" },\n", f);
 		first_entry += cs->g[k].n;
 	}
 	if (cs->ngroups == 0)
-		fputs("\t{ \"\", 0, \"\", 0, 0, 0, NULL, NULL, NULL, NULL, 0, NULL, NULL }\n", f);
+		fprintf(f, "\t{ \"\", 0, \"\", 0, 0, 0, NULL, NULL, NULL, NULL, 0, NULL, NULL%s }\n",
+			fam->choice_fill ? ", 0" : "");
 	fputs("};\n\n", f);
 }
 
@@ -478,6 +483,24 @@ static void write_helpers(const struct header *h)
 		if (h->default_of[t] >= 0)
 			fprintf(f, "\tif (!strcmp(dtype, \"%s\"))\n\t\treturn %d;\n", h->types[t]->name, h->default_of[t]);
 	fputs("\treturn -1;\n}\n\n", f);
+	const char *fill = "NULL";
+	if (fam->choice_fill) {
+		/* The geometry is written below; declared here for the fill. */
+		fprintf(f, "static inline void gputune_%s_geometry(int variant, %s,\n"
+			   "\tunsigned grid[3], unsigned block[3]%s);\n\n", P, geo_params, smem ? ", unsigned *smem" : "");
+		const char *to_geo = h->three ? "(int)rows, (int)cols, (int)depth"
+				     : fam->shape == SHAPE_1D ? "(unsigned long long)rows"
+							      : "(unsigned)rows, (unsigned)cols";
+		fprintf(f, "/* The fill of variant v's grid at a size (gputune_choice_fill), ctx its group. */\n"
+			   "static inline double gputune_%s_fill(const void *ctx, int v, long rows, long cols, long depth)\n{\n"
+			   "\tconst gputune_%s_group *g = (const gputune_%s_group *)ctx;\n"
+			   "\tunsigned grid[3], block[3]%s;\n"
+			   "\t(void)cols;\n\t(void)depth;\n"
+			   "\tgputune_%s_geometry(v, %s, grid, block%s);\n"
+			   "\treturn gputune_choice_fill((long)grid[0] * grid[1] * grid[2], g->sms);\n}\n\n",
+			P, P, P, smem ? ", smem" : "", P, to_geo, smem ? ", &smem" : "");
+		fill = xasprintf("gputune_%s_fill, g", P);
+	}
 	fprintf(f, "/* The rule's count best at this size (count <= GPUTUNE_CHOICE_MAX_RANK), best first, into\n"
 		   " * out; how many: choose()'s first, one at a measured size or unseen device. */\n"
 		   "static inline int gputune_%s_candidates(const char *device, int cc, const char *dtype,\n"
@@ -488,8 +511,10 @@ static void write_helpers(const struct header *h)
 		   "\tif (!g || g->n == 0) {\n\t\tout[0] = gputune_%s_default_variant(dtype);\n"
 		   "\t\treturn out[0] >= 0;\n\t}\n"
 		   "\treturn gputune_choice_rank(g->n, g->rows, g->cols, g->depths, g->winner, g->ncand, g->cand,\n"
-		   "\t\tg->share, gputune_%s_paths, g->esize, rows, cols, depth, count, out, &how);\n}\n\n",
-		P, size_params, size_locals, P, P, P, P);
+		   "\t\tg->share, gputune_%s_paths, %s, g->esize, rows, cols, depth, count, out, &how);\n}\n\n",
+		P, size_params, size_locals, P, P, P, P, fam->choice_fill ? fill : "NULL, NULL");
+	if (fam->choice_fill)
+		free((char *)fill);
 	fprintf(f, "static inline int gputune_%s_choose(const char *device, int cc, const char *dtype,\n"
 		   "\t%s)\n{\n\tint v = -1;\n"
 		   "\treturn gputune_%s_candidates(device, cc, dtype, %s, &v, 1) ? v : -1;\n}\n\n",

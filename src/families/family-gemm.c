@@ -309,6 +309,7 @@ const struct family family_gemm = {
 	.check = CHECK_GPU_REFERENCE,
 	.ceiling = CEILING_FMA,
 	.args = ARGS_GEMM,
+	.choice_fill = 1,
 	.params = params,
 	.nparams = NPARAMS,
 	.reject = reject,

@@ -171,6 +171,10 @@ struct family {
 	int ceiling;               /* enum family_ceiling */
 	int args;                  /* enum family_args */
 	int arithmetic;            /* renders GT_ELEM_TYPE and GT_ACC_TYPE */
+	/* The choice at sizes nobody tuned reads each candidate's figures per
+	 * busy SM, its grid's waves filling the GPU or not (choice-rule.h):
+	 * for kernels of few long blocks, whose last wave decides much. */
+	int choice_fill;
 	const struct param_def *params;
 	int nparams;
 	/* NULL when point v is valid for dt on a device with lim; otherwise
