@@ -242,8 +242,8 @@ int main(int argc, char **argv)
 		const double mt = time_ms(T, [&] { gputune_gemm_launch(v, A, B, C, M, N, K, 0); });
 		char db[64] = "untuned here";
 		if (e)
-			std::snprintf(db, sizeof(db), "%.1f%% of the database's %.1f", 100 * flop / mt / 1e6 / e->gbps,
-				      e->gbps / 1e3);
+			std::snprintf(db, sizeof(db), "%.1f%% of the database's %.1f", 100 * flop / mt / 1e6 / e->gflops,
+				      e->gflops / 1e3);
 		std::printf("| %s | gputune: %s (%s) | %.3f | %.1f | %.1f%% | %.3f%s |\n", sh.c_str(),
 			    gputune_gemm_variants[v].params, db, mt, flop / mt / 1e9, 100 * mb / mt, wt,
 			    wt <= 1 ? "" : " WRONG");

@@ -366,12 +366,18 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
  * blocks a tile runs it.  GT_HEADER_KERNEL names whichever the variant
  * is, and instantiates that one alone. */
 #ifdef GT_HEADER_KERNEL
+/* Named after GT_HEADER_KERNEL, so that a program can hold the template's
+ * header kernels under two names (a header, and the template itself). */
+#define GT_GEMM_PASTE2(a, b) a##b
+#define GT_GEMM_PASTE(a, b) GT_GEMM_PASTE2(a, b)
+#define GT_GEMM_PLAIN GT_GEMM_PASTE(GT_HEADER_KERNEL, _plain)
+#define GT_GEMM_CLUSTERED GT_GEMM_PASTE(GT_HEADER_KERNEL, _cluster)
+#define GT_GEMM_ENTRY GT_GEMM_PASTE(GT_HEADER_KERNEL, _entry)
 template <int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF,
 	  int GROUP, int SPLIT>
 __global__ void
 __launch_bounds__(gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>::THREADS, MIN_BLOCKS)
-gt_gemm_plain_kernel(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N,
-		     int K)
+GT_GEMM_PLAIN(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N, int K)
 {
 	gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>(A, B, C, M, N, K);
 }
@@ -380,8 +386,8 @@ template <int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN
 	  int GROUP, int SPLIT>
 __global__ void GT_GEMM_CLUSTER_DIMS(SPLIT)
 __launch_bounds__(gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>::THREADS, MIN_BLOCKS)
-gt_gemm_cluster_kernel(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M,
-		       int N, int K)
+GT_GEMM_CLUSTERED(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N,
+		  int K)
 {
 	gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>(A, B, C, M, N, K);
 }
@@ -390,20 +396,25 @@ typedef void (*gt_gemm_kernel_t)(const float *__restrict__, const float *__restr
 				 int, int);
 template <bool CLUSTER, int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD,
 	  int DBUF, int GROUP, int SPLIT>
-struct gt_gemm_entry {
+struct GT_GEMM_ENTRY {
 	static constexpr gt_gemm_kernel_t kernel =
-		gt_gemm_plain_kernel<MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>;
+		GT_GEMM_PLAIN<MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>;
 };
 template <int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF,
 	  int GROUP, int SPLIT>
-struct gt_gemm_entry<true, MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT> {
+struct GT_GEMM_ENTRY<true, MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT> {
 	static constexpr gt_gemm_kernel_t kernel =
-		gt_gemm_cluster_kernel<MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>;
+		GT_GEMM_CLUSTERED<MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>;
 };
 template <int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF,
 	  int GROUP, int SPLIT>
 constexpr gt_gemm_kernel_t GT_HEADER_KERNEL =
-	gt_gemm_entry<(SPLIT > 1), MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>::kernel;
+	GT_GEMM_ENTRY<(SPLIT > 1), MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>::kernel;
+#undef GT_GEMM_PLAIN
+#undef GT_GEMM_CLUSTERED
+#undef GT_GEMM_ENTRY
+#undef GT_GEMM_PASTE
+#undef GT_GEMM_PASTE2
 #endif
 
 #ifdef GT_BM

@@ -167,6 +167,38 @@ int main(void)
 					 8192, 8192, 8192, 1, out, &how);
 		check(nr == 1 && out[0] == 1, "with the fill, the faster variant where both fill the SMs (8192^3)", NULL);
 	}
+	/* A matrix product's probes for gemm --sizes 1024-8192 (f32): three
+	 * shapes of each of K's four classes, none an anchor, within the
+	 * range; each class has one of odd N and one of few tiles with a long
+	 * K (M N at most an eighth of K squared). */
+	{
+		struct dims cube[] = { { 1024, 1024, 1024 }, { 2048, 2048, 2048 }, { 4096, 4096, 4096 },
+				       { 8192, 8192, 8192 } };
+		struct dims probe[64];
+		int anchor[64];
+		size_t n = choice_probe_sizes(3, cube, 4, 4, probe, anchor, 64);
+		int classes_ok = n == 12, in_range = 1, anchors = 0;
+		for (long c = 4; c <= 32; c *= 2) {
+			int odd_n = 0, long_k = 0, count = 0;
+			for (size_t i = 0; i < n; i++) {
+				if (gputune_choice_align(probe[i].depth, 4) != c)
+					continue;
+				count++;
+				odd_n |= gputune_choice_align(probe[i].cols, 4) == 4;
+				long_k |= (double)probe[i].rows * probe[i].cols * 8 <= (double)probe[i].depth * probe[i].depth;
+			}
+			classes_ok &= count == 3 && odd_n && long_k;
+		}
+		for (size_t i = 0; i < n; i++) {
+			anchors += anchor[i];
+			in_range &= probe[i].rows >= 1000 && probe[i].cols >= 1000 && probe[i].depth >= 1000 &&
+				    probe[i].rows <= 8200 && probe[i].cols <= 8200 && probe[i].depth <= 8200;
+		}
+		check(classes_ok && in_range && anchors == 0,
+		      "matrix products: 12 probes, 3 of each K class (one of odd N, one of a long K over few tiles)", NULL);
+		for (size_t i = 0; i < n; i++)
+			printf("# probe %ldx%ldx%ld\n", probe[i].rows, probe[i].cols, probe[i].depth);
+	}
 	/* The extra sizes a run measures for the rule: for --sizes 1024-8192,
 	 * eight shapes of each row class, the anchors (the mid and the small
 	 * square of each) first, and for every class a large one whose

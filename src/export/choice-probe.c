@@ -35,17 +35,64 @@ static long with_alignment(double target, long align, size_t esize)
 	return odd_multiple(target, step < 1 ? 1 : step);
 }
 
+/* lo * (hi / lo)^t: exp(t ln ratio) by its series (no libm: t ln ratio
+ * is a few units at most). */
+static double log_position(long lo, double ln_ratio, double t)
+{
+	double x = ln_ratio * t, term = 1, sum = 1;
+	for (int k = 1; k < 60; k++) {
+		term *= x / k;
+		sum += term;
+	}
+	return (double)lo * sum;
+}
+
+/*
+ * A matrix product's probes: its row class is K's alignment, its odd line
+ * N's (choice-rule.h), and what else decides its winner is how its tiles
+ * fill the SMs (which the rule computes) and K against M N (a long K over
+ * few tiles is split-K's).  So for each class of K, three shapes measured
+ * with the candidates: a mid cube-like one of even N, one of odd N, and
+ * one of few tiles (M and N at the small end) with K at the large end.
+ * None is an anchor: a search of its own at each would cost more than the
+ * requested sizes' (a matrix product's variant takes a tenth of a second
+ * or more to measure at these sizes).
+ */
+static size_t gemm_probes(long lo, long hi, size_t esize, const long *classes, int nclass, struct dims *out,
+			  int *anchor, size_t max)
+{
+	/* (M, N, K) positions between lo (0) and hi (1), log scale; N odd or
+	 * of an even class in turn. */
+	static const struct { double at[3]; int odd_n; } shapes[] = {
+		{ { 0.5, 0.5, 0.5 }, 0 }, { { 0.3, 0.75, 0.4 }, 1 }, { { 0.0, 0.1, 1.0 }, 0 },
+	};
+	const double ln_ratio = gputune_choice_ln((double)hi / (double)lo);
+	size_t n = 0;
+	for (size_t s = 0; s < ARRAY_SIZE(shapes); s++)
+		for (int c = 0; c < nclass && n < max; c++) {
+			long even = classes[1 + (c + (int)s) % (nclass - 1)];
+			out[n].rows = with_alignment(log_position(lo, ln_ratio, shapes[s].at[0]), even, esize);
+			out[n].cols = with_alignment(log_position(lo, ln_ratio, shapes[s].at[1]),
+						     shapes[s].odd_n ? classes[0] : even, esize);
+			out[n].depth = with_alignment(log_position(lo, ln_ratio, shapes[s].at[2]), classes[c], esize);
+			anchor[n++] = 0;
+		}
+	return n;
+}
+
 size_t choice_probe_sizes(int shape, const struct dims *req, size_t nreq, size_t esize, struct dims *out,
 			  int *anchor, size_t max)
 {
-	/* Matrix products: the header's rule reads no shape classes (see
-	 * choice-rule.h), so there is nothing to probe for. */
-	if (nreq == 0 || shape == 3)
+	if (nreq == 0)
 		return 0;
 	long lo = req[0].rows, hi = req[0].rows;
 	for (size_t i = 0; i < nreq; i++) {
 		long a = shape == 1 || req[i].rows < req[i].cols ? req[i].rows : req[i].cols;
 		long b = shape == 1 || req[i].rows > req[i].cols ? req[i].rows : req[i].cols;
+		if (shape == 3) {
+			a = req[i].depth < a ? req[i].depth : a;
+			b = req[i].depth > b ? req[i].depth : b;
+		}
 		lo = a < lo ? a : lo;
 		hi = b > hi ? b : hi;
 	}
@@ -79,6 +126,8 @@ size_t choice_probe_sizes(int shape, const struct dims *req, size_t nreq, size_t
 	int nclass = 0;
 	for (long a = (long)esize; a <= 32; a *= 2)
 		classes[nclass++] = a;
+	if (shape == 3)
+		return gemm_probes(lo, hi, esize, classes, nclass, out, anchor, max);
 	/* A vector's row class is all of its shape: a class the requested
 	 * lengths already have needs no probe (matrices of one class still
 	 * differ in aspect, so they are probed whatever was asked). */
@@ -92,17 +141,9 @@ size_t choice_probe_sizes(int shape, const struct dims *req, size_t nreq, size_t
 	 * the candidates it measures at the other shapes from the requested
 	 * sizes and all the anchors. */
 	for (size_t s = 0; s < nshapes; s++) {
-		/* lo * ratio^t, with ratio^t = exp(t ln ratio) by its series (no
-		 * libm: t ln ratio is a few units at most). */
 		double dim[2];
-		for (int d = 0; d < 2; d++) {
-			double x = ln_ratio * shape_at[s].at[d], term = 1, sum = 1;
-			for (int k = 1; k < 60; k++) {
-				term *= x / k;
-				sum += term;
-			}
-			dim[d] = (double)lo * sum;
-		}
+		for (int d = 0; d < 2; d++)
+			dim[d] = log_position(lo, ln_ratio, shape_at[s].at[d]);
 		for (int c = 0; c < nclass && n < max; c++) {
 			if (covered[c])
 				continue;

@@ -82,7 +82,8 @@ const char *choice_how_text(int how);
  * class, eight shapes (small, mid and large squares, tall and wide, two
  * in between, and a large one whose columns align as its rows) with the
  * column class varying; for a 1-D family (shape 1), three lengths of each
- * class the requested lengths lack.  The mid size of each class is an anchor,
+ * class the requested lengths lack; for a matrix product (shape 3), three
+ * shapes of each class of K (choice-probe.c), none an anchor.  The mid size of each class is an anchor,
  * measured with the whole space, and for matrices the small square too; the
  * others are measured with the candidates only.  Writes up to max sizes into
  * out (anchor[i] set for anchors); returns how many.
