@@ -183,8 +183,6 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 	const int lm = (lane / 8) * TM, ln = (lane % 8) * TN;
 	const bool a_vec = (K % 4) == 0 && ((size_t)A % 16) == 0;
 	const bool b_vec = (N % 4) == 0 && ((size_t)B % 16) == 0;
-	/* The columns of A read (the tests' fault copy narrows it). */
-	const int a_cols = K;
 
 	float acc[S::ITERM * TM][S::ITERN * TN];
 #pragma unroll
@@ -195,37 +193,16 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 
 	float ra[S::LOADS_A][VEC], rb[S::LOADS_B][VEC];
 	/* This round's slice of A (BM x BK at k0) and B (BK x BN) into registers. */
-	/* Where rows are off 16 bytes (K or N not a multiple of 4), a VEC = 4
-	 * variant loads its elements one at a time, element j of load l of
-	 * the thread at (l VEC + j) THREADS + t of the tile, so that each load
-	 * of a warp reads 32 neighbours (not every fourth element of 128, the
-	 * same lines four times); its stash puts them where they belong. */
 	auto fetch = [&](int k0) {
 #pragma unroll
 		for (int l = 0; l < S::LOADS_A; l++) {
-			if (VEC == 4 && !a_vec) {
-#pragma unroll
-				for (int j = 0; j < VEC; j++) {
-					const int e = (l * VEC + j) * S::THREADS + t, r = m0 + e / BK, c = k0 + e % BK;
-					ra[l][j] = r < M && c < a_cols ? A[(size_t)r * K + c] : 0.0f;
-				}
-			} else {
-				const int e = (l * S::THREADS + t) * VEC, r = e / BK, c = e % BK;
-				gt_gemm_fetch<VEC>(A, M, a_cols, K, m0 + r, k0 + c, a_vec, ra[l]);
-			}
+			const int e = (l * S::THREADS + t) * VEC, r = e / BK, c = e % BK;
+			gt_gemm_fetch<VEC>(A, M, K, K, m0 + r, k0 + c, a_vec, ra[l]);
 		}
 #pragma unroll
 		for (int l = 0; l < S::LOADS_B; l++) {
-			if (VEC == 4 && !b_vec) {
-#pragma unroll
-				for (int j = 0; j < VEC; j++) {
-					const int e = (l * VEC + j) * S::THREADS + t, r = k0 + e / BN, c = n0 + e % BN;
-					rb[l][j] = r < K && c < N ? B[(size_t)r * N + c] : 0.0f;
-				}
-			} else {
-				const int e = (l * S::THREADS + t) * VEC, r = e / BN, c = e % BN;
-				gt_gemm_fetch<VEC>(B, K, N, N, k0 + r, n0 + c, b_vec, rb[l]);
-			}
+			const int e = (l * S::THREADS + t) * VEC, r = e / BN, c = e % BN;
+			gt_gemm_fetch<VEC>(B, K, N, N, k0 + r, n0 + c, b_vec, rb[l]);
 		}
 	};
 	/* ... and from registers into a shared stage, A transposed. */
@@ -233,14 +210,6 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 		float *bs = as + BK * S::LDA;
 #pragma unroll
 		for (int l = 0; l < S::LOADS_A; l++) {
-			if (VEC == 4 && !a_vec) {
-#pragma unroll
-				for (int j = 0; j < VEC; j++) {
-					const int e = (l * VEC + j) * S::THREADS + t;
-					as[(e % BK) * S::LDA + e / BK] = ra[l][j];
-				}
-				continue;
-			}
 			const int e = (l * S::THREADS + t) * VEC, r = e / BK, c = e % BK;
 #pragma unroll
 			for (int i = 0; i < VEC; i++)
@@ -248,14 +217,6 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 		}
 #pragma unroll
 		for (int l = 0; l < S::LOADS_B; l++) {
-			if (VEC == 4 && !b_vec) {
-#pragma unroll
-				for (int j = 0; j < VEC; j++) {
-					const int e = (l * VEC + j) * S::THREADS + t;
-					bs[(e / BN) * S::LDB + e % BN] = rb[l][j];
-				}
-				continue;
-			}
 			const int e = (l * S::THREADS + t) * VEC, r = e / BN, c = e % BN;
 			if (VEC == 4 && S::LDB % 4 == 0) {
 				*reinterpret_cast<float4 *>(bs + r * S::LDB + c) = make_float4(rb[l][0], rb[l][1], rb[l][2], rb[l][3]);
