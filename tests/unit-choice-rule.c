@@ -4,6 +4,7 @@
  * which shape.  Prints TAP-like lines; exits 1 on any failure.
  */
 #include "export/choice.h"
+#include "export/choice-fill.h"
 #include "export/choice-rule.h"
 #include "unit-check.h"
 

@@ -39,21 +39,6 @@
  * N's (B and C), the area is the volume M N K, and the distance adds
  * 0.5 |ln of the ratio of K / N| to the aspect term.  Other families have
  * no depth (NULL depths; K = 1).
- *
- * A family whose blocks are few and long (a matrix product: one block a
- * tile of C, thousands of FMAs a thread) keeps its SMs busy only as far as
- * its blocks spread evenly over them: 288 tiles of 128 x 256 at 3000 x
- * 3000 put three blocks on some of 132 SMs and two on the rest, so the
- * launch takes three blocks' time with 73% of the SMs' turns used, where
- * 4096 x 4096's 512 tiles use 97%.  Where the family says so (a fill
- * function), a candidate's share at each size of evidence is scaled by
- * its fill at the size asked over its fill at that size
- * (gputune_choice_fill: its grid's blocks over the SMs' turns, the most
- * blocks any SM runs times the SMs), so that the evidence speaks of the
- * candidate's speed per busy SM and the rule of its fill where asked.
- * The turns are an SM's, not a block slot's: blocks that share an SM
- * share its FMA units, so one left alone on an SM in the last turn runs
- * faster than it would beside another.
  */
 #ifndef GPUTUNE_CHOICE_RULE
 #define GPUTUNE_CHOICE_RULE
@@ -119,20 +104,6 @@ static inline double gputune_choice_distance(long r, long c, long k, long R, lon
 }
 
 /* Whether every candidate was measured at a size (no share of -1). */
-/* The share of the SMs' turns a launch of blocks uses (above): blocks over
- * the most any of sms SMs runs, times sms; 1 where sms is not known (0). */
-static inline double gputune_choice_fill(long blocks, long sms)
-{
-	if (blocks <= 0 || sms <= 0)
-		return 1;
-	long turns = (blocks + sms - 1) / sms;
-	return (double)blocks / ((double)turns * (double)sms);
-}
-
-/* A family's fill (above) of variant v's launch at rows x cols x depth,
- * ctx the caller's; NULL for a family whose shares are read as they are. */
-typedef double (*gputune_choice_fill_fn)(const void *ctx, int v, long rows, long cols, long depth);
-
 static inline int gputune_choice_whole(const float *s, int ncand)
 {
 	while (ncand > 0 && s[ncand - 1] >= 0)
@@ -146,11 +117,13 @@ static inline int gputune_choice_whole(const float *s, int ncand)
  * depths[i]; depths NULL and K 1 without a depth) with winner[i]; the
  * ncand candidates are cand[j], share[i * ncand + j] candidate j's figure
  * at size i over winner[i]'s; paths[v] the code paths of variant v (an
- * id of cand[] and winner[]), or NULL to rank by score alone; fill the
- * family's fill function (called with fill_ctx) or NULL.  Returns
+ * id of cand[] and winner[]), or NULL to rank by score alone; fill, where
+ * the family reads fills (choice-fill.h), v's at a size (given fill_ctx),
+ * each share then taken as if v filled the GPU as it would here.  Returns
  * how many: one unless candidates were scored (step 2 or 3), 0 when n is
  * 0; *how says which step answered.
  */
+typedef double (*gputune_choice_fill_fn)(const void *ctx, int v, long rows, long cols, long depth);
 #define GPUTUNE_CHOICE_MAX_RANK 8
 #define GPUTUNE_CHOICE_MAX_CAND 64 /* candidates beyond are not scored */
 #define GPUTUNE_CHOICE_DEPTH(i) (depths ? depths[i] : 1L)
@@ -207,19 +180,12 @@ static inline int gputune_choice_rank(int n, const long *rows, const long *cols,
 		const float *s = share + i * ncand;
 		if (!gputune_choice_whole(s, ncand))
 			continue;
-		int counts = !same || GPUTUNE_CHOICE_EVIDENCE(i);
-		double d = 0.1 + (same && counts ? gputune_choice_distance(rows[i], cols[i], GPUTUNE_CHOICE_DEPTH(i), R,
-									     C, K, esize)
-						 : 0);
-		for (int j = 0; counts && j < nscored; j++) {
-			/* Its share there, as if it filled the GPU as it would here. */
-			double x = s[j];
-			if (fill)
-				x *= here[j] / fill(fill_ctx, cand[j], rows[i], cols[i], GPUTUNE_CHOICE_DEPTH(i));
-			if (!same)
-				score[j] = x < score[j] ? x : score[j];
-			else
-				score[j] += x / (d * d);
+		if (same && !GPUTUNE_CHOICE_EVIDENCE(i))
+			continue;
+		double d = same ? 0.1 + gputune_choice_distance(rows[i], cols[i], GPUTUNE_CHOICE_DEPTH(i), R, C, K, esize) : 1;
+		for (int j = 0; j < nscored; j++) {
+			double x = fill ? s[j] * here[j] / fill(fill_ctx, cand[j], rows[i], cols[i], GPUTUNE_CHOICE_DEPTH(i)) : s[j];
+			score[j] = same ? score[j] + x / (d * d) : x < score[j] ? x : score[j];
 		}
 	}
 	/* The best score first, the best of the other code paths second (if

@@ -2,6 +2,7 @@
  * choice.c - see choice.h.
  */
 #include "export/choice.h"
+#include "export/choice-fill.h"
 #include "export/choice-rule.h"
 #include "families/family.h"
 #include "compile/render.h"

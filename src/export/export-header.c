@@ -484,7 +484,10 @@ static void write_helpers(const struct header *h)
 			fprintf(f, "\tif (!strcmp(dtype, \"%s\"))\n\t\treturn %d;\n", h->types[t]->name, h->default_of[t]);
 	fputs("\treturn -1;\n}\n\n", f);
 	const char *fill = "NULL";
-	if (fam->choice_fill) {
+	const struct embedded_file *fill_text = fam->choice_fill ? embedded_find("src/export/choice-fill.h") : NULL;
+	if (fill_text) {
+		fputs(fill_text->text, f);
+		fputs("\n", f);
 		/* The geometry is written below; declared here for the fill. */
 		fprintf(f, "static inline void gputune_%s_geometry(int variant, %s,\n"
 			   "\tunsigned grid[3], unsigned block[3]%s);\n\n", P, geo_params, smem ? ", unsigned *smem" : "");
@@ -512,8 +515,8 @@ static void write_helpers(const struct header *h)
 		   "\t\treturn out[0] >= 0;\n\t}\n"
 		   "\treturn gputune_choice_rank(g->n, g->rows, g->cols, g->depths, g->winner, g->ncand, g->cand,\n"
 		   "\t\tg->share, gputune_%s_paths, %s, g->esize, rows, cols, depth, count, out, &how);\n}\n\n",
-		P, size_params, size_locals, P, P, P, P, fam->choice_fill ? fill : "NULL, NULL");
-	if (fam->choice_fill)
+		P, size_params, size_locals, P, P, P, P, fill_text ? fill : "NULL, NULL");
+	if (fill_text)
 		free((char *)fill);
 	fprintf(f, "static inline int gputune_%s_choose(const char *device, int cc, const char *dtype,\n"
 		   "\t%s)\n{\n\tint v = -1;\n"
