@@ -49,10 +49,6 @@ struct gt_gemm_shape {
 	/* Loads per thread and round: A's BM x BK and B's BK x BN, VEC at a time. */
 	static const int LOADS_A = BM * BK / VEC / THREADS, LOADS_B = BK * BN / VEC / THREADS;
 	static const int STAGE = BK * (LDA + LDB);             /* floats per stage */
-	/* Floats of dynamic shared memory: the stages, and under split-K the
-	 * block's partial tile after them (BM x BN), whichever is more. */
-	static const int STAGES = STAGE * (DBUF ? 2 : 1);
-	static const int SMEM = SPLIT > 1 && BM * BN > STAGES ? BM * BN : STAGES;
 };
 
 /* Thread-block clusters are of compute capability 9.0 on: nvcc's passes
@@ -420,9 +416,6 @@ constexpr gt_gemm_kernel_t GT_HEADER_KERNEL =
 #ifdef GT_BM
 #ifndef GT_KERNEL_NAME
 #define GT_KERNEL_NAME gputune_gemm
-#endif
-#ifndef GT_SPLIT
-#define GT_SPLIT 1
 #endif
 /* A cluster's size is the kernel's attribute, so split-K's launch is a
  * plain one of SPLIT blocks a tile. */

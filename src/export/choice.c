@@ -208,12 +208,13 @@ static void name_paths(struct choice_group *g, const char *templates_dir)
 	free(tmpl);
 }
 
-/* For a family that reads candidates by their fill (choice-rule.h): each
- * name's point, and the GPU's SMs. */
+/* For a family that reads candidates by their fill (choice-fill.h): each
+ * name's point, the element type and the GPU's SMs. */
 static void name_fill(struct choice_group *g)
 {
 	const struct family *f = family_find(g->key->family);
-	if (!f || !f->choice_fill || !dtype_find(g->key->dtype) || g->key->sm_count <= 0)
+	g->dt = dtype_find(g->key->dtype);
+	if (!f || !f->choice_fill || !g->dt || g->key->sm_count <= 0)
 		return;
 	g->fam = f;
 	g->sms = g->key->sm_count;
@@ -223,12 +224,12 @@ static void name_fill(struct choice_group *g)
 			family_fallback_point(f, g->point[i]); /* not a point of f: never a candidate */
 }
 
-/* The fill (choice-rule.h) of name v's launch at rows x cols x depth. */
+/* The fill (choice-fill.h) of name v's launch at rows x cols x depth. */
 static double group_fill(const void *ctx, int v, long rows, long cols, long depth)
 {
 	const struct choice_group *g = ctx;
 	struct launch_geometry geo;
-	g->fam->geometry(g->point[v], dtype_find(g->key->dtype), &(struct dims){ rows, cols, depth }, &geo);
+	g->fam->geometry(g->point[v], g->dt, &(struct dims){ rows, cols, depth }, &geo);
 	return gputune_choice_fill((long)geo.grid[0] * geo.grid[1] * geo.grid[2], g->sms);
 }
 

@@ -31,9 +31,11 @@ struct choice_group {
 	int *cand;                    /* index into names */
 	float *share;                 /* n x ncand: candidate's GB/s over the size's best */
 	const struct result **source; /* n x ncand: the measurement each share comes from */
-	/* Where the family reads candidates by their fill (choice-rule.h):
-	 * per name its point, and the GPU's SMs; fam NULL otherwise. */
+	/* Where the family reads candidates by their fill (choice-fill.h):
+	 * per name its point, the element type and the GPU's SMs; fam NULL
+	 * otherwise. */
 	const struct family *fam;
+	const struct dtype *dt;
 	int (*point)[MAX_PARAMS];
 	long sms;
 };

@@ -483,26 +483,21 @@ static void write_helpers(const struct header *h)
 		if (h->default_of[t] >= 0)
 			fprintf(f, "\tif (!strcmp(dtype, \"%s\"))\n\t\treturn %d;\n", h->types[t]->name, h->default_of[t]);
 	fputs("\treturn -1;\n}\n\n", f);
-	const char *fill = "NULL";
+	/* A 3-D family's fill (family.h, choice_fill) reads its geometry,
+	 * written below and declared here. */
+	char fill[64] = "NULL, NULL";
 	const struct embedded_file *fill_text = fam->choice_fill ? embedded_find("src/export/choice-fill.h") : NULL;
 	if (fill_text) {
-		fputs(fill_text->text, f);
-		fputs("\n", f);
-		/* The geometry is written below; declared here for the fill. */
-		fprintf(f, "static inline void gputune_%s_geometry(int variant, %s,\n"
-			   "\tunsigned grid[3], unsigned block[3]%s);\n\n", P, geo_params, smem ? ", unsigned *smem" : "");
-		const char *to_geo = h->three ? "(int)rows, (int)cols, (int)depth"
-				     : fam->shape == SHAPE_1D ? "(unsigned long long)rows"
-							      : "(unsigned)rows, (unsigned)cols";
+		fprintf(f, "%s\nstatic inline void gputune_%s_geometry(int variant, %s,\n"
+			   "\tunsigned grid[3], unsigned block[3], unsigned *smem);\n\n", fill_text->text, P, geo_params);
 		fprintf(f, "/* The fill of variant v's grid at a size (gputune_choice_fill), ctx its group. */\n"
 			   "static inline double gputune_%s_fill(const void *ctx, int v, long rows, long cols, long depth)\n{\n"
 			   "\tconst gputune_%s_group *g = (const gputune_%s_group *)ctx;\n"
-			   "\tunsigned grid[3], block[3]%s;\n"
-			   "\t(void)cols;\n\t(void)depth;\n"
-			   "\tgputune_%s_geometry(v, %s, grid, block%s);\n"
+			   "\tunsigned grid[3], block[3], smem;\n"
+			   "\tgputune_%s_geometry(v, (int)rows, (int)cols, (int)depth, grid, block, &smem);\n"
 			   "\treturn gputune_choice_fill((long)grid[0] * grid[1] * grid[2], g->sms);\n}\n\n",
-			P, P, P, smem ? ", smem" : "", P, to_geo, smem ? ", &smem" : "");
-		fill = xasprintf("gputune_%s_fill, g", P);
+			P, P, P, P);
+		snprintf(fill, sizeof(fill), "gputune_%s_fill, g", P);
 	}
 	fprintf(f, "/* The rule's count best at this size (count <= GPUTUNE_CHOICE_MAX_RANK), best first, into\n"
 		   " * out; how many: choose()'s first, one at a measured size or unseen device. */\n"
@@ -515,9 +510,7 @@ static void write_helpers(const struct header *h)
 		   "\t\treturn out[0] >= 0;\n\t}\n"
 		   "\treturn gputune_choice_rank(g->n, g->rows, g->cols, g->depths, g->winner, g->ncand, g->cand,\n"
 		   "\t\tg->share, gputune_%s_paths, %s, g->esize, rows, cols, depth, count, out, &how);\n}\n\n",
-		P, size_params, size_locals, P, P, P, P, fill_text ? fill : "NULL, NULL");
-	if (fill_text)
-		free((char *)fill);
+		P, size_params, size_locals, P, P, P, P, fill);
 	fprintf(f, "static inline int gputune_%s_choose(const char *device, int cc, const char *dtype,\n"
 		   "\t%s)\n{\n\tint v = -1;\n"
 		   "\treturn gputune_%s_candidates(device, cc, dtype, %s, &v, 1) ? v : -1;\n}\n\n",

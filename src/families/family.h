@@ -172,8 +172,9 @@ struct family {
 	int args;                  /* enum family_args */
 	int arithmetic;            /* renders GT_ELEM_TYPE and GT_ACC_TYPE */
 	/* The choice at sizes nobody tuned reads each candidate's figures per
-	 * busy SM, its grid's waves filling the GPU or not (choice-rule.h):
-	 * for kernels of few long blocks, whose last wave decides much. */
+	 * busy SM, its grid's waves filling the GPU or not (choice-fill.h):
+	 * for kernels of few long blocks, whose last wave decides much.  A
+	 * 3-D family's alone (a header's fill calls its geometry with m, n, k). */
 	int choice_fill;
 	const struct param_def *params;
 	int nparams;
