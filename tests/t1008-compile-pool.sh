@@ -1,6 +1,7 @@
 #!/bin/sh
-# The lazy compile pool (tests/unit-compile-pool.c): only what is asked for
-# is compiled, and it stops at once, also when SIGTERM is caught.
+# The compile pool (tests/unit-compile-pool.c): a lazy one compiles only
+# what is asked for, and stops at once, also when SIGTERM is caught; two
+# pools of two processes on one cache compile each job once between them.
 . "$(dirname "$0")/setup"
-unit_program unit-compile-pool "the lazy compile pool" "$T/cache"
+unit_program unit-compile-pool "the compile pool" "$T/cache"
 done_testing

@@ -2,7 +2,10 @@
  * unit-compile-pool.c - the lazy compile pool: it compiles only the jobs
  * asked for, in any order, reports each once, and stops at once with its
  * workers idle, also when the process catches SIGTERM (as the tuner does:
- * the workers must not inherit that).  Usage: unit-compile-pool CACHE_DIR.
+ * the workers must not inherit that).  And two eager pools of two
+ * processes on one cache at once (as the workers of several GPUs): every
+ * job is done in both, and compiled once between them.  Usage:
+ * unit-compile-pool CACHE_DIR.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "../src/compile/compile-pool.h"
@@ -12,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int failures;
@@ -56,5 +60,33 @@ int main(int argc, char **argv)
 	check(!jobs[0].done && !jobs[1].done && !jobs[6].done, "the others were not");
 	compile_pool_stop(p); /* hangs here if a worker ignores SIGTERM */
 	check(1, "the pool stops with idle workers while SIGTERM is caught");
+
+	/* Two processes' eager pools on the same new jobs, started together. */
+	enum { M = 12 };
+	struct compile_job both[M];
+	char bsrc[M][160];
+	memset(both, 0, sizeof(both));
+	for (int i = 0; i < M; i++) {
+		snprintf(bsrc[i], sizeof(bsrc[i]),
+			 "extern \"C\" __global__ void k(float *x) { x[threadIdx.x] = %d.5f; }\n", i * 100000 + (int)getpid() % 100000);
+		both[i].source = bsrc[i];
+		both[i].name = "shared";
+	}
+	fflush(NULL);
+	pid_t child = fork();
+	struct compile_pool *e = compile_pool_start(both, M, "sm_80", argv[1], 3, 0);
+	int all = e != NULL;
+	for (int i = 0; e && i < M; i++)
+		all &= compile_pool_wait(e, (size_t)i) == COMPILE_OK && compile_pool_cubin(e, (size_t)i, &(size_t){ 0 }) != NULL;
+	size_t mine = e ? compile_pool_compiled(e) : 0;
+	compile_pool_stop(e);
+	if (child == 0)
+		_exit(all ? (int)mine : 100);
+	int st = 0;
+	waitpid(child, &st, 0);
+	int theirs = WIFEXITED(st) ? WEXITSTATUS(st) : 100;
+	check(all && theirs <= M, "two pools on one cache: every job done in both");
+	printf("# compiled: %zu here, %d in the other process\n", mine, theirs);
+	check(mine + (size_t)theirs == M, "each job compiled once between the two pools");
 	return failures ? 1 : 0;
 }

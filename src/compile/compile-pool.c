@@ -9,6 +9,15 @@
  * A worker that dies leaves the jobs it owed failed with COMPILE_INTERNAL
  * rather than hanging the run.
  *
+ * Several pools may share a cache at once (the workers of a run over
+ * several GPUs, each with its own pool, or two runs): a job is compiled
+ * under a lock of its own, a byte of the cache's compile.lock at its key,
+ * and a pool that finds the lock taken waits, then reads what the holder
+ * wrote.  So each variant is compiled once whoever asks for it, and the
+ * pools' workers, which walk the same jobs in the same order, share the
+ * compiling out between them.  (Byte-range locks are the process's, and
+ * go with it when it dies.)
+ *
  * A cached image ends with a trailer: a hash of the image and a magic
  * word.  An entry whose trailer does not match (cut short by a full disk,
  * scribbled on, or written by an older gputune) is not used: the job is
@@ -34,6 +43,7 @@ struct result_msg {
 	int job;
 	int status; /* enum compile_status, or STARTED */
 	int worker;
+	int cached; /* compiled by another pool while this one waited */
 };
 
 /* A lazy worker's message that it took a job. */
@@ -110,9 +120,56 @@ static int image_ok(const char *path)
 	return ok;
 }
 
-/* Compiles job i into the cache and reports it on wfd. */
+/* The cache's status of job i: COMPILE_OK for a good image,
+ * COMPILE_ERROR for a cached error, else -1 (not there). */
+static int cached_status(const struct compile_pool *p, size_t i)
+{
+	char *ok = job_path(p, i, "cubin"), *bad = job_path(p, i, "err");
+	int st = image_ok(ok) ? COMPILE_OK : !file_exists(ok) && file_exists(bad) ? COMPILE_ERROR : -1;
+	free(ok);
+	free(bad);
+	return st;
+}
+
+/* Takes job i's lock in the cache (waiting while another pool holds it):
+ * the lock file's descriptor, to close when done, or -1 where no lock can
+ * be had (the job is then compiled unlocked, as before pools shared). */
+static int lock_job(const struct compile_pool *p, size_t i)
+{
+	char *path = xasprintf("%s/compile.lock", p->dir);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	free(path);
+	if (fd < 0)
+		return -1;
+	struct flock l = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_len = 1 };
+	/* The key's first 12 hex digits: a byte offset far below off_t's
+	 * limit, distinct for distinct jobs in practice (a clash only makes
+	 * one job wait for another). */
+	char head[13];
+	memcpy(head, p->jobs[i].key, 12);
+	head[12] = 0;
+	l.l_start = (off_t)strtoull(head, NULL, 16);
+	while (fcntl(fd, F_SETLKW, &l) < 0)
+		if (errno != EINTR) {
+			close(fd);
+			return -1;
+		}
+	return fd;
+}
+
+/* Compiles job i into the cache, unless another pool did while this one
+ * waited for its lock, and reports it on wfd. */
 static void compile_one(struct compile_pool *p, const char *arch, size_t i, int w, int wfd)
 {
+	int lock = lock_job(p, i), had = cached_status(p, i);
+	if (had >= 0) {
+		if (lock >= 0)
+			close(lock);
+		struct result_msg m = { (int)i, had, w, 1 };
+		if (write(wfd, &m, sizeof(m)) != (ssize_t)sizeof(m))
+			_exit(1);
+		return;
+	}
 	char *cubin = NULL, *log = NULL;
 	size_t len = 0;
 	int st = nvrtc_compile(p->jobs[i].source, p->jobs[i].name, arch, &cubin, &len, &log);
@@ -133,7 +190,9 @@ static void compile_one(struct compile_pool *p, const char *arch, size_t i, int 
 	}
 	free(cubin);
 	free(log);
-	struct result_msg m = { (int)i, st, w };
+	if (lock >= 0)
+		close(lock);
+	struct result_msg m = { (int)i, st, w, 0 };
 	if (write(wfd, &m, sizeof(m)) != (ssize_t)sizeof(m))
 		_exit(1);
 }
@@ -152,7 +211,7 @@ static void lazy_worker(struct compile_pool *p, const char *arch, int w, int rfd
 	while (read(rfd, &i, sizeof(i)) == (ssize_t)sizeof(i)) {
 		if (i < 0 || (size_t)i >= p->n)
 			continue;
-		struct result_msg m = { i, STARTED, w };
+		struct result_msg m = { i, STARTED, w, 0 };
 		if (write(wfd, &m, sizeof(m)) != (ssize_t)sizeof(m))
 			_exit(1);
 		compile_one(p, arch, (size_t)i, w, wfd);
@@ -337,7 +396,8 @@ static int read_results(struct compile_pool *p, int timeout_ms)
 		struct compile_job *j = &p->jobs[m[k].job];
 		j->done = 1;
 		j->status = m[k].status;
-		p->compiled++;
+		j->cached = m[k].cached;
+		p->compiled += !m[k].cached;
 	}
 	return 1;
 }

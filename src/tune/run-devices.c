@@ -7,9 +7,12 @@
  * Why processes: the driver is not fork-safe once initialised, a fault
  * poisons a context for good (the one-GPU run restarts its process), and a
  * GPU that stops answering must not stop the others.  The parent never
- * loads the driver: it reads the GPUs' figures through gpu_probe, compiles
- * every variant once per architecture into the compile cache (where the
- * whole space is measured), then forks the workers.
+ * loads the driver: it reads the GPUs' figures through gpu_probe and forks
+ * the workers at once.  Each worker's compile pool walks the same variants
+ * in the same order through the one compile cache, where a variant is
+ * compiled under a lock of its own (compile-pool.c): so each is compiled
+ * once per architecture, the pools share the compiling out, and the GPUs
+ * measure the first variants while the later ones compile.
  *
  * The queue is a small file every worker maps (queue_open), so that a
  * worker restarted after a fault (restart_self: the same command line,
@@ -58,11 +61,21 @@ struct devq {
 #define Q_RUN(q) ((int64_t *)(Q_DEVICE(q) + (q)->nslots + ((q)->nslots & 1)))
 #define Q_DEVID(q) (Q_RUN(q) + (q)->nslots)    /* per slot: its device row */
 #define Q_BEAT(q) (Q_DEVID(q) + (q)->nslots)    /* per slot: when it last stored a result (monotonic s) */
+/* Per slot, NTIMES figures in microseconds: when (monotonic) it began
+ * measuring, ran out of first-phase sizes, began the other extra sizes
+ * and ended; and its process's account (run_state's t_*). */
+enum { T_READY, T_FIRST, T_NEXT, T_END, T_PREPARE, T_VERIFY, T_TIMING, T_COMPILE, T_LOAD, T_STORE, NTIMES };
+#define Q_TIMES(q, slot) (Q_BEAT(q) + (q)->nslots + (size_t)(slot) * NTIMES)
 
 static size_t queue_bytes(int nsizes, int nslots)
 {
 	return sizeof(struct devq) + sizeof(int32_t) * (3 * (size_t)nsizes + (size_t)nslots + 1) +
-	       sizeof(int64_t) * 3 * (size_t)nslots;
+	       sizeof(int64_t) * (3 + NTIMES) * (size_t)nslots;
+}
+
+static int64_t micros(double seconds)
+{
+	return (int64_t)(seconds * 1e6);
 }
 
 static int64_t monotonic_s(void)
@@ -183,6 +196,25 @@ void devq_started(struct devq *q, int slot, int64_t device_id, int64_t run_id)
 	Q_DEVID(q)[slot] = device_id;
 	Q_RUN(q)[slot] = run_id;
 	devq_beat(q, slot);
+	devq_mark(q, slot, DEVQ_READY);
+}
+
+void devq_mark(struct devq *q, int slot, int which)
+{
+	static const int at[] = { [DEVQ_READY] = T_READY, [DEVQ_FIRST] = T_FIRST, [DEVQ_NEXT] = T_NEXT,
+				  [DEVQ_END] = T_END };
+	Q_TIMES(q, slot)[at[which]] = micros(now_seconds());
+}
+
+void devq_account(struct devq *q, int slot, const struct run_state *s)
+{
+	int64_t *t = Q_TIMES(q, slot);
+	t[T_PREPARE] = micros(s->t_prepare);
+	t[T_VERIFY] = micros(s->t_verify);
+	t[T_TIMING] = micros(s->t_timing);
+	t[T_COMPILE] = micros(s->t_wait_compile);
+	t[T_LOAD] = micros(s->t_load);
+	t[T_STORE] = micros(s->t_store);
 }
 
 /* A worker, first or restarted: the run of its slot's GPU, fed from the
@@ -233,39 +265,6 @@ static int resolve_devices(const struct tune_opts *o, struct gpu_info **g, int *
 		}
 	}
 	return 0;
-}
-
-/* Compiles every variant once per architecture of the GPUs into the
- * compile cache, so that no worker compiles what another does (a search
- * compiles what it picks as it goes, so it is left to the workers).  The
- * exit code. */
-static int compile_once(const struct family *f, const struct tune_opts *o, const struct gpu_info *g, int n)
-{
-	if (o->strategy != STRATEGY_EXHAUSTIVE)
-		return EXIT_OK;
-	for (int i = 0; i < n; i++) {
-		int seen = 0;
-		for (int j = 0; j < i; j++)
-			seen |= g[j].cc_major == g[i].cc_major && g[j].cc_minor == g[i].cc_minor;
-		if (seen)
-			continue;
-		char arch[32];
-		snprintf(arch, sizeof(arch), "sm_%d%d", g[i].cc_major, g[i].cc_minor);
-		struct tune_opts co = *o;
-		co.dry_run = 1;
-		co.arch = arch;
-		co.devices_all = 0;
-		co.ndevices = 0;
-		co.shard.n = 0; /* a dry run's share is of the variants; a share of sizes measures them all */
-		struct tune_extra quiet = { .no_report = 1 };
-		if (!o->quiet)
-			fprintf(stderr, "gputune: compiling every variant for %s once, for %d GPUs\n", arch, n);
-		int rc = tune_run_queued(f, &co, &quiet, NULL, -1);
-		/* A variant that fails to compile is the workers' to record. */
-		if (rc != EXIT_OK && rc != EXIT_FAIL)
-			return rc;
-	}
-	return EXIT_OK;
 }
 
 /* A worker that ended badly: its GPU is dropped and its unfinished
@@ -415,8 +414,9 @@ static void run_round(const char *qpath, struct devq *q, const struct gpu_info *
 
 /* The table of each GPU's sizes and the conditions it ran under. */
 static int report_devices(const struct family *f, const struct tune_opts *o, const struct devq *q,
-			  const struct gpu_info *g, const struct dims *sizes, size_t nreq, double seconds)
+			  const struct gpu_info *g, const struct dims *sizes, size_t nreq, double t0)
 {
+	double seconds = now_seconds() - t0;
 	sqlite3 *db = NULL;
 	char *path = db_path_from(o->db);
 	int rc = db_open(path, DB_WRITE, &db);
@@ -439,6 +439,18 @@ static int report_devices(const struct family *f, const struct tune_opts *o, con
 		conditions_run_text(db, Q_RUN(q)[s], cond, sizeof(cond));
 		fprintf(out, "%sGPU %d (%s, %s): %zu requested size%s, %zu extra%s%s\n", s ? "\n" : "", g[s].index,
 			g[s].name, g[s].uuid, n, n == 1 ? "" : "s", extra, *cond ? "; while timing: " : "", cond);
+		const int64_t *t = Q_TIMES(q, s);
+		/* When, in seconds of this run, and where its time went. */
+#define AT(i) (t[i] ? (double)t[i] * 1e-6 - t0 : 0.0)
+#define SPENT(i) ((double)t[i] * 1e-6)
+		if (t[T_READY])
+			fprintf(out, "  measuring from %.1f s to %.1f s of the run; out of first-phase sizes at %.1f s, "
+				"the other extra sizes from %.1f s; %.1f s preparing sizes and ceilings, %.1f s verifying, "
+				"%.1f s timing, %.1f s waiting for the compiler, %.1f s loading modules, %.1f s storing\n",
+				AT(T_READY), AT(T_END), AT(T_FIRST), AT(T_NEXT), SPENT(T_PREPARE), SPENT(T_VERIFY),
+				SPENT(T_TIMING), SPENT(T_COMPILE), SPENT(T_LOAD), SPENT(T_STORE));
+#undef AT
+#undef SPENT
 		struct tune_report_key key = { Q_DEVID(q)[s], family_id, o->dt->name, o->hot ? "hot" : "flushed" };
 		if (n && tune_report(db, f, &key, mine, n, o->format) < 0)
 			rc = -1;
@@ -464,8 +476,6 @@ int devices_run(const struct family *f, const struct tune_opts *o, struct tune_e
 		free(sizes);
 		return EXIT_OK; /* a share with no size (--shard) */
 	}
-	if (rc == 0)
-		rc = compile_once(f, o, g, n);
 	const char *tmp = getenv("TMPDIR");
 	char *qp = xasprintf("%s/gputune-queue.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	int fd = rc ? -1 : mkstemp(qp);
@@ -527,7 +537,7 @@ int devices_run(const struct family *f, const struct tune_opts *o, struct tune_e
 	if (rc == EXIT_INTERRUPTED)
 		error("interrupted: the results measured so far are stored; run the same command to resume");
 	if (rc == 0 && !(x && x->no_report))
-		rc = report_devices(f, o, q, g, sizes, nreq, now_seconds() - t0);
+		rc = report_devices(f, o, q, g, sizes, nreq, t0);
 	if (q)
 		munmap(q, queue_bytes(q->nsizes, q->nslots));
 	if (fd >= 0)

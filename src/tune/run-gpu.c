@@ -112,6 +112,8 @@ static int measure_one(struct run_state *s, struct bench *b, struct compile_pool
 		s->taken[k] = 1;
 		devq_done(s->q, k);
 	}
+	if (s->q)
+		devq_account(s->q, s->slot, s);
 	return r < 0 ? EXIT_FAIL : EXIT_OK;
 }
 
@@ -130,23 +132,32 @@ static int measure_queued(struct run_state *s, struct bench *b, struct compile_p
 	for (size_t k = 0; k < s->nsizes; k++)
 		first[k] = k < s->nreq || s->anchor[k] || s->o->shard.n;
 	size_t k;
+	int waiting = 0;
 	while (rc == EXIT_OK && !*stop) {
-		if (devq_take(s->q, s->slot, first, &k))
+		if (devq_take(s->q, s->slot, first, &k)) {
 			rc = measure_one(s, b, pool, ceil, k, stop);
-		else if (devq_all_done(s->q, first))
+			continue;
+		}
+		if (!waiting) {
+			devq_mark(s->q, s->slot, DEVQ_FIRST);
+			waiting = 1;
+		}
+		if (devq_all_done(s->q, first))
 			break;
 		else if (interrupted())
 			*stop = 1;
 		else { /* waiting for the other GPUs is not this one failing to answer */
 			devq_beat(s->q, s->slot);
-			nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
+			nanosleep(&(struct timespec){ 0, 20000000 }, NULL);
 		}
 	}
 	free(first);
 	if (rc == EXIT_OK && !*stop && !s->o->shard.n && narrow_probes(s) < 0)
 		rc = EXIT_FAIL;
+	devq_mark(s->q, s->slot, DEVQ_NEXT);
 	while (rc == EXIT_OK && !*stop && devq_take(s->q, s->slot, NULL, &k))
 		rc = measure_one(s, b, pool, ceil, k, stop);
+	devq_mark(s->q, s->slot, DEVQ_END);
 	return rc;
 }
 
@@ -202,9 +213,11 @@ static int report(struct run_state *s, const struct tune_report_key *key, double
 	if (!s->o->quiet || s->o->format == FMT_TABLE)
 		fprintf(out, "\n%s on %s in %.1f s: %zu variants compiled by this run (%zu jobs), "
 			"%.1f s waiting for the compiler, %.1f s preparing sizes and ceilings, "
-			"%.1f s verifying, %.1f s timing; %.1f s of it on %zu extra sizes (%zu candidates)%s\n",
+			"%.1f s verifying, %.1f s timing, %.1f s loading modules, %.1f s storing results; "
+			"%.1f s of it on %zu extra sizes (%zu candidates)%s\n",
 			s->f->name, s->g.name, total, compiled, s->njobs, s->t_wait_compile, s->t_prepare,
-			s->t_verify, s->t_timing, s->t_probe, s->nsizes - s->nreq, s->probe_cands, cross);
+			s->t_verify, s->t_timing, s->t_load, s->t_store, s->t_probe, s->nsizes - s->nreq, s->probe_cands,
+			cross);
 	char cond[400];
 	conditions_run_text(s->db, s->run_id, cond, sizeof(cond));
 	if (*cond && (!s->o->quiet || s->o->format == FMT_TABLE))

@@ -77,6 +77,7 @@ static int measure_point(struct run_state *s, struct bench *b, struct compile_po
 		return store_measurement(s, p, d, r, bytes, ceiling);
 	}
 	size_t len = 0;
+	double tl = now_seconds();
 	char *cubin = compile_pool_cubin(pool, (size_t)p->job, &len);
 	if (!cubin) {
 		r->status = VS_COMPILE_FAILED;
@@ -92,10 +93,15 @@ static int measure_point(struct run_state *s, struct bench *b, struct compile_po
 	struct launch_geometry geo;
 	s->f->geometry(p->v, s->dt, d, &geo);
 	int lost = bench_variant(b, cubin, s->f->kernel_name, p->v, &geo, r) < 0;
+	double ts = now_seconds();
 	s->t_verify += r->verify_s;
 	s->t_timing += r->timing_s;
+	/* The rest: reading the image, loading and unloading its module. */
+	s->t_load += ts - tl - r->verify_s - r->timing_s;
 	free(cubin);
-	if (store_measurement(s, p, d, r, bytes, ceiling) < 0)
+	int stored = store_measurement(s, p, d, r, bytes, ceiling);
+	s->t_store += now_seconds() - ts;
+	if (stored < 0)
 		return -1;
 	if (lost) {
 		/* Nothing more can run in this process: the fault is stored;

@@ -80,6 +80,8 @@ struct run_state {
 	unsigned char *taken;
 	/* Where the time went. */
 	double t_start, t_wait_compile, t_verify, t_timing, t_prepare;
+	double t_load;  /* reading variants' images and loading their modules */
+	double t_store; /* storing their results */
 };
 
 /* Stores one variant's result at size d in a transaction of its own.
@@ -151,7 +153,15 @@ int devq_measured_by(const struct devq *q, int slot, size_t k);
 /* Slot stored a result: its GPU answers (the parent stops a worker that
  * goes GPUTUNE_WORKER_TIMEOUT seconds without). */
 void devq_beat(struct devq *q, int slot);
-/* Slot's device row and run, for the parent's report. */
+/* Slot's device row and run, for the parent's report; it begins
+ * measuring (DEVQ_READY). */
 void devq_started(struct devq *q, int slot, int64_t device_id, int64_t run_id);
+/* For the parent's report: when slot began measuring, ran out of sizes
+ * of the first phase, began the other extra sizes, and ended. */
+enum { DEVQ_READY, DEVQ_FIRST, DEVQ_NEXT, DEVQ_END };
+void devq_mark(struct devq *q, int slot, int which);
+/* Slot's account of where its time went, as s holds it (a restarted
+ * worker's starts again). */
+void devq_account(struct devq *q, int slot, const struct run_state *s);
 
 #endif

@@ -1,0 +1,71 @@
+#!/bin/sh
+# devices-run.sh - one GPU against every GPU of this host, in one call: the
+# same tuning command with `--device 0` and with `--devices all`, each from
+# an empty database and compile cache of its own (cold), then again with
+# --force and its warm cache (warm).  Prints each run's wall time, the
+# speed-ups, each GPU's share of the sizes and where the one-GPU run's time
+# went; the runs' output is kept in OUTDIR.
+# Usage: bench/devices-run.sh OUTDIR [FAMILY [SIZES]]   (from the source
+# tree, gputune built; default transpose 1024-8192).  $DEVICES_WARM=0
+# skips the warm runs.
+set -eu
+out=${1:?usage: bench/devices-run.sh OUTDIR [FAMILY [SIZES]]}
+family=${2:-transpose}
+sizes=${3:-1024-8192}
+db=unused.db
+. "$(dirname "$0")/setup.sh"
+ngpu=$("$GPUTUNE" devices --format csv | awk 'NR > 1' | wc -l)
+echo "# $family --sizes $sizes: 1 GPU against $ngpu, $(date -u +%Y-%m-%d), commit $commit"
+
+# run NAME DEVICE-OPTION [--force]: one timed run into NAME's database and
+# cache; its wall time in OUTDIR/NAME.seconds.
+run() {
+	name=$1
+	shift
+	s=$(date +%s.%N)
+	GPUTUNE_DB="$out/$name.db" GPUTUNE_CACHE_DIR="$work/cache-$name" \
+		"$GPUTUNE" "$family" --sizes "$sizes" "$@" >>"$out/$name.txt" 2>>"$out/$name.err"
+	seconds "$s" "$(date +%s.%N)" >"$out/$name.seconds"
+}
+rm -f "$out"/one.* "$out"/all.*
+run one --device 0
+run all --devices all
+if [ "${DEVICES_WARM:-1}" != 0 ]; then
+	mv "$out/one.seconds" "$out/one.cold"
+	mv "$out/all.seconds" "$out/all.cold"
+	run one --device 0 --force
+	run all --devices all --force
+	mv "$out/one.seconds" "$out/one.warm"
+	mv "$out/all.seconds" "$out/all.warm"
+	modes="cold warm"
+else
+	mv "$out/one.seconds" "$out/one.cold"
+	mv "$out/all.seconds" "$out/all.cold"
+	modes=cold
+fi
+echo "| run | 1 GPU | $ngpu GPUs | speed-up |"
+echo "|---|---|---|---|"
+for m in $modes; do
+	a=$(cat "$out/one.$m")
+	b=$(cat "$out/all.$m")
+	echo "| $m | $a s | $b s | $(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2fx", a / b }') |"
+done
+echo
+echo "## where the one-GPU runs' time went"
+grep -h " in [0-9.]* s:" "$out/one.txt" || true
+echo
+echo "## each GPU's sizes (last run)"
+grep -h "^GPU [0-9]* (" "$out/all.txt" | tail -n "$ngpu" || true
+grep -h "on [0-9]* GPUs in" "$out/all.txt" || true
+echo
+echo "## the sizes with a winner, one GPU against all (they must be the same)"
+for f in one all; do
+	GPUTUNE_DB="$out/$f.db" "$GPUTUNE" query --kernel "$family" --no-shipped --format csv 2>/dev/null |
+		awk -F, 'NR > 1 { print $4 " " $5 }' | sort -u >"$work/$f.sizes"
+done
+if cmp -s "$work/one.sizes" "$work/all.sizes"; then
+	echo "the same $(wc -l <"$work/one.sizes") sizes"
+else
+	echo "DIFFERENT:"
+	diff "$work/one.sizes" "$work/all.sizes" || true
+fi
