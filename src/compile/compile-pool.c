@@ -59,6 +59,7 @@ struct compile_pool {
 	pid_t *pids;
 	int nworkers;
 	int *alive;
+	int *ended;      /* a dead worker's wait status, for the log of what it owed */
 	size_t compiled;
 	size_t *owner;   /* job -> worker index, for jobs being compiled */
 	/* Lazy pools: the write end of the job pipe, which jobs were asked
@@ -271,6 +272,7 @@ struct compile_pool *compile_pool_start(struct compile_job *jobs, size_t n, cons
 		die("pipe: %s", strerror(errno));
 	p->pids = xcalloc((size_t)workers, sizeof(pid_t));
 	p->alive = xcalloc((size_t)workers, sizeof(int));
+	p->ended = xcalloc((size_t)workers, sizeof(int));
 	fflush(NULL);
 	for (int w = 0; w < workers; w++) {
 		pid_t pid = fork();
@@ -343,8 +345,10 @@ static void reap(struct compile_pool *p)
 			continue;
 		int st;
 		pid_t r = waitpid(p->pids[w], &st, WNOHANG);
-		if (r == p->pids[w])
+		if (r == p->pids[w]) {
 			p->alive[w] = 0;
+			p->ended[w] = st;
+		}
 	}
 }
 
@@ -412,7 +416,7 @@ int compile_pool_wait(struct compile_pool *p, size_t i)
 			/* Every worker closed its end: whatever is left is orphaned. */
 			for (int w = 0; w < p->nworkers; w++)
 				if (p->alive[w]) {
-					waitpid(p->pids[w], NULL, 0);
+					waitpid(p->pids[w], &p->ended[w], 0);
 					p->alive[w] = 0;
 				}
 			fail_orphans(p);
@@ -452,8 +456,16 @@ char *compile_pool_log(struct compile_pool *p, size_t i)
 	char *path = job_path(p, i, ext);
 	char *data = read_file(path, NULL);
 	free(path);
-	if (!data && p->jobs[i].status == COMPILE_INTERNAL)
-		data = xstrdup("the compile worker died before reporting this variant");
+	if (!data && p->jobs[i].status == COMPILE_INTERNAL) {
+		size_t w = p->owner[i];
+		int st = w < (size_t)p->nworkers && !p->alive[w] ? p->ended[w] : 0;
+		data = WIFSIGNALED(st) ? xasprintf("the compile worker died of signal %d before reporting this variant",
+						   WTERMSIG(st))
+		       : WIFEXITED(st) && WEXITSTATUS(st)
+			       ? xasprintf("the compile worker ended with exit %d before reporting this variant",
+					   WEXITSTATUS(st))
+			       : xstrdup("the compile worker died before reporting this variant");
+	}
 	return data;
 }
 
@@ -482,6 +494,7 @@ void compile_pool_stop(struct compile_pool *p)
 	free(p->backlog);
 	free(p->pids);
 	free(p->alive);
+	free(p->ended);
 	free(p->owner);
 	free(p->dir);
 	free(p);

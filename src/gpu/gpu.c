@@ -90,8 +90,24 @@ struct probe_msg {
 	struct gpu_info g;
 };
 
-/* gpu_probe's work: *m from a child process.  0, or EXIT_FAIL with why. */
-static int probe(int index, struct probe_msg *out, char *why, size_t n)
+/* Reads len bytes from fd into buf: 0, or -1 when it ends short. */
+static int read_all(int fd, void *buf, size_t len)
+{
+	size_t got = 0;
+	while (got < len) {
+		ssize_t r = read(fd, (char *)buf + got, len - got);
+		if (r <= 0)
+			return -1;
+		got += (size_t)r;
+	}
+	return 0;
+}
+
+/* gpu_probe's work: *m from a child process, with index < 0 every
+ * visible GPU's figures after it (*all, caller frees).  Each child loads
+ * the driver once, which takes a second or more on a host of several
+ * GPUs, so a run over all of them asks once.  0, or EXIT_FAIL with why. */
+static int probe(int index, struct probe_msg *out, struct gpu_info **all, char *why, size_t n)
 {
 	int fds[2];
 	if (pipe(fds) < 0) {
@@ -108,6 +124,7 @@ static int probe(int index, struct probe_msg *out, char *why, size_t n)
 	}
 	if (pid == 0) {
 		struct probe_msg m;
+		struct gpu_info *all_g = NULL;
 		memset(&m, 0, sizeof(m));
 		const char *reason = NULL;
 		close(fds[0]);
@@ -121,29 +138,40 @@ static int probe(int index, struct probe_msg *out, char *why, size_t n)
 			if (m.visible <= 0) {
 				m.status = EXIT_NO_GPU;
 				snprintf(m.why, sizeof(m.why), "no CUDA GPU is visible");
-			} else if (index < 0 || index >= count) {
+			} else if (index >= count) {
 				m.status = EXIT_NO_GPU;
 				snprintf(m.why, sizeof(m.why), "there is no GPU %d (%d visible)", index, count);
-			} else if (gpu_query(index, &m.g) < 0) {
-				m.status = EXIT_FAIL;
-				snprintf(m.why, sizeof(m.why), "could not read GPU %d's properties", index);
+			} else {
+				for (int i = index < 0 ? 0 : index; i < (index < 0 ? count : index + 1) && !m.status; i++)
+					if (gpu_query(i, &m.g) < 0) {
+						m.status = EXIT_FAIL;
+						snprintf(m.why, sizeof(m.why), "could not read GPU %d's properties", i);
+					} else if (index < 0) {
+						all_g = xrealloc(all_g, (size_t)(i + 1) * sizeof(*all_g));
+						all_g[i] = m.g;
+					}
 			}
 		}
-		ssize_t w = write(fds[1], &m, sizeof(m));
-		_exit(w == (ssize_t)sizeof(m) ? 0 : 1);
+		int ok = write(fds[1], &m, sizeof(m)) == (ssize_t)sizeof(m);
+		if (ok && index < 0 && !m.status)
+			ok = write(fds[1], all_g, (size_t)m.visible * sizeof(*all_g)) ==
+			     (ssize_t)((size_t)m.visible * sizeof(*all_g));
+		_exit(ok ? 0 : 1);
 	}
 	close(fds[1]);
 	struct probe_msg m;
-	size_t got = 0;
-	while (got < sizeof(m)) {
-		ssize_t r = read(fds[0], (char *)&m + got, sizeof(m) - got);
-		if (r <= 0)
-			break;
-		got += (size_t)r;
+	int bad = read_all(fds[0], &m, sizeof(m));
+	if (!bad && index < 0 && !m.status) {
+		*all = xcalloc((size_t)m.visible, sizeof(**all));
+		bad = read_all(fds[0], *all, (size_t)m.visible * sizeof(**all));
 	}
 	close(fds[0]);
 	waitpid(pid, NULL, 0);
-	if (got != sizeof(m)) {
+	if (bad) {
+		if (all) {
+			free(*all);
+			*all = NULL;
+		}
 		snprintf(why, n, "the GPU probe process failed");
 		return EXIT_FAIL;
 	}
@@ -153,8 +181,12 @@ static int probe(int index, struct probe_msg *out, char *why, size_t n)
 
 int gpu_probe(int index, struct gpu_info *g, char *why, size_t n)
 {
+	if (index < 0) {
+		snprintf(why, n, "there is no GPU %d", index);
+		return EXIT_NO_GPU;
+	}
 	struct probe_msg m;
-	int r = probe(index, &m, why, n);
+	int r = probe(index, &m, NULL, why, n);
 	if (r)
 		return r;
 	if (m.status) {
@@ -165,13 +197,16 @@ int gpu_probe(int index, struct gpu_info *g, char *why, size_t n)
 	return 0;
 }
 
-int gpu_probe_count(int *count, char *why, size_t n)
+int gpu_probe_all(struct gpu_info **g, int *count, char *why, size_t n)
 {
 	struct probe_msg m;
-	int r = probe(0, &m, why, n);
+	*g = NULL;
+	int r = probe(-1, &m, g, why, n);
 	if (r)
 		return r;
-	if (m.visible <= 0) {
+	if (m.status || m.visible <= 0) {
+		free(*g);
+		*g = NULL;
 		snprintf(why, n, "%s", m.why);
 		return m.status ? m.status : EXIT_NO_GPU;
 	}

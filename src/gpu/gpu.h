@@ -45,8 +45,9 @@ int gpu_require(const char *cmd, int index, struct gpu_info *g);
  * with the reason in why (size n).
  */
 int gpu_probe(int index, struct gpu_info *g, char *why, size_t n);
-/* The same for the number of visible GPUs, into *count.  0, or the exit
- * code with the reason in why. */
-int gpu_probe_count(int *count, char *why, size_t n);
+/* The same for every visible GPU at once (one child, one load of the
+ * driver): their figures into *g (caller frees), by index, and their
+ * number into *count.  0, or the exit code with the reason in why. */
+int gpu_probe_all(struct gpu_info **g, int *count, char *why, size_t n);
 
 #endif

@@ -66,11 +66,19 @@ struct devq {
  * and ended; and its process's account (run_state's t_*). */
 enum { T_READY, T_FIRST, T_NEXT, T_END, T_PREPARE, T_VERIFY, T_TIMING, T_COMPILE, T_LOAD, T_STORE, NTIMES };
 #define Q_TIMES(q, slot) (Q_BEAT(q) + (q)->nslots + (size_t)(slot) * NTIMES)
+/* Per slot: its GPU's figures, as the parent's probe read them (a worker
+ * that probed again would load the driver once more, a second or more). */
+#define Q_GPU(q, slot) ((struct gpu_info *)Q_TIMES(q, (q)->nslots) + (slot))
 
 static size_t queue_bytes(int nsizes, int nslots)
 {
 	return sizeof(struct devq) + sizeof(int32_t) * (3 * (size_t)nsizes + (size_t)nslots + 1) +
-	       sizeof(int64_t) * (3 + NTIMES) * (size_t)nslots;
+	       sizeof(int64_t) * (3 + NTIMES) * (size_t)nslots + sizeof(struct gpu_info) * (size_t)nslots;
+}
+
+void devq_gpu(const struct devq *q, int slot, struct gpu_info *g)
+{
+	*g = *Q_GPU(q, slot);
 }
 
 static int64_t micros(double seconds)
@@ -239,12 +247,13 @@ static int worker(const struct family *f, const struct tune_opts *o, struct tune
 	return tune_run_queued(f, &wo, x, q, (int)slot);
 }
 
-/* The GPUs asked for, their figures into g[] (*n of them).  0, or the
- * exit code after a message. */
+/* The GPUs asked for, their figures into g[] (*n of them), read by one
+ * probe.  0, or the exit code after a message. */
 static int resolve_devices(const struct tune_opts *o, struct gpu_info **g, int *n)
 {
 	char why[256];
-	int visible = 0, rc = gpu_probe_count(&visible, why, sizeof(why));
+	struct gpu_info *all = NULL;
+	int visible = 0, rc = gpu_probe_all(&all, &visible, why, sizeof(why));
 	if (rc) {
 		error("%s needs a GPU: %s", o->cmd, why);
 		return rc;
@@ -254,16 +263,14 @@ static int resolve_devices(const struct tune_opts *o, struct gpu_info **g, int *
 	for (int i = 0; i < *n; i++) {
 		int index = o->devices_all ? i : o->devices[i];
 		if (index >= visible) {
+			free(all);
 			error("%s: --devices names GPU %d, but %d %s visible", o->cmd, index, visible,
 			      visible == 1 ? "is" : "are");
 			return EXIT_USAGE;
 		}
-		rc = gpu_probe(index, &(*g)[i], why, sizeof(why));
-		if (rc) {
-			error("%s: GPU %d: %s", o->cmd, index, why);
-			return rc;
-		}
+		(*g)[i] = all[index];
 	}
+	free(all);
 	return 0;
 }
 
@@ -287,8 +294,8 @@ static void drop_failed(struct devq *q, const struct gpu_info *g, int *live, con
 
 /* A size some of these GPUs measured already (a run interrupted, or run
  * again) is reserved for the one that measured most of it: it goes on
- * there, and no size is measured on two GPUs.  0, or -1 after a
- * message. */
+ * there, and no size is measured on two GPUs (--force measures every
+ * size anew, so it reserves none).  0, or -1 after a message. */
 static int reserve_measured(const struct family *f, const struct tune_opts *o, struct devq *q,
 			    const struct gpu_info *g, const struct dims *sizes)
 {
@@ -502,9 +509,13 @@ int devices_run(const struct family *f, const struct tune_opts *o, struct tune_e
 				Q_ORDER(q)[j] = Q_ORDER(q)[j - 1];
 				Q_ORDER(q)[j - 1] = tmp_k;
 			}
-		for (int s = 0; s < n; s++)
+		for (int s = 0; s < n; s++) {
 			Q_DEVICE(q)[s] = g[s].index;
-		if (reserve_measured(f, o, q, g, sizes) < 0)
+			*Q_GPU(q, s) = g[s];
+		}
+		/* With --force every size is measured again, wherever it was
+		 * before, so the sizes are dealt afresh. */
+		if (!o->force && reserve_measured(f, o, q, g, sizes) < 0)
 			rc = EXIT_FAIL;
 	}
 	int *live = xcalloc((size_t)n + 1, sizeof(int)), *status = xcalloc((size_t)n + 1, sizeof(int));

@@ -160,6 +160,8 @@ void devq_started(struct devq *q, int slot, int64_t device_id, int64_t run_id);
  * of the first phase, began the other extra sizes, and ended. */
 enum { DEVQ_READY, DEVQ_FIRST, DEVQ_NEXT, DEVQ_END };
 void devq_mark(struct devq *q, int slot, int which);
+/* Slot's GPU's figures, as the parent read them. */
+void devq_gpu(const struct devq *q, int slot, struct gpu_info *g);
 /* Slot's account of where its time went, as s holds it (a restarted
  * worker's starts again). */
 void devq_account(struct devq *q, int slot, const struct run_state *s);

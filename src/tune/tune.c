@@ -348,7 +348,11 @@ static int find_target(struct run_state *s, char *arch, struct device_limits *li
 		/* The device's limits where there is one, else the defaults. */
 		have_gpu = gpu_probe(s->o->device, &s->g, why, sizeof(why)) == 0;
 	} else if (!o->dry_run || !o->arch) {
-		int r = gpu_probe(s->o->device, &s->g, why, sizeof(why));
+		int r = 0;
+		if (s->q) /* a worker of several GPUs: the parent probed them */
+			devq_gpu(s->q, s->slot, &s->g);
+		else
+			r = gpu_probe(s->o->device, &s->g, why, sizeof(why));
 		if (r) {
 			if (o->dry_run)
 				error("%s: no GPU to take the architecture from (%s): give --arch, e.g. --arch sm_90",
