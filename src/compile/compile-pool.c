@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -46,6 +47,8 @@ struct result_msg {
 	int cached; /* compiled by another pool while this one waited */
 };
 
+/* How much lower than the tuner the compile workers run (setpriority). */
+#define COMPILE_NICE 10
 /* A lazy worker's message that it took a job. */
 #define STARTED (-1)
 /* owner[] of a job no worker has taken yet. */
@@ -288,6 +291,12 @@ struct compile_pool *compile_pool_start(struct compile_job *jobs, size_t n, cons
 			 * whose parent is gone ends at its closed pipes. */
 			signal(SIGINT, SIG_IGN);
 			signal(SIGTERM, SIG_IGN);
+			/* Below the tuner in priority: the process that launches
+			 * and times kernels (one per GPU) must never wait for a
+			 * core behind the compilers, which fill every core while
+			 * a cold run starts.  (Where refused, compiling at the
+			 * tuner's priority only slows its start.) */
+			setpriority(PRIO_PROCESS, 0, COMPILE_NICE);
 			if (lazy) {
 				close(tfds[1]);
 				lazy_worker(p, arch, w, tfds[0], fds[1]);
