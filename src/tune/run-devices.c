@@ -64,7 +64,8 @@ struct devq {
 /* Per slot, NTIMES figures in microseconds: when (monotonic) it began
  * measuring, ran out of first-phase sizes, began the other extra sizes
  * and ended; and its process's account (run_state's t_*). */
-enum { T_READY, T_FIRST, T_NEXT, T_END, T_PREPARE, T_VERIFY, T_TIMING, T_COMPILE, T_LOAD, T_STORE, NTIMES };
+enum { T_BEGIN, T_POOL, T_DRIVER, T_READY, T_FIRST, T_NEXT, T_END, T_PREPARE, T_VERIFY, T_TIMING, T_COMPILE, T_LOAD,
+       T_STORE, NTIMES };
 #define Q_TIMES(q, slot) (Q_BEAT(q) + (q)->nslots + (size_t)(slot) * NTIMES)
 /* Per slot: its GPU's figures, as the parent's probe read them (a worker
  * that probed again would load the driver once more, a second or more). */
@@ -209,7 +210,8 @@ void devq_started(struct devq *q, int slot, int64_t device_id, int64_t run_id)
 
 void devq_mark(struct devq *q, int slot, int which)
 {
-	static const int at[] = { [DEVQ_READY] = T_READY, [DEVQ_FIRST] = T_FIRST, [DEVQ_NEXT] = T_NEXT,
+	static const int at[] = { [DEVQ_BEGIN] = T_BEGIN, [DEVQ_POOL] = T_POOL, [DEVQ_DRIVER] = T_DRIVER,
+				  [DEVQ_READY] = T_READY, [DEVQ_FIRST] = T_FIRST, [DEVQ_NEXT] = T_NEXT,
 				  [DEVQ_END] = T_END };
 	Q_TIMES(q, slot)[at[which]] = micros(now_seconds());
 }
@@ -450,6 +452,9 @@ static int report_devices(const struct family *f, const struct tune_opts *o, con
 		/* When, in seconds of this run, and where its time went. */
 #define AT(i) (t[i] ? (double)t[i] * 1e-6 - t0 : 0.0)
 #define SPENT(i) ((double)t[i] * 1e-6)
+		if (t[T_READY])
+			fprintf(out, "  its worker began at %.1f s of the run, had its compile pool at %.1f s and the "
+				"driver and the tuner's kernels at %.1f s\n", AT(T_BEGIN), AT(T_POOL), AT(T_DRIVER));
 		if (t[T_READY])
 			fprintf(out, "  measuring from %.1f s to %.1f s of the run; out of first-phase sizes at %.1f s, "
 				"the other extra sizes from %.1f s; %.1f s preparing sizes and ceilings, %.1f s verifying, "

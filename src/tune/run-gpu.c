@@ -248,8 +248,12 @@ int gpu_run(struct run_state *s, const char *arch, const char *cache_dir, int wo
 						       s->o->strategy != STRATEGY_EXHAUSTIVE);
 	if (!pool)
 		return EXIT_FAIL;
+	if (s->q)
+		devq_mark(s->q, s->slot, DEVQ_POOL);
 	char *support = NULL, *ceil = NULL;
 	rc = load_driver(s, pool, &support, &ceil);
+	if (s->q)
+		devq_mark(s->q, s->slot, DEVQ_DRIVER);
 	if (rc != EXIT_OK) {
 		free(support);
 		free(ceil);

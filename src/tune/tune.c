@@ -496,6 +496,8 @@ int tune_run_queued(const struct family *f, const struct tune_opts *o, struct tu
 	init_state(&s, f, o, x);
 	s.q = q;
 	s.slot = slot;
+	if (q)
+		devq_mark(q, slot, DEVQ_BEGIN);
 	if (q && devq_nsizes(q) != s.nsizes) { /* the parent planned from the same command line */
 		error("a worker planned %zu sizes where its queue holds %zu", s.nsizes, devq_nsizes(q));
 		free_state(&s);
