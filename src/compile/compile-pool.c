@@ -68,6 +68,7 @@ struct compile_pool {
 	/* Lazy pools: the write end of the job pipe, which jobs were asked
 	 * for, and the asks the pipe could not take yet. */
 	int todo_fd;
+	int go_fd;       /* a held pool's: closed to let its workers start */
 	unsigned char *requested;
 	int *backlog;
 	size_t nbacklog;
@@ -224,8 +225,9 @@ static void lazy_worker(struct compile_pool *p, const char *arch, int w, int rfd
 }
 
 struct compile_pool *compile_pool_start(struct compile_job *jobs, size_t n, const char *arch,
-					const char *cache_dir, int workers, int lazy)
+					const char *cache_dir, int workers, int flags)
 {
+	int lazy = flags & COMPILE_LAZY;
 	if (mkdir_p(cache_dir) < 0) {
 		error("cannot create the compile cache directory %s: %s", cache_dir, strerror(errno));
 		return NULL;
@@ -234,7 +236,7 @@ struct compile_pool *compile_pool_start(struct compile_job *jobs, size_t n, cons
 	p->jobs = jobs;
 	p->n = n;
 	p->dir = xstrdup(cache_dir);
-	p->fd = p->todo_fd = -1;
+	p->fd = p->todo_fd = p->go_fd = -1;
 	p->owner = xcalloc(n ? n : 1, sizeof(size_t));
 	p->requested = xcalloc(n ? n : 1, 1);
 	p->backlog = xcalloc(n ? n : 1, sizeof(int));
@@ -270,8 +272,8 @@ struct compile_pool *compile_pool_start(struct compile_job *jobs, size_t n, cons
 		free(todo);
 		return p;
 	}
-	int fds[2], tfds[2] = { -1, -1 };
-	if (pipe(fds) < 0 || (lazy && pipe(tfds) < 0))
+	int fds[2], tfds[2] = { -1, -1 }, go[2] = { -1, -1 };
+	if (pipe(fds) < 0 || (lazy && pipe(tfds) < 0) || ((flags & COMPILE_HELD) && pipe(go) < 0))
 		die("pipe: %s", strerror(errno));
 	p->pids = xcalloc((size_t)workers, sizeof(pid_t));
 	p->alive = xcalloc((size_t)workers, sizeof(int));
@@ -291,6 +293,13 @@ struct compile_pool *compile_pool_start(struct compile_job *jobs, size_t n, cons
 			 * whose parent is gone ends at its closed pipes. */
 			signal(SIGINT, SIG_IGN);
 			signal(SIGTERM, SIG_IGN);
+			if (go[0] >= 0) { /* held: until compile_pool_go closes the other end */
+				close(go[1]);
+				char c;
+				while (read(go[0], &c, 1) < 0 && errno == EINTR)
+					;
+				close(go[0]);
+			}
 			/* Below the tuner in priority: the process that launches
 			 * and times kernels (one per GPU) must never wait for a
 			 * core behind the compilers, which fill every core while
@@ -319,6 +328,11 @@ struct compile_pool *compile_pool_start(struct compile_job *jobs, size_t n, cons
 		}
 	}
 	close(fds[1]);
+	if (go[0] >= 0) {
+		close(go[0]);
+		fcntl(go[1], F_SETFD, FD_CLOEXEC);
+		p->go_fd = go[1];
+	}
 	/* A restarted tuner (restart.h) starts its own pool; the old workers
 	 * then lose their reader and stop on SIGPIPE. */
 	fcntl(fds[0], F_SETFD, FD_CLOEXEC);
@@ -415,8 +429,17 @@ static int read_results(struct compile_pool *p, int timeout_ms)
 	return 1;
 }
 
+void compile_pool_go(struct compile_pool *p)
+{
+	if (p->go_fd >= 0) {
+		close(p->go_fd);
+		p->go_fd = -1;
+	}
+}
+
 int compile_pool_wait(struct compile_pool *p, size_t i)
 {
+	compile_pool_go(p);
 	compile_pool_request(p, i);
 	while (!p->jobs[i].done) {
 		if (p->todo_fd >= 0)
@@ -487,6 +510,7 @@ void compile_pool_stop(struct compile_pool *p)
 {
 	if (!p)
 		return;
+	compile_pool_go(p);
 	/* Lazy workers wait for jobs until their pipe closes. */
 	if (p->todo_fd >= 0) {
 		close(p->todo_fd);

@@ -27,16 +27,28 @@ struct compile_job {
 
 struct compile_pool;
 
+/* compile_pool_start's flags. */
+enum {
+	COMPILE_LAZY = 1, /* compile only what is asked for (else every job, in order) */
+	COMPILE_HELD = 2, /* fork the workers, but start none before compile_pool_go */
+};
+
 /*
  * Starts compiling jobs[0..n) for arch with up to `workers` processes
  * (0: one per online CPU).  Jobs already in cache_dir are done at once.
- * Eager pools compile every job, in order; lazy ones only the jobs asked
- * for (compile_pool_request, compile_pool_wait), in the order asked.
- * Every job's source must be set before the start (workers are forked).
- * Returns NULL after reporting when cache_dir cannot be created.
+ * Eager pools compile every job, in order; lazy ones (COMPILE_LAZY) only
+ * the jobs asked for (compile_pool_request, compile_pool_wait), in the
+ * order asked.  Every job's source must be set before the start (workers
+ * are forked).  Returns NULL after reporting when cache_dir cannot be
+ * created.
  */
 struct compile_pool *compile_pool_start(struct compile_job *jobs, size_t n, const char *arch,
-					const char *cache_dir, int workers, int lazy);
+					const char *cache_dir, int workers, int flags);
+/* Lets a held pool's workers start (compile_pool_wait does too).  Why
+ * hold them: the CUDA driver must be loaded after the fork, and it loads
+ * several times slower while every core compiles (8 s against 1 s on a
+ * host of four H200s). */
+void compile_pool_go(struct compile_pool *p);
 /* Asks a lazy pool to compile job i (no effect when it is done, asked for
  * already, or the pool is eager). */
 void compile_pool_request(struct compile_pool *p, size_t i);

@@ -83,6 +83,15 @@ int gpu_require(const char *cmd, int index, struct gpu_info *g)
 	return 0;
 }
 
+int gpu_context_now(int index)
+{
+	CUdevice dev;
+	CUcontext ctx;
+	if (cu.DeviceGet(&dev, index) != CUDA_SUCCESS || cu.DevicePrimaryCtxRetain(&ctx, dev) != CUDA_SUCCESS)
+		return -1;
+	return 0;
+}
+
 struct probe_msg {
 	int status;
 	int visible; /* GPUs the driver sees */

@@ -22,6 +22,12 @@ struct gpu_info {
 	int driver_version;      /* e.g. 13000 */
 };
 
+/* Requires the driver.  Creates GPU index's primary context now, retained
+ * for the rest of the process, so that a later user (bench_open) finds
+ * it made: a tuning run makes it before its compilers take every core,
+ * which slow it several times.  0, or -1 (a later user reports why). */
+int gpu_context_now(int index);
+
 /* Theoretical DRAM bandwidth in GB/s: two transfers a clock over the bus. */
 double gpu_peak_gbps(const struct gpu_info *g);
 
