@@ -76,8 +76,12 @@ int main(int argc, char **argv)
 	pid_t child = fork();
 	struct compile_pool *e = compile_pool_start(both, M, "sm_80", argv[1], 3, 0);
 	int all = e != NULL;
-	for (int i = 0; e && i < M; i++)
-		all &= compile_pool_wait(e, (size_t)i) == COMPILE_OK && compile_pool_cubin(e, (size_t)i, &(size_t){ 0 }) != NULL;
+	for (int i = 0; e && i < M; i++) {
+		size_t len = 0;
+		char *image = compile_pool_wait(e, (size_t)i) == COMPILE_OK ? compile_pool_cubin(e, (size_t)i, &len) : NULL;
+		all &= image != NULL && len > 0;
+		free(image);
+	}
 	size_t mine = e ? compile_pool_compiled(e) : 0;
 	compile_pool_stop(e);
 	if (child == 0)

@@ -279,18 +279,26 @@ struct compile_pool *compile_pool_start(struct compile_job *jobs, size_t n, cons
 	p->alive = xcalloc((size_t)workers, sizeof(int));
 	p->ended = xcalloc((size_t)workers, sizeof(int));
 	fflush(NULL);
+	/* Ctrl-C and SIGTERM are the parent's to handle, even when they come
+	 * to the whole process group (as from `timeout` or `kill -- -PGID`):
+	 * a worker killed by them would make the variant in hand look like
+	 * one that failed to compile.  Ignoring them is not enough: NVRTC
+	 * sets a SIGTERM handler of its own while it compiles, which exits
+	 * with status 4.  So the workers are born with both blocked (the mask
+	 * is set around the fork, leaving no moment unguarded), and ignore
+	 * them too.  The parent stops its workers with SIGKILL, and a worker
+	 * whose parent is gone ends at its closed pipes. */
+	sigset_t stop, old;
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigprocmask(SIG_BLOCK, &stop, &old);
 	for (int w = 0; w < workers; w++) {
 		pid_t pid = fork();
 		if (pid < 0)
 			die("fork: %s", strerror(errno));
 		if (pid == 0) {
 			close(fds[0]);
-			/* Ctrl-C and SIGTERM are the parent's to handle, even when
-			 * they come to the whole process group (as from `timeout`
-			 * or `kill -- -PGID`): a worker killed by them would make
-			 * the variant in hand look like one that failed to compile.
-			 * The parent stops its workers with SIGKILL, and a worker
-			 * whose parent is gone ends at its closed pipes. */
 			signal(SIGINT, SIG_IGN);
 			signal(SIGTERM, SIG_IGN);
 			if (go[0] >= 0) { /* held: until compile_pool_go closes the other end */
@@ -315,6 +323,7 @@ struct compile_pool *compile_pool_start(struct compile_job *jobs, size_t n, cons
 		p->pids[w] = pid;
 		p->alive[w] = 1;
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (lazy) {
 		close(tfds[0]);
 		/* Never block on a full job pipe: asks wait in the backlog. */
