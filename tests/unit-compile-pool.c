@@ -7,7 +7,7 @@
  * job is done in both, and compiled once between them.  Usage:
  * unit-compile-pool CACHE_DIR.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* usleep */
 #include "../src/compile/compile-pool.h"
 #include "../src/compile/nvrtc-compile.h"
 
@@ -92,5 +92,40 @@ int main(int argc, char **argv)
 	check(all && theirs <= M, "two pools on one cache: every job done in both");
 	printf("# compiled: %zu here, %d in the other process\n", mine, theirs);
 	check(mine + (size_t)theirs == M, "each job compiled once between the two pools");
+
+	/* A held eager pool of three workers: the COMPILE_LEAD first ones
+	 * compile their jobs (0 and 1 first), the third none of its own
+	 * (2, then 5) until compile_pool_go. */
+	enum { H = 6 };
+	struct compile_job held[H];
+	char hsrc[H][160];
+	memset(held, 0, sizeof(held));
+	for (int i = 0; i < H; i++) {
+		snprintf(hsrc[i], sizeof(hsrc[i]),
+			 "extern \"C\" __global__ void k(float *x) { x[threadIdx.x] = %d.25f; }\n", i * 100000 + (int)getpid() % 100000);
+		held[i].source = hsrc[i];
+		held[i].name = "held";
+	}
+	struct compile_pool *h = compile_pool_start(held, H, "sm_80", argv[1], 3, COMPILE_HELD);
+	char path[4096];
+	int lead_done = 0;
+	for (int t = 0; t < 300 && !lead_done; t++) { /* up to 30 s for the lead workers' first jobs */
+		lead_done = 1;
+		for (int i = 0; i < 2; i++) {
+			snprintf(path, sizeof(path), "%s/%s.cubin", argv[1], held[i].key);
+			lead_done &= access(path, F_OK) == 0;
+		}
+		usleep(100000);
+	}
+	check(lead_done, "a held pool's lead workers compile its first jobs before it goes");
+	usleep(500000);
+	snprintf(path, sizeof(path), "%s/%s.cubin", argv[1], held[2].key);
+	check(access(path, F_OK) != 0, "its other workers compile nothing before it goes");
+	compile_pool_go(h);
+	int every = 1;
+	for (int i = 0; i < H; i++)
+		every &= compile_pool_wait(h, (size_t)i) == COMPILE_OK;
+	check(every && compile_pool_compiled(h) == H, "once it goes, every job is compiled");
+	compile_pool_stop(h);
 	return failures ? 1 : 0;
 }

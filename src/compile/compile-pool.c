@@ -301,12 +301,15 @@ struct compile_pool *compile_pool_start(struct compile_job *jobs, size_t n, cons
 			close(fds[0]);
 			signal(SIGINT, SIG_IGN);
 			signal(SIGTERM, SIG_IGN);
-			if (go[0] >= 0) { /* held: until compile_pool_go closes the other end */
+			if (go[0] >= 0 && w >= COMPILE_LEAD) { /* held: until compile_pool_go closes the other end */
 				close(go[1]);
 				char c;
 				while (read(go[0], &c, 1) < 0 && errno == EINTR)
 					;
 				close(go[0]);
+			} else if (go[0] >= 0) {
+				close(go[0]);
+				close(go[1]);
 			}
 			/* Below the tuner in priority: the process that launches
 			 * and times kernels (one per GPU) must never wait for a

@@ -30,8 +30,12 @@ struct compile_pool;
 /* compile_pool_start's flags. */
 enum {
 	COMPILE_LAZY = 1, /* compile only what is asked for (else every job, in order) */
-	COMPILE_HELD = 2, /* fork the workers, but start none before compile_pool_go */
+	COMPILE_HELD = 2, /* fork the workers, but start only COMPILE_LEAD before compile_pool_go */
 };
+/* The workers a held pool starts at once: they take its first jobs (a
+ * tuning run's own kernels, which it needs first), two compiles beside
+ * the loading driver where every core's would slow it. */
+#define COMPILE_LEAD 2
 
 /*
  * Starts compiling jobs[0..n) for arch with up to `workers` processes
@@ -44,10 +48,10 @@ enum {
  */
 struct compile_pool *compile_pool_start(struct compile_job *jobs, size_t n, const char *arch,
 					const char *cache_dir, int workers, int flags);
-/* Lets a held pool's workers start (compile_pool_wait does too).  Why
- * hold them: the CUDA driver must be loaded after the fork, and it loads
- * several times slower while every core compiles (8 s against 1 s on a
- * host of four H200s). */
+/* Lets a held pool's other workers start (compile_pool_wait does too).
+ * Why hold them: the CUDA driver must be loaded after the fork, and it
+ * loads several times slower while every core compiles (8 s against 1 s
+ * on a host of four H200s). */
 void compile_pool_go(struct compile_pool *p);
 /* Asks a lazy pool to compile job i (no effect when it is done, asked for
  * already, or the pool is eager). */

@@ -253,6 +253,10 @@ int gpu_run(struct run_state *s, const char *arch, const char *cache_dir, int wo
 						       (s->o->strategy != STRATEGY_EXHAUSTIVE ? COMPILE_LAZY : 0) | COMPILE_HELD);
 	if (!pool)
 		return EXIT_FAIL;
+	/* The tuner's own kernels compile while the driver loads (a lazy
+	 * pool's lead workers take what is asked first). */
+	for (size_t j = 0; j < s->own_jobs; j++)
+		compile_pool_request(pool, j);
 	if (s->q)
 		devq_mark(s->q, s->slot, DEVQ_POOL);
 	char *support = NULL, *ceil = NULL;
