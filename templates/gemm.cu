@@ -3,7 +3,8 @@
  * cores, no TF32): A is M x K, B is K x N, C is M x N, all row-major and
  * densely packed.
  *
- * One template, gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP>:
+ * One template, gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT,
+ * REALIGN>:
  *   BM x BN   the block's tile of C; BK the step along K staged in shared
  *             memory per round.
  *   WM x WN   a warp's tile of the block tile; (BM / WM) * (BN / WN) warps.
@@ -32,6 +33,10 @@
  *             the sum is in one order at every run (deterministic) and
  *             needs neither scratch memory nor a second kernel.  A shape
  *             of few tiles and a long K fills the GPU this way.
+ *   REALIGN   1 (with VEC 4): rows of A or B that start off 16 bytes (K
+ *             or N not a multiple of 4) are loaded as aligned 16-byte
+ *             vectors shifted into place (gt_gemm_fetch_shifted) rather
+ *             than element by element.
  * A is stored transposed in shared memory (As[k][m]) so that a thread's
  * TM values of A for one k are contiguous, like its TN values of B.
  * M, N and K need not be multiples of anything: loads outside A or B read
@@ -120,6 +125,51 @@ __device__ __forceinline__ void gt_gemm_fetch(const float *__restrict__ p, int r
 	}
 }
 
+/* REALIGN: the 4 floats of row r (of rows x cols, leading dimension ld,
+ * rows starting off 16 bytes) from column c (a multiple of 4), zeros
+ * outside, as two aligned 16-byte loads shifted into place: the one at or
+ * before them, and the next.  The next is the neighbouring lane's own
+ * first (lane + 1 loads the 4 columns after c of the same row), so a row
+ * takes one load more than its aligned vectors, not four scalar loads a
+ * vector; the last lane of a row's SEG lanes, and of the warp, loads it
+ * itself.  Every lane of the warp calls it at once (shuffles).  Near the
+ * end of the matrix, where a 16-byte load would reach past it, element by
+ * element. */
+template <int SEG>
+__device__ __forceinline__ void gt_gemm_fetch_shifted(const float *__restrict__ p, int rows, int cols, int ld,
+						      int r, int c, float *v)
+{
+	const size_t at = (size_t)r * ld + c, end = (size_t)rows * ld;
+	const int off = (int)(at & 3);
+	const float *base = p + (at - off);
+	const bool whole = r < rows && at - off + 8 <= end;
+	float4 x = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+	if (whole)
+		x = *reinterpret_cast<const float4 *>(base);
+	float4 y;
+	y.x = __shfl_down_sync(0xffffffffu, x.x, 1);
+	y.y = __shfl_down_sync(0xffffffffu, x.y, 1);
+	y.z = __shfl_down_sync(0xffffffffu, x.z, 1);
+	y.w = __shfl_down_sync(0xffffffffu, x.w, 1);
+	/* The neighbour's is this row's next vector only within the row's
+	 * lanes and the warp, and only where it too loaded a whole one. */
+	const bool own = (c / 4) % SEG == SEG - 1 || (threadIdx.x & 31) == 31 || at - off + 12 > end;
+	if (whole && own)
+		y = *reinterpret_cast<const float4 *>(base + 4);
+#pragma unroll
+	for (int i = 0; i < 4; i++) {
+		/* Element off + i of the eight, by selects (an array indexed at
+		 * run time would live in local memory). */
+		const int k = off + i;
+		const float sx = k == 0 ? x.x : k == 1 ? x.y : k == 2 ? x.z : x.w;
+		const float sy = k == 4 ? y.x : k == 5 ? y.y : k == 6 ? y.z : y.w;
+		if (!whole)
+			v[i] = r < rows && c + i < cols ? p[at + i] : 0.0f;
+		else
+			v[i] = c + i < cols ? (k < 4 ? sx : sy) : 0.0f;
+	}
+}
+
 /* N consecutive floats of shared memory into registers: as 16-byte reads
  * when VEC4 (N a multiple of 4 and src 16-byte aligned). */
 template <int N, bool VEC4>
@@ -141,7 +191,8 @@ __device__ __forceinline__ void gt_gemm_frag(const float *src, float *dst)
 	}
 }
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP, int SPLIT>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP, int SPLIT,
+	  int REALIGN>
 __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float *__restrict__ B,
 					float *__restrict__ C, int M, int N, int K)
 {
@@ -179,6 +230,10 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 	const int lm = (lane / 8) * TM, ln = (lane % 8) * TN;
 	const bool a_vec = (K % 4) == 0 && ((size_t)A % 16) == 0;
 	const bool b_vec = (N % 4) == 0 && ((size_t)B % 16) == 0;
+	/* REALIGN: every row through the shifted loads, off 16 bytes or not
+	 * (one path, not two: both would hold registers at once). */
+	const bool a_shift = REALIGN && VEC == 4 && ((size_t)A % 16) == 0;
+	const bool b_shift = REALIGN && VEC == 4 && ((size_t)B % 16) == 0;
 
 	float acc[S::ITERM * TM][S::ITERN * TN];
 #pragma unroll
@@ -193,12 +248,18 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 #pragma unroll
 		for (int l = 0; l < S::LOADS_A; l++) {
 			const int e = (l * S::THREADS + t) * VEC, r = e / BK, c = e % BK;
-			gt_gemm_fetch<VEC>(A, M, K, K, m0 + r, k0 + c, a_vec, ra[l]);
+			if (REALIGN && a_shift)
+				gt_gemm_fetch_shifted<BK / 4>(A, M, K, K, m0 + r, k0 + c, ra[l]);
+			else
+				gt_gemm_fetch<VEC>(A, M, K, K, m0 + r, k0 + c, a_vec, ra[l]);
 		}
 #pragma unroll
 		for (int l = 0; l < S::LOADS_B; l++) {
 			const int e = (l * S::THREADS + t) * VEC, r = e / BN, c = e % BN;
-			gt_gemm_fetch<VEC>(B, K, N, N, k0 + r, n0 + c, b_vec, rb[l]);
+			if (REALIGN && b_shift)
+				gt_gemm_fetch_shifted<BN / 4>(B, K, N, N, k0 + r, n0 + c, rb[l]);
+			else
+				gt_gemm_fetch<VEC>(B, K, N, N, k0 + r, n0 + c, b_vec, rb[l]);
 		}
 	};
 	/* ... and from registers into a shared stage, A transposed. */
@@ -370,42 +431,42 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 #define GT_GEMM_CLUSTERED GT_GEMM_PASTE(GT_HEADER_KERNEL, _cluster)
 #define GT_GEMM_ENTRY GT_GEMM_PASTE(GT_HEADER_KERNEL, _entry)
 template <int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF,
-	  int GROUP, int SPLIT>
+	  int GROUP, int SPLIT, int REALIGN>
 __global__ void
 __launch_bounds__(gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>::THREADS, MIN_BLOCKS)
 GT_GEMM_PLAIN(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N, int K)
 {
-	gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>(A, B, C, M, N, K);
+	gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN>(A, B, C, M, N, K);
 }
 
 template <int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF,
-	  int GROUP, int SPLIT>
+	  int GROUP, int SPLIT, int REALIGN>
 __global__ void GT_GEMM_CLUSTER_DIMS(SPLIT)
 __launch_bounds__(gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>::THREADS, MIN_BLOCKS)
 GT_GEMM_CLUSTERED(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N,
 		  int K)
 {
-	gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>(A, B, C, M, N, K);
+	gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN>(A, B, C, M, N, K);
 }
 
 typedef void (*gt_gemm_kernel_t)(const float *__restrict__, const float *__restrict__, float *__restrict__, int,
 				 int, int);
 template <bool CLUSTER, int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD,
-	  int DBUF, int GROUP, int SPLIT>
+	  int DBUF, int GROUP, int SPLIT, int REALIGN>
 struct GT_GEMM_ENTRY {
 	static constexpr gt_gemm_kernel_t kernel =
-		GT_GEMM_PLAIN<MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>;
+		GT_GEMM_PLAIN<MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN>;
 };
 template <int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF,
-	  int GROUP, int SPLIT>
-struct GT_GEMM_ENTRY<true, MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT> {
+	  int GROUP, int SPLIT, int REALIGN>
+struct GT_GEMM_ENTRY<true, MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN> {
 	static constexpr gt_gemm_kernel_t kernel =
-		GT_GEMM_CLUSTERED<MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>;
+		GT_GEMM_CLUSTERED<MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN>;
 };
 template <int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF,
-	  int GROUP, int SPLIT>
+	  int GROUP, int SPLIT, int REALIGN>
 constexpr gt_gemm_kernel_t GT_HEADER_KERNEL =
-	GT_GEMM_ENTRY<(SPLIT > 1), MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>::kernel;
+	GT_GEMM_ENTRY<(SPLIT > 1), MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN>::kernel;
 #undef GT_GEMM_PLAIN
 #undef GT_GEMM_CLUSTERED
 #undef GT_GEMM_ENTRY
@@ -428,7 +489,7 @@ extern "C" __global__ void GT_GEMM_CLUSTER
 __launch_bounds__(gt_gemm_shape<GT_BM, GT_BN, GT_BK, GT_WM, GT_WN, GT_TM, GT_TN, GT_VEC, GT_PAD, GT_DBUF, GT_GROUP, GT_SPLIT>::THREADS)
 GT_KERNEL_NAME(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N, int K)
 {
-	gt_gemm<GT_BM, GT_BN, GT_BK, GT_WM, GT_WN, GT_TM, GT_TN, GT_VEC, GT_PAD, GT_DBUF, GT_GROUP, GT_SPLIT>(A, B, C, M, N, K);
+	gt_gemm<GT_BM, GT_BN, GT_BK, GT_WM, GT_WN, GT_TM, GT_TN, GT_VEC, GT_PAD, GT_DBUF, GT_GROUP, GT_SPLIT, GT_REALIGN>(A, B, C, M, N, K);
 }
 #undef GT_GEMM_CLUSTER
 #undef GT_KERNEL_NAME

@@ -55,17 +55,17 @@ typedef const char *(*runner)(const float *A, const float *B, float *C, int M, i
 
 /* Split-K (split > 1) sums over a thread-block cluster, which the host
  * runner does not model: the tests sample split=1 alone. */
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP, int REALIGN>
 const char *run(const float *A, const float *B, float *C, int M, int N, int K)
 {
 	typedef gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, 1> S;
 	const unsigned tiles = (unsigned)(((M + BM - 1) / BM) * ((N + BN - 1) / BN));
 	return cuda_host::launch(tiles, S::THREADS, 1,
-				 [&] { gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, 1>(A, B, C, M, N, K); });
+				 [&] { gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, 1, REALIGN>(A, B, C, M, N, K); });
 }
 
 /* The floats of shared memory the family gives a launch of the variant. */
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP, int REALIGN>
 size_t smem_floats()
 {
 	return (DBUF ? 2 : 1) * (size_t)gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, 1>::STAGE;

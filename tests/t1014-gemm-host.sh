@@ -9,7 +9,8 @@
 # be untouched.  Faults the runner
 # injects around a variant (host_inject) must be caught.  The sample
 # changes each day (seed printed; repeat with GPUTUNE_SAMPLE_SEED); make
-# check-full takes five times as many.  Split-K (split > 1) sums over a
+# check-full takes five times as many; realign=on's variants are sampled
+# apart, as the default space has none.  Split-K (split > 1) sums over a
 # thread-block cluster, which the host runner does not model: its
 # variants are checked on GPUs (t5009).
 . "$(dirname "$0")/setup"
@@ -18,17 +19,21 @@ host_cxx
 host_sample gemm <<'LIST'
 f32 14 --param split=1
 f32 6 --param split=1 --param bm=all --param bn=all --param bk=all --param wm=all --param wn=all --param tm=all --param tn=all --param vec=all --param pad=all --param group=all
+f32 6 --param split=1 --param realign=on --param vec=4
 LIST
 # A fault the runner must catch: A's last column left out.
 cat >>"$T/names" <<'FAULTS'
 f32 bm=64,bn=64,bk=16,wm=32,wn=32,tm=4,tn=4,vec=4,pad=4,dbuf=1,group=8,inject=wrong
 f32 bm=32,bn=32,bk=8,wm=16,wn=16,tm=2,tn=2,vec=1,pad=0,dbuf=0,group=1,inject=wrong
 FAULTS
-host_runner gemm 18 2 BM BN BK WM WN TM TN VEC PAD DBUF GROUP
+host_runner gemm 24 2 BM BN BK WM WN TM TN VEC PAD DBUF GROUP REALIGN
 
 # Shapes: one element, less than a tile and a thread's tile, whole tiles,
 # remainders in M, N and K with every buffer off its alignment, several
 # tiles down and across (the grouped orders), vector loads of B with A and
-# C misaligned (the checks of each pointer), and K past several rounds.
-host_run 0 1x1x1 7x5x3 64x64x64 130x67x33+1 200x260x20 64x64x64+1/0/1 64x64x64+0/2/0 33x70x100
+# C misaligned (the checks of each pointer), K past several rounds, and
+# (realign=on's shifted loads) rows of A and B off 16 bytes with the
+# buffers aligned: K and N of every remainder by 4.
+host_run 0 1x1x1 7x5x3 64x64x64 130x67x33+1 200x260x20 64x64x64+1/0/1 64x64x64+0/2/0 33x70x100 \
+	97x131x45 66x130x70 40x259x37
 done_testing

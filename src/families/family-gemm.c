@@ -32,10 +32,11 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { P_BM, P_BN, P_BK, P_WM, P_WN, P_TM, P_TN, P_VEC, P_PAD, P_DBUF, P_GROUP, P_SPLIT, P_INJECT, NPARAMS };
+enum { P_BM, P_BN, P_BK, P_WM, P_WN, P_TM, P_TN, P_VEC, P_PAD, P_DBUF, P_GROUP, P_SPLIT, P_REALIGN, P_INJECT, NPARAMS };
 _Static_assert(NPARAMS <= MAX_PARAMS, "more parameters than MAX_PARAMS");
 
 static const char *const inject_names[] = { "none", "wrong", NULL };
+static const char *const realign_names[] = { "off", "on", NULL };
 
 static const struct param_def params[NPARAMS] = {
 	[P_BM] = { "bm", "GT_BM", "rows of C per block (the block tile's height)",
@@ -63,6 +64,10 @@ static const struct param_def params[NPARAMS] = {
 	/* Quiet: the names stored before split-K existed are its split=1. */
 	[P_SPLIT] = { "split", "GT_SPLIT", "blocks per tile of C, each multiplying a slice of K, summed in order over a thread-block cluster's shared memory (compute capability 9.0 on)",
 		      NULL, { 1, 2, 4, 8 }, 4, { 1, 2, 4 }, 3, 1, 0, 1 },
+	/* Quiet, as split; not in the default space until measured against
+	 * the element-by-element loads it replaces. */
+	[P_REALIGN] = { "realign", "GT_REALIGN", "with vec=4: rows of A or B that start off 16 bytes (K or N not a multiple of 4) loaded as aligned 16-byte vectors shifted into place through the warp's shuffles, instead of element by element",
+			realign_names, { 0, 1 }, 2, { 0 }, 1, 0, 0, 1 },
 	[P_INJECT] = { "inject", "GT_INJECT", "test-only: GT_INJECT for a test's copy of the template (tests/faults), which injects a fault: wrong (leaves out A's last column); the shipped template has none",
 		       inject_names, { 0, 1 }, 2, { 0 }, 1, 0, 1 },
 };
@@ -107,6 +112,8 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 		snprintf(buf, n, "more than %d outputs per thread (wm wn / 32): registers would spill", MAX_ACC);
 		return buf;
 	}
+	if (v[P_REALIGN] && v[P_VEC] != 4)
+		return "realign shifts 16-byte loads into place (it needs vec=4)";
 	if (v[P_SPLIT] > 1 && lim->cc && lim->cc < 90)
 		return "split-K sums over a thread-block cluster, which needs compute capability 9.0";
 	if (smem_of(v) > (size_t)lim->max_smem_per_block) {
