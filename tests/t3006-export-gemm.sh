@@ -12,7 +12,8 @@
 
 uuid=GPU-gemm
 X=bm=128,bn=256,bk=8,wm=64,wn=64,tm=8,tn=2,vec=4,pad=4,dbuf=1,group=8
-Y=bm=64,bn=128,bk=16,wm=32,wn=32,tm=4,tn=2,vec=4,pad=4,dbuf=1,group=1
+# Y with the shifted loads, so that nvcc and NVRTC build them from the header.
+Y=bm=64,bn=128,bk=16,wm=32,wn=32,tm=4,tn=2,vec=4,pad=4,dbuf=1,group=1,realign=on
 Z=bm=128,bn=128,bk=8,wm=32,wn=64,tm=8,tn=8,vec=4,pad=4,dbuf=0,group=1
 # record M N K GFLOPS PARAMS HASH
 record() {
