@@ -11,7 +11,8 @@
  *
  * Several pools may share a cache at once (the workers of a run over
  * several GPUs, each with its own pool, or two runs): a job is compiled
- * under a lock of its own, a byte of the cache's compile.lock at its key,
+ * under a lock of its own, a byte of the cache's .compile.lock at its key
+ * (hidden, so that a listing of the cache shows its images and logs),
  * and a pool that finds the lock taken waits, then reads what the holder
  * wrote.  So each variant is compiled once whoever asks for it, and the
  * pools' workers, which walk the same jobs in the same order, share the
@@ -141,7 +142,7 @@ static int cached_status(const struct compile_pool *p, size_t i)
  * be had (the job is then compiled unlocked, as before pools shared). */
 static int lock_job(const struct compile_pool *p, size_t i)
 {
-	char *path = xasprintf("%s/compile.lock", p->dir);
+	char *path = xasprintf("%s/.compile.lock", p->dir);
 	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	free(path);
 	if (fd < 0)
