@@ -25,6 +25,19 @@ static void check(int cond, const char *what)
 	failures += !cond;
 }
 
+/* n jobs of kernels unique to this process and to tag (so that nothing
+ * comes from the cache), their sources in src. */
+static void unique_jobs(struct compile_job *jobs, char (*src)[160], int n, int tag, const char *name)
+{
+	memset(jobs, 0, sizeof(*jobs) * (size_t)n);
+	for (int i = 0; i < n; i++) {
+		snprintf(src[i], sizeof(src[i]), "extern \"C\" __global__ void k(float *x) { x[threadIdx.x] = %d.%df; }\n",
+			 i * 100000 + (int)getpid() % 100000, tag);
+		jobs[i].source = src[i];
+		jobs[i].name = name;
+	}
+}
+
 static void on_term(int sig)
 {
 	(void)sig;
@@ -42,14 +55,7 @@ int main(int argc, char **argv)
 	enum { N = 8 };
 	struct compile_job jobs[N];
 	char src[N][160];
-	memset(jobs, 0, sizeof(jobs));
-	for (int i = 0; i < N; i++) {
-		/* Unique per process, so nothing comes from the cache. */
-		snprintf(src[i], sizeof(src[i]),
-			 "extern \"C\" __global__ void k(float *x) { x[threadIdx.x] = %d.0f; }\n", i * 100000 + (int)getpid() % 100000);
-		jobs[i].source = src[i];
-		jobs[i].name = "unit";
-	}
+	unique_jobs(jobs, src, N, 0, "unit");
 	struct compile_pool *p = compile_pool_start(jobs, N, "sm_80", argv[1], 3, 1);
 	check(p != NULL, "a lazy pool starts");
 	compile_pool_request(p, 5);
@@ -65,13 +71,7 @@ int main(int argc, char **argv)
 	enum { M = 12 };
 	struct compile_job both[M];
 	char bsrc[M][160];
-	memset(both, 0, sizeof(both));
-	for (int i = 0; i < M; i++) {
-		snprintf(bsrc[i], sizeof(bsrc[i]),
-			 "extern \"C\" __global__ void k(float *x) { x[threadIdx.x] = %d.5f; }\n", i * 100000 + (int)getpid() % 100000);
-		both[i].source = bsrc[i];
-		both[i].name = "shared";
-	}
+	unique_jobs(both, bsrc, M, 5, "shared");
 	fflush(NULL);
 	pid_t child = fork();
 	struct compile_pool *e = compile_pool_start(both, M, "sm_80", argv[1], 3, 0);
@@ -99,13 +99,7 @@ int main(int argc, char **argv)
 	enum { H = 6 };
 	struct compile_job held[H];
 	char hsrc[H][160];
-	memset(held, 0, sizeof(held));
-	for (int i = 0; i < H; i++) {
-		snprintf(hsrc[i], sizeof(hsrc[i]),
-			 "extern \"C\" __global__ void k(float *x) { x[threadIdx.x] = %d.25f; }\n", i * 100000 + (int)getpid() % 100000);
-		held[i].source = hsrc[i];
-		held[i].name = "held";
-	}
+	unique_jobs(held, hsrc, H, 25, "held");
 	struct compile_pool *h = compile_pool_start(held, H, "sm_80", argv[1], 3, COMPILE_HELD);
 	char path[4096];
 	int lead_done = 0;
