@@ -225,6 +225,34 @@ static void lazy_worker(struct compile_pool *p, const char *arch, int w, int rfd
 	_exit(0);
 }
 
+/* A forked worker w, for good: the result pipe fds, the job pipe tfds
+ * (lazy pools; else NULL), the go pipe (held pools; else -1s). */
+static void worker_main(struct compile_pool *p, const char *arch, int w, const int fds[2], const int *tfds,
+			const int go[2], const size_t *todo, size_t ntodo)
+{
+	close(fds[0]);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	if (go[0] >= 0) {
+		close(go[1]);
+		char c;
+		/* Held but for the lead: until compile_pool_go closes the other end. */
+		while (w >= COMPILE_LEAD && read(go[0], &c, 1) < 0 && errno == EINTR)
+			;
+		close(go[0]);
+	}
+	/* Below the tuner in priority: the process that launches and times
+	 * kernels (one per GPU) must never wait for a core behind the
+	 * compilers, which fill every core while a cold run starts.  (Where
+	 * refused, compiling at the tuner's priority only slows its start.) */
+	setpriority(PRIO_PROCESS, 0, COMPILE_NICE);
+	if (tfds) {
+		close(tfds[1]);
+		lazy_worker(p, arch, w, tfds[0], fds[1]);
+	}
+	worker(p, arch, w, fds[1], todo, ntodo);
+}
+
 struct compile_pool *compile_pool_start(struct compile_job *jobs, size_t n, const char *arch,
 					const char *cache_dir, int workers, int flags)
 {
@@ -249,18 +277,13 @@ struct compile_pool *compile_pool_start(struct compile_job *jobs, size_t n, cons
 	size_t ntodo = 0;
 	for (size_t i = 0; i < n; i++) {
 		hash64_hex(hash64(jobs[i].source, strlen(jobs[i].source), salt), jobs[i].key);
-		jobs[i].done = jobs[i].cached = 0;
 		p->owner[i] = NO_OWNER;
-		char *ok = job_path(p, i, "cubin"), *bad = job_path(p, i, "err");
-		int good = image_ok(ok);
-		if (good || (!file_exists(ok) && file_exists(bad))) {
-			jobs[i].done = jobs[i].cached = 1;
-			jobs[i].status = good ? COMPILE_OK : COMPILE_ERROR;
-		} else {
+		int had = cached_status(p, i);
+		jobs[i].done = jobs[i].cached = had >= 0;
+		if (had >= 0)
+			jobs[i].status = had;
+		else
 			todo[ntodo++] = i;
-		}
-		free(ok);
-		free(bad);
 	}
 	if (workers <= 0) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -298,32 +321,8 @@ struct compile_pool *compile_pool_start(struct compile_job *jobs, size_t n, cons
 		pid_t pid = fork();
 		if (pid < 0)
 			die("fork: %s", strerror(errno));
-		if (pid == 0) {
-			close(fds[0]);
-			signal(SIGINT, SIG_IGN);
-			signal(SIGTERM, SIG_IGN);
-			if (go[0] >= 0 && w >= COMPILE_LEAD) { /* held: until compile_pool_go closes the other end */
-				close(go[1]);
-				char c;
-				while (read(go[0], &c, 1) < 0 && errno == EINTR)
-					;
-				close(go[0]);
-			} else if (go[0] >= 0) {
-				close(go[0]);
-				close(go[1]);
-			}
-			/* Below the tuner in priority: the process that launches
-			 * and times kernels (one per GPU) must never wait for a
-			 * core behind the compilers, which fill every core while
-			 * a cold run starts.  (Where refused, compiling at the
-			 * tuner's priority only slows its start.) */
-			setpriority(PRIO_PROCESS, 0, COMPILE_NICE);
-			if (lazy) {
-				close(tfds[1]);
-				lazy_worker(p, arch, w, tfds[0], fds[1]);
-			}
-			worker(p, arch, w, fds[1], todo, ntodo);
-		}
+		if (pid == 0)
+			worker_main(p, arch, w, fds, lazy ? tfds : NULL, go, todo, ntodo);
 		p->pids[w] = pid;
 		p->alive[w] = 1;
 	}

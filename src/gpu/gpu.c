@@ -151,13 +151,13 @@ static int probe(int index, struct probe_msg *out, struct gpu_info **all, char *
 				m.status = EXIT_NO_GPU;
 				snprintf(m.why, sizeof(m.why), "there is no GPU %d (%d visible)", index, count);
 			} else {
-				for (int i = index < 0 ? 0 : index; i < (index < 0 ? count : index + 1) && !m.status; i++)
-					if (gpu_query(i, &m.g) < 0) {
+				/* GPU index, or every one into all_g. */
+				int lo = index < 0 ? 0 : index, hi = index < 0 ? count : index + 1;
+				all_g = index < 0 ? xcalloc((size_t)count, sizeof(*all_g)) : NULL;
+				for (int i = lo; i < hi && !m.status; i++)
+					if (gpu_query(i, all_g ? &all_g[i] : &m.g) < 0) {
 						m.status = EXIT_FAIL;
 						snprintf(m.why, sizeof(m.why), "could not read GPU %d's properties", i);
-					} else if (index < 0) {
-						all_g = xrealloc(all_g, (size_t)(i + 1) * sizeof(*all_g));
-						all_g[i] = m.g;
 					}
 			}
 		}

@@ -61,11 +61,10 @@ struct devq {
 #define Q_RUN(q) ((int64_t *)(Q_DEVICE(q) + (q)->nslots + ((q)->nslots & 1)))
 #define Q_DEVID(q) (Q_RUN(q) + (q)->nslots)    /* per slot: its device row */
 #define Q_BEAT(q) (Q_DEVID(q) + (q)->nslots)    /* per slot: when it last stored a result (monotonic s) */
-/* Per slot, NTIMES figures in microseconds: when (monotonic) it began
- * measuring, ran out of first-phase sizes, began the other extra sizes
- * and ended; and its process's account (run_state's t_*). */
-enum { T_BEGIN, T_POOL, T_DRIVER, T_READY, T_FIRST, T_NEXT, T_END, T_PREPARE, T_VERIFY, T_TIMING, T_COMPILE, T_LOAD,
-       T_STORE, NTIMES };
+/* Per slot, NTIMES figures in microseconds: its marks (devq_mark, at
+ * their DEVQ_ index: monotonic times), then its process's account
+ * (run_state's t_*). */
+enum { T_PREPARE = DEVQ_END + 1, T_VERIFY, T_TIMING, T_COMPILE, T_LOAD, T_STORE, NTIMES };
 #define Q_TIMES(q, slot) (Q_BEAT(q) + (q)->nslots + (size_t)(slot) * NTIMES)
 /* Per slot: its GPU's figures, as the parent's probe read them (a worker
  * that probed again would load the driver once more, a second or more). */
@@ -210,10 +209,7 @@ void devq_started(struct devq *q, int slot, int64_t device_id, int64_t run_id)
 
 void devq_mark(struct devq *q, int slot, int which)
 {
-	static const int at[] = { [DEVQ_BEGIN] = T_BEGIN, [DEVQ_POOL] = T_POOL, [DEVQ_DRIVER] = T_DRIVER,
-				  [DEVQ_READY] = T_READY, [DEVQ_FIRST] = T_FIRST, [DEVQ_NEXT] = T_NEXT,
-				  [DEVQ_END] = T_END };
-	Q_TIMES(q, slot)[at[which]] = micros(now_seconds());
+	Q_TIMES(q, slot)[which] = micros(now_seconds());
 }
 
 void devq_account(struct devq *q, int slot, const struct run_state *s)
@@ -452,15 +448,15 @@ static int report_devices(const struct family *f, const struct tune_opts *o, con
 		/* When, in seconds of this run, and where its time went. */
 #define AT(i) (t[i] ? (double)t[i] * 1e-6 - t0 : 0.0)
 #define SPENT(i) ((double)t[i] * 1e-6)
-		if (t[T_READY])
+		if (t[DEVQ_READY])
 			fprintf(out, "  its worker began at %.1f s of the run, had its compile pool at %.1f s and the "
-				"driver and the tuner's kernels at %.1f s\n", AT(T_BEGIN), AT(T_POOL), AT(T_DRIVER));
-		if (t[T_READY])
-			fprintf(out, "  measuring from %.1f s to %.1f s of the run; out of first-phase sizes at %.1f s, "
+				"driver and the tuner's kernels at %.1f s\n"
+				"  measuring from %.1f s to %.1f s of the run; out of first-phase sizes at %.1f s, "
 				"the other extra sizes from %.1f s; %.1f s preparing sizes and ceilings, %.1f s verifying, "
 				"%.1f s timing, %.1f s waiting for the compiler, %.1f s loading modules, %.1f s storing\n",
-				AT(T_READY), AT(T_END), AT(T_FIRST), AT(T_NEXT), SPENT(T_PREPARE), SPENT(T_VERIFY),
-				SPENT(T_TIMING), SPENT(T_COMPILE), SPENT(T_LOAD), SPENT(T_STORE));
+				AT(DEVQ_BEGIN), AT(DEVQ_POOL), AT(DEVQ_DRIVER), AT(DEVQ_READY), AT(DEVQ_END),
+				AT(DEVQ_FIRST), AT(DEVQ_NEXT), SPENT(T_PREPARE), SPENT(T_VERIFY), SPENT(T_TIMING),
+				SPENT(T_COMPILE), SPENT(T_LOAD), SPENT(T_STORE));
 #undef AT
 #undef SPENT
 		struct tune_report_key key = { Q_DEVID(q)[s], family_id, o->dt->name, o->hot ? "hot" : "flushed" };
