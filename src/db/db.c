@@ -107,7 +107,14 @@ static int give_up_waiting(void)
 
 /* SQLite's busy handler: sleep a little and try again, until the
  * deadline or an interrupt.  count is 0 at the start of each wait (a
- * wait retry_while_busy already began keeps its start). */
+ * wait retry_while_busy already began keeps its start).  The first
+ * sleeps are short because the usual holder is another GPU's worker
+ * storing one measurement, a transaction of a fraction of a millisecond,
+ * which a first sleep of 2 ms overshot tenfold: with four GPUs' workers
+ * storing every few milliseconds, each spent 0.8-1.4 s storing its quarter
+ * of a warm transpose run where one GPU alone spent 1.7 s on all of it.
+ * A longer hold (a checkpoint, another command's import) backs off to
+ * 1 ms, then 20 ms. */
 static int on_busy(void *arg, int count)
 {
 	(void)arg;
@@ -115,7 +122,7 @@ static int on_busy(void *arg, int count)
 		wait_began = 0;
 	if (give_up_waiting())
 		return 0;
-	struct timespec ts = { 0, (count < 10 ? 2 : 20) * 1000000L };
+	struct timespec ts = { 0, count < 20 ? 100000L : count < 40 ? 1000000L : 20000000L };
 	nanosleep(&ts, NULL);
 	return 1;
 }
