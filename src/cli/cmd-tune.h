@@ -14,7 +14,7 @@
 
 /* Options the family commands share with commands built on the tuner. */
 #define TUNE_OPT_DTYPE { "dtype", "TYPE", "element type: f32 (default), or another of the family's (`gputune help FAMILY` lists them)", 0, 0 }
-#define TUNE_OPT_REPS { "reps", "N", "timed launches per measurement, at least 30 (default 30)", 0, 0 }
+#define TUNE_OPT_REPS { "reps", "N", "timed launches per measurement, at least 30 (default 30); one stops early once it has 10 launches and 200 ms of kernel (kernels of over 7 ms)", 0, 0 }
 #define TUNE_OPT_JOBS { "jobs", "N", "compile worker processes (default: one per CPU)", 0, 0 }
 #define TUNE_OPT_CACHE_DIR \
 	{ "cache-dir", "DIR", "compile cache (default $GPUTUNE_CACHE_DIR, else $XDG_CACHE_HOME/gputune)", 0, 0 }

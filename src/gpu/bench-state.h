@@ -30,10 +30,13 @@ struct bench {
 	CUevent start, stop; /* around each timed launch, which is waited for */
 	int reps, hot;
 	int max_reps; /* the most reps a measurement may ask for (the confirmation round's) */
+	double budget_ms; /* kernel time after which a measurement may stop early; 0 none */
 	void *support_image; /* copy of the support cubin, reloaded after a reset */
 	size_t support_len;
 	CUmodule support;
-	CUfunction compare, check_fill, check_bound, read, fma;
+	CUfunction compare, check_fill, check_bound, read, fma, warm_fn;
+	CUstream warm_stream; /* the warm-up's, beside the timed stream */
+	CUevent warm_done;    /* recorded after the warm-up */
 	CUdeviceptr flush, result;
 	size_t flush_bytes;
 	/* The prepared size. */
@@ -51,7 +54,7 @@ struct bench {
 	size_t scratch_bytes; /* allocated */
 	int set;              /* the input set launches read */
 	CUdeviceptr place_in, place_out; /* the other placements (placement.h), or 0 */
-	int warm;                        /* the GPU was kept busy before the first ceiling */
+	int warm;                        /* the warm-up is over (warm_done reached) */
 	/* The tensor maps of the variant being measured, one per placement,
 	 * for kernels that take them (family.h, tensor_maps); 128-byte
 	 * aligned, allocated on first use. */
@@ -90,6 +93,10 @@ int places(const struct bench *b);
 /* One launch at placement place (0: the buffers themselves, whose output
  * is checked; the others are timed only, from input set 0). */
 CUresult do_launch(struct bench *b, const struct launch *l, int place);
+/* Launches the warm-up (a second of stores over the flush buffer) on its
+ * own stream; the first ceiling waits for it.  0, or -1 after reporting. */
+int warm_up_start(struct bench *b);
+
 /* Times l: warm-up launches, then the timed ones (L2 flushed before each
  * unless hot), their median and quartiles into t. */
 CUresult time_launches(struct bench *b, const struct launch *l, struct timing *t);

@@ -78,7 +78,8 @@ static CUresult idle_launch(struct bench *b)
 
 /* Warm-up, then reps launches each between two events (after an L2 flush
  * unless hot, and an empty launch before every other one), each waited
- * for before the next is queued.
+ * for before the next is queued; a long kernel's fewer (the budget,
+ * bench.h).
  *
  * The empty launches are there because a kernel that takes tensor maps
  * (rowclass) runs at one of two speeds by how many launches came before
@@ -96,16 +97,27 @@ static CUresult idle_launch(struct bench *b)
  * through the runtime and 1.2 us through the driver, so the same kernel
  * measured 9% apart by how it was launched.  Waited for, both read the
  * same to within 0.6%.  Launch i runs at placement i % places(b).
+ *
+ * The first warm-up launch is timed too: one of a millisecond or more is
+ * warm-up enough (the checked launches before it loaded the module and
+ * touched the buffers), and two more would cost a large matrix multiply
+ * a tenth of a second each.
  * Returns the CUresult of the first failure. */
 CUresult time_launches(struct bench *b, const struct launch *l, struct timing *t)
 {
 	CUresult r;
-	for (int i = 0; i < 3; i++)
+	float f = 0;
+	if ((r = cu.EventRecord(b->start, b->stream)) || (r = do_launch(b, l, 0)) ||
+	    (r = cu.EventRecord(b->stop, b->stream)) || (r = cu.EventSynchronize(b->stop)) ||
+	    (r = cu.EventElapsedTime(&f, b->start, b->stop)))
+		return r;
+	for (int i = 1; f < 1.0f && i < 3; i++)
 		if ((r = do_launch(b, l, i % places(b))) != CUDA_SUCCESS)
 			return r;
-	double *ms = xcalloc((size_t)b->reps, sizeof(double));
-	for (int i = 0; i < b->reps; i++) {
-		float f = 0;
+	double *ms = xcalloc((size_t)b->reps, sizeof(double)), spent = 0;
+	int n = 0;
+	while (n < b->reps && !(b->budget_ms > 0 && n >= BENCH_BUDGET_LAUNCHES && spent >= b->budget_ms)) {
+		int i = n;
 		if ((!b->hot && (r = cu.MemsetD32Async(b->flush, (unsigned)i, b->flush_bytes / 4, b->stream))) ||
 		    (i % 2 && (r = idle_launch(b))) || (r = cu.EventRecord(b->start, b->stream)) ||
 		    (r = do_launch(b, l, i % places(b))) || (r = cu.EventRecord(b->stop, b->stream)) ||
@@ -113,15 +125,16 @@ CUresult time_launches(struct bench *b, const struct launch *l, struct timing *t
 			free(ms);
 			return r;
 		}
-		ms[i] = f;
+		ms[n++] = f;
+		spent += f;
 	}
-	qsort(ms, (size_t)b->reps, sizeof(double), cmp_double);
-	t->launches = b->reps;
+	qsort(ms, (size_t)n, sizeof(double), cmp_double);
+	t->launches = n;
 	t->min_ms = ms[0];
-	t->max_ms = ms[b->reps - 1];
-	t->median_ms = quantile(ms, b->reps, 0.5);
-	t->p25_ms = quantile(ms, b->reps, 0.25);
-	t->p75_ms = quantile(ms, b->reps, 0.75);
+	t->max_ms = ms[n - 1];
+	t->median_ms = quantile(ms, n, 0.5);
+	t->p25_ms = quantile(ms, n, 0.25);
+	t->p75_ms = quantile(ms, n, 0.75);
 	free(ms);
 	return CUDA_SUCCESS;
 }
@@ -161,33 +174,37 @@ static int fma_ceiling(struct bench *b, double *gflops)
 	return best_of_shapes(b, b->fma, LAUNCH_FMA, shapes, 0, 2.0 * FMA_CHAINS * FMA_ITERS, gflops);
 }
 
-/* A second of back-to-back flushes before the run's first ceiling, so that
- * the first size is measured on a GPU as warm as the later ones: on an H200
- * that had idled, the copy ceiling at f16 1024 x 1024 read 819 GB/s where
- * the same copy read 832-835 after a second of work, which made that
- * size's shares of the ceiling look 2% better than they were. */
-static int warm_up(struct bench *b)
+/* A second of stores over the flush buffer before the run's first
+ * ceiling, so that the first size is measured on a GPU as warm as the
+ * later ones: on an H200 that had idled, the copy ceiling at f16 1024 x
+ * 1024 read 819 GB/s where the same copy read 832-835 after a second of
+ * work, which made that size's shares of the ceiling look 2% better than
+ * they were.  One kernel (gt_warm) on a stream of its own, started as the
+ * context is made: the host makes the run's records and the first size's
+ * inputs meanwhile, where it used to wait a second for the warm-up after
+ * them.  The first ceiling waits for it (bench_ceiling). */
+#define WARM_NS 1000000000ULL
+int warm_up_start(struct bench *b)
 {
-	float ms = 0;
-	for (float busy = 0; busy < 1000; busy += ms) {
-		if (CU(cu.EventRecord(b->start, b->stream)))
-			return -1;
-		for (unsigned i = 0; i < 100; i++)
-			if (CU(cu.MemsetD32Async(b->flush, i, b->flush_bytes / 4, b->stream)))
-				return -1;
-		if (CU(cu.EventRecord(b->stop, b->stream)) || CU(cu.EventSynchronize(b->stop)) ||
-		    CU(cu.EventElapsedTime(&ms, b->start, b->stop)))
-			return -1;
-	}
-	b->warm = 1;
+	unsigned long long words = b->flush_bytes / 16, ns = WARM_NS;
+	void *args[] = { &b->flush, &words, &ns };
+	if (CU(cu.StreamCreate(&b->warm_stream, CU_STREAM_NON_BLOCKING)) ||
+	    CU(cu.EventCreate(&b->warm_done, CU_EVENT_DISABLE_TIMING)) ||
+	    CU(cu.LaunchKernel(b->warm_fn, 2 * (unsigned)b->g.sm_count, 1, 1, 512, 1, 1, 0, b->warm_stream, args,
+			       NULL)) ||
+	    CU(cu.EventRecord(b->warm_done, b->warm_stream)))
+		return -1;
 	return 0;
 }
 
 int bench_ceiling(struct bench *b, const void *copy_cubin, const char *copy_name, const struct launch_geometry *copy_geo,
 		  double *memcpy_gbps, double *kernel_gbps)
 {
-	if (!b->warm && warm_up(b) < 0)
-		return -1;
+	if (!b->warm) {
+		if (CU(cu.EventSynchronize(b->warm_done)))
+			return -1;
+		b->warm = 1;
+	}
 	if (b->f->ceiling == CEILING_READ) {
 		*memcpy_gbps = 0;
 		return read_ceiling(b, kernel_gbps);

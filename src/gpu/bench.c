@@ -43,12 +43,13 @@ static int context_setup(struct bench *b)
 	    CU(cu.ModuleGetFunction(&b->check_fill, b->support, "gt_check_fill")) ||
 	    CU(cu.ModuleGetFunction(&b->check_bound, b->support, "gt_check_bound")) ||
 	    CU(cu.ModuleGetFunction(&b->read, b->support, "gt_read")) ||
-	    CU(cu.ModuleGetFunction(&b->fma, b->support, "gt_fma")))
+	    CU(cu.ModuleGetFunction(&b->fma, b->support, "gt_fma")) ||
+	    CU(cu.ModuleGetFunction(&b->warm_fn, b->support, "gt_warm")))
 		return -1;
 	b->flush_bytes = (size_t)(b->g.l2_bytes > 0 ? b->g.l2_bytes : 64 << 20) * 2;
 	if (CU(cu.MemAlloc(&b->flush, b->flush_bytes)) || CU(cu.MemAlloc(&b->result, 4 * sizeof(uint64_t))))
 		return -1;
-	return 0;
+	return warm_up_start(b);
 }
 
 struct bench *bench_open(const struct gpu_info *g, const void *support_cubin, int reps, int hot)
@@ -56,6 +57,7 @@ struct bench *bench_open(const struct gpu_info *g, const void *support_cubin, in
 	struct bench *b = xcalloc(1, sizeof(*b));
 	b->g = *g;
 	b->reps = reps;
+	b->budget_ms = BENCH_BUDGET_MS;
 	b->max_reps = reps > BENCH_MAX_REPS ? reps : BENCH_MAX_REPS;
 	b->hot = hot;
 	/* Not copied: the caller keeps the image alive until bench_close. */
@@ -121,8 +123,14 @@ static void context_teardown(struct bench *b)
 		cu.EventDestroy(b->start);
 	if (b->stop)
 		cu.EventDestroy(b->stop);
+	if (b->warm_done)
+		cu.EventDestroy(b->warm_done);
+	if (b->warm_stream)
+		cu.StreamDestroy(b->warm_stream);
 	if (b->stream)
 		cu.StreamDestroy(b->stream);
+	b->warm_done = NULL;
+	b->warm_stream = NULL;
 	b->start = b->stop = NULL;
 	b->flush = b->result = 0;
 	b->support = NULL;
@@ -415,10 +423,11 @@ int bench_prepare(struct bench *b, const struct family *f, const struct dtype *d
 	return f->check == CHECK_GPU_REFERENCE ? gpu_reference(b) : 0;
 }
 
-void bench_set_reps(struct bench *b, int reps)
+void bench_set_reps(struct bench *b, int reps, int budget)
 {
 	assert(reps >= 1 && reps <= b->max_reps);
 	b->reps = reps;
+	b->budget_ms = budget ? BENCH_BUDGET_MS : 0;
 }
 
 double bench_gbps(double bytes, double ms)

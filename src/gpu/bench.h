@@ -97,11 +97,28 @@ int bench_variant(struct bench *b, const void *cubin, const char *kernel_name, c
  * kernel's median from 100 launches still moves by a few percent from
  * run to run), in at most BENCH_MAX_REPS launches. */
 #define BENCH_CONFIRM_MS 10.0
+/* A long kernel's confirmation times about this much kernel, in at least
+ * BENCH_CONFIRM_MIN launches, rather than BENCH_CONFIRM_REPS of 20 ms or
+ * more each. */
+#define BENCH_CONFIRM_BUDGET_MS 1000.0
+#define BENCH_CONFIRM_MIN 40
 #define BENCH_MAX_REPS 2000
 
+/* The time budget of a measurement: it stops before its reps once it has
+ * timed BENCH_BUDGET_LAUNCHES launches and BENCH_BUDGET_MS milliseconds
+ * of kernel, so that kernels of more than about 7 ms get fewer than 30
+ * launches, and those of 20 ms or more ten.  The timing protocol allows
+ * "at least 30 launches, or a time budget": a large matrix multiply's
+ * variants take 20 to 200 ms a launch, where 33 launches cost a search of
+ * 240 variants at 8192^3 about 11 minutes.  Confirmations (more launches
+ * than the opening reps) take all of theirs. */
+#define BENCH_BUDGET_MS 200.0
+#define BENCH_BUDGET_LAUNCHES 10
+
 /* Timed launches per measurement from now on: 1 to the larger of the
- * opening reps and BENCH_MAX_REPS. */
-void bench_set_reps(struct bench *b, int reps);
+ * opening reps and BENCH_MAX_REPS; budget 0 (a confirmation) times them
+ * all, 1 stops at the budget above. */
+void bench_set_reps(struct bench *b, int reps, int budget);
 
 /* GB/s (or GFLOP/s) of work bytes (or operations) in ms milliseconds. */
 double bench_gbps(double bytes, double ms);

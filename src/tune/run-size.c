@@ -339,13 +339,16 @@ int run_size(struct run_state *s, struct bench *b, struct compile_pool *pool, si
 measured:
 	/* Confirmation: the fastest of hundreds of noisy medians is likely a
 	 * lucky one.  So the fastest is timed again with more launches (at
-	 * least BENCH_CONFIRM_MS of kernel), and that figure replaces its
+	 * least BENCH_CONFIRM_MS of kernel; a long kernel's about
+	 * BENCH_CONFIRM_BUDGET_MS), and that figure replaces its
 	 * first, until the fastest figure is one so confirmed (or the round's
 	 * limit is reached). */
 	int confirm_reps = BENCH_CONFIRM_REPS;
 	if (best_ms > 0 && BENCH_CONFIRM_MS / best_ms > confirm_reps)
 		confirm_reps = (int)fmin(BENCH_CONFIRM_MS / best_ms, BENCH_MAX_REPS);
-	bench_set_reps(b, s->o->reps > confirm_reps ? s->o->reps : confirm_reps);
+	else if (best_ms * confirm_reps > BENCH_CONFIRM_BUDGET_MS)
+		confirm_reps = (int)fmax(BENCH_CONFIRM_BUDGET_MS / best_ms, BENCH_CONFIRM_MIN);
+	bench_set_reps(b, s->o->reps > confirm_reps ? s->o->reps : confirm_reps, 0);
 	/* A point another command compares with the winner (validate's
 	 * choice) is confirmed the same way, so that neither figure of the
 	 * comparison is a single noisy median against a confirmed one. */
@@ -363,7 +366,7 @@ measured:
 			break;
 		rc = confirm_point(s, b, pool, top, d, bytes, ceiling, ms_of, confirmed);
 	}
-	bench_set_reps(b, s->o->reps);
+	bench_set_reps(b, s->o->reps, 1);
 	free(ms_of);
 	free(confirmed);
 	struct gpu_conditions cond;
