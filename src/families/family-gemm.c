@@ -66,7 +66,7 @@ static const struct param_def params[NPARAMS] = {
 		      NULL, { 1, 2, 4, 8 }, 4, { 1, 2, 4 }, 3, 1, 0, 1 },
 	/* Quiet, as split; not in the default space until measured against
 	 * the element-by-element loads it replaces. */
-	[P_REALIGN] = { "realign", "GT_REALIGN", "with vec=4: rows of A or B that start off 16 bytes (K or N not a multiple of 4) loaded as aligned 16-byte vectors shifted into place through the warp's shuffles, instead of element by element",
+	[P_REALIGN] = { "realign", "GT_REALIGN", "with vec=4: rows of A or B that start off 16 bytes (K or N not a multiple of 4) loaded as aligned 16-byte vectors shifted into place through the warp's shuffles, instead of element by element (measured on an H200 at 0.44-0.64 of realign=off's speed: not in the default space)",
 			realign_names, { 0, 1 }, 2, { 0 }, 1, 0, 0, 1 },
 	[P_INJECT] = { "inject", "GT_INJECT", "test-only: GT_INJECT for a test's copy of the template (tests/faults), which injects a fault: wrong (leaves out A's last column); the shipped template has none",
 		       inject_names, { 0, 1 }, 2, { 0 }, 1, 0, 1 },
