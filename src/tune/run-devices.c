@@ -419,7 +419,7 @@ static void run_round(const char *qpath, struct devq *q, const struct gpu_info *
 
 /* The table of each GPU's sizes and the conditions it ran under. */
 static int report_devices(const struct family *f, const struct tune_opts *o, const struct devq *q,
-			  const struct gpu_info *g, const struct dims *sizes, size_t nreq, double t0)
+			  const struct gpu_info *g, const struct dims *sizes, size_t nreq, double t0, double probed)
 {
 	double seconds = now_seconds() - t0;
 	sqlite3 *db = NULL;
@@ -449,12 +449,14 @@ static int report_devices(const struct family *f, const struct tune_opts *o, con
 #define AT(i) (t[i] ? (double)t[i] * 1e-6 - t0 : 0.0)
 #define SPENT(i) ((double)t[i] * 1e-6)
 		if (t[DEVQ_READY])
-			fprintf(out, "  its worker began at %.1f s of the run, had its compile pool at %.1f s and the "
-				"driver and the tuner's kernels at %.1f s\n"
+			fprintf(out, "  its worker began at %.2f s of the run (the GPUs probed by %.2f s), had its "
+				"variants' jobs at %.2f s, its compile pool at %.2f s, the driver at %.2f s, NVML at "
+				"%.2f s, the GPU's context at %.2f s and the tuner's kernels at %.2f s\n"
 				"  measuring from %.1f s to %.1f s of the run; out of first-phase sizes at %.1f s, "
 				"the other extra sizes from %.1f s; %.1f s preparing sizes and ceilings, %.1f s verifying, "
 				"%.1f s timing, %.1f s waiting for the compiler, %.1f s loading modules, %.1f s storing\n",
-				AT(DEVQ_BEGIN), AT(DEVQ_POOL), AT(DEVQ_DRIVER), AT(DEVQ_READY), AT(DEVQ_END),
+				AT(DEVQ_BEGIN), probed - t0, AT(DEVQ_PLANNED), AT(DEVQ_POOL), AT(DEVQ_CUDA),
+				AT(DEVQ_NVML), AT(DEVQ_CONTEXT), AT(DEVQ_DRIVER), AT(DEVQ_READY), AT(DEVQ_END),
 				AT(DEVQ_FIRST), AT(DEVQ_NEXT), SPENT(T_PREPARE), SPENT(T_VERIFY), SPENT(T_TIMING),
 				SPENT(T_COMPILE), SPENT(T_LOAD), SPENT(T_STORE));
 #undef AT
@@ -477,6 +479,7 @@ int devices_run(const struct family *f, const struct tune_opts *o, struct tune_e
 	struct gpu_info *g = NULL;
 	int n = 0;
 	int rc = resolve_devices(o, &g, &n);
+	double probed = now_seconds();
 	size_t nsizes = 0, nreq = 0;
 	struct dims *sizes = rc ? NULL : tune_planned_sizes(f, o, x, &nsizes, &nreq);
 	if (rc == 0 && nsizes == 0) {
@@ -549,7 +552,7 @@ int devices_run(const struct family *f, const struct tune_opts *o, struct tune_e
 	if (rc == EXIT_INTERRUPTED)
 		error("interrupted: the results measured so far are stored; run the same command to resume");
 	if (rc == 0 && !(x && x->no_report))
-		rc = report_devices(f, o, q, g, sizes, nreq, t0);
+		rc = report_devices(f, o, q, g, sizes, nreq, t0, probed);
 	if (q)
 		munmap(q, queue_bytes(q->nsizes, q->nslots));
 	if (fd >= 0)

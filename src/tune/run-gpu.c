@@ -77,8 +77,12 @@ static int load_driver(struct run_state *s, struct compile_pool *pool, char **su
 		error("%s needs a GPU: %s", s->f->name, why);
 		return EXIT_NO_GPU;
 	}
+	if (s->q)
+		devq_mark(s->q, s->slot, DEVQ_CUDA);
 	const char *nvml_why = NULL;
 	int have_nvml = nvml_open(s->g.uuid, &nvml_why) == 0;
+	if (s->q)
+		devq_mark(s->q, s->slot, DEVQ_NVML);
 	s->conditions = have_nvml ? "recorded" : nvml_why;
 	if (!have_nvml && !s->o->quiet)
 		warning("run conditions (clocks, temperature, power) are not recorded: %s", s->conditions);
@@ -86,6 +90,8 @@ static int load_driver(struct run_state *s, struct compile_pool *pool, char **su
 	 * while every core compiles, making them took 8 s instead of 1 on a
 	 * host of four H200s. */
 	gpu_context_now(s->g.index);
+	if (s->q)
+		devq_mark(s->q, s->slot, DEVQ_CONTEXT);
 	compile_pool_go(pool);
 	double tw = now_seconds();
 	int st0 = compile_pool_wait(pool, 0), st1 = s->own_jobs > 1 ? compile_pool_wait(pool, 1) : COMPILE_OK;
@@ -248,6 +254,8 @@ int gpu_run(struct run_state *s, const char *arch, const char *cache_dir, int wo
 		return tune_report(s->db, s->f, &key, s->sizes, s->nreq, s->o->format) < 0 ? EXIT_FAIL : EXIT_OK;
 	}
 	make_jobs(s);
+	if (s->q)
+		devq_mark(s->q, s->slot, DEVQ_PLANNED);
 	s->t_start = now_seconds();
 	struct compile_pool *pool = compile_pool_start(s->jobs, s->njobs, arch, cache_dir, workers,
 						       (s->o->strategy != STRATEGY_EXHAUSTIVE ? COMPILE_LAZY : 0) | COMPILE_HELD);

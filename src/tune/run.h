@@ -156,11 +156,24 @@ void devq_beat(struct devq *q, int slot);
 /* Slot's device row and run, for the parent's report; it begins
  * measuring (DEVQ_READY). */
 void devq_started(struct devq *q, int slot, int64_t device_id, int64_t run_id);
-/* For the parent's report: when slot's process began, had its compile
- * pool started, had the driver and the tuner's own kernels, began
+/* For the parent's report: when slot's process began, had planned its
+ * variants' jobs, had its compile pool started, had loaded the driver,
+ * NVML and made the GPU's context, had the tuner's own kernels, began
  * measuring, ran out of sizes of the first phase, began the other extra
  * sizes, and ended. */
-enum { DEVQ_BEGIN, DEVQ_POOL, DEVQ_DRIVER, DEVQ_READY, DEVQ_FIRST, DEVQ_NEXT, DEVQ_END };
+enum {
+	DEVQ_BEGIN,
+	DEVQ_PLANNED,
+	DEVQ_POOL,
+	DEVQ_CUDA,
+	DEVQ_NVML,
+	DEVQ_CONTEXT,
+	DEVQ_DRIVER,
+	DEVQ_READY,
+	DEVQ_FIRST,
+	DEVQ_NEXT,
+	DEVQ_END
+};
 void devq_mark(struct devq *q, int slot, int which);
 /* Slot's GPU's figures, as the parent read them. */
 void devq_gpu(const struct devq *q, int slot, struct gpu_info *g);
