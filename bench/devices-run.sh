@@ -27,29 +27,28 @@ run() {
 		"$GPUTUNE" "$family" --sizes "$sizes" "$@" >>"$out/$name.txt" 2>>"$out/$name.err"
 	seconds "$s" "$(date +%s.%N)" >"$out/$name.seconds"
 }
+# row MODE: the speed-up row of one pair of runs, printed as soon as the
+# pair is done (a call cut short still says what it measured).
+row() {
+	a=$(cat "$out/one.$1")
+	b=$(cat "$out/all.$1")
+	echo "| $1 | $a s | $b s | $(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2fx", a / b }') |"
+}
 rm -f "$out"/one.* "$out"/all.*
+echo "| run | 1 GPU | $ngpu GPUs | speed-up |"
+echo "|---|---|---|---|"
 run one --device 0
 run all --devices all
+mv "$out/one.seconds" "$out/one.cold"
+mv "$out/all.seconds" "$out/all.cold"
+row cold
 if [ "${DEVICES_WARM:-1}" != 0 ]; then
-	mv "$out/one.seconds" "$out/one.cold"
-	mv "$out/all.seconds" "$out/all.cold"
 	run one --device 0 --force
 	run all --devices all --force
 	mv "$out/one.seconds" "$out/one.warm"
 	mv "$out/all.seconds" "$out/all.warm"
-	modes="cold warm"
-else
-	mv "$out/one.seconds" "$out/one.cold"
-	mv "$out/all.seconds" "$out/all.cold"
-	modes=cold
+	row warm
 fi
-echo "| run | 1 GPU | $ngpu GPUs | speed-up |"
-echo "|---|---|---|---|"
-for m in $modes; do
-	a=$(cat "$out/one.$m")
-	b=$(cat "$out/all.$m")
-	echo "| $m | $a s | $b s | $(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2fx", a / b }') |"
-done
 echo
 echo "## where the one-GPU runs' time went"
 grep -h " in [0-9.]* s:" "$out/one.txt" || true

@@ -1,8 +1,9 @@
 /*
  * cmd-version.c - `gputune version` (also `gputune --version`): gputune's
- * version and those of the libraries it runs on.
+ * version (and the commit it is built from) and those of the libraries it runs on.
  */
 #include "config.h"
+#include "cli/build-commit.h"
 #include "cli/cmd.h"
 #include "gpu/cuda-driver.h"
 #include "compile/nvrtc-compile.h"
@@ -13,10 +14,16 @@
 
 static const struct cmd_option options[] = { OPT_END };
 
+void cmd_print_version(FILE *f)
+{
+	fprintf(f, "gputune %s%s%s%s\n", PACKAGE_VERSION, *GPUTUNE_COMMIT ? " (commit " : "", GPUTUNE_COMMIT,
+		*GPUTUNE_COMMIT ? ")" : "");
+}
+
 static int exec_version(struct args *a)
 {
 	(void)a;
-	printf("gputune %s\n", PACKAGE_VERSION);
+	cmd_print_version(stdout);
 	printf("NVRTC %s\n", nvrtc_version_string());
 	printf("SQLite %s\n", sqlite3_libversion());
 	const char *why = NULL;

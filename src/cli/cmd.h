@@ -117,6 +117,9 @@ const char **args_all(const struct args *a, const char *name, size_t *n);
 void cmd_print_usage(const struct cmd_entry *cmd, FILE *f);
 void cmd_print_help(const struct cmd_entry *cmd, FILE *f);
 void cmd_print_overview(FILE *f);
+/* "gputune VERSION", with " (commit C)" where the build knew its commit,
+ * and a newline. */
+void cmd_print_version(FILE *f);
 
 /* Exit code for a usage error of cmd: prints msg and the usage to stderr. */
 int cmd_usage_error(const struct cmd_entry *cmd, const char *fmt, ...)

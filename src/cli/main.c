@@ -27,7 +27,7 @@ int main(int argc, char **argv)
 	}
 	/* One line, as the convention is; `gputune version` gives the rest. */
 	if (!strcmp(name, "--version") && argc == 2) {
-		printf("gputune %s\n", PACKAGE_VERSION);
+		cmd_print_version(stdout);
 		return EXIT_OK;
 	}
 	if (!strcmp(name, "--version"))
