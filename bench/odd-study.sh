@@ -86,7 +86,7 @@ int main(int argc, char **argv)
 	return cudaDeviceSynchronize() != cudaSuccess;
 }
 EOF2
-	"$NVCC" -O2 -std=c++17 -I"$out" -o "$out/one" "$out/one.cu"
+	"$NVCC" -O2 -std=c++17 -arch=native -I"$out" -o "$out/one" "$out/one.cu"
 	M=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,gpu__time_duration.sum
 	: > "$out/ncu.txt"
 	for case in "2047 4093 f32" "2048 4096 f32" "8191 8191 f16" "8192 8192 f16"; do

@@ -23,7 +23,7 @@ for k in stencil softmax; do
 	echo "## $k: tuned in $(seconds "$s" "$(date +%s.%N)") s"
 	cat "$out/$k-tune.txt"
 	"$GPUTUNE" export --kernel "$ex/$k.cu" --no-shipped -o "$work/gputune_$k.h"
-	"$NVCC" -O2 -I"$work" -DGT_KERNEL=$k -DGT_HEADER="\"gputune_$k.h\"" "$ex/consumer.cu" -o "$work/consumer_$k"
+	"$NVCC" -O2 -arch=native -I"$work" -DGT_KERNEL=$k -DGT_HEADER="\"gputune_$k.h\"" "$ex/consumer.cu" -o "$work/consumer_$k"
 	for size in "4096 4096" "1000 3001" "8192 8192" "2500 1777" "6000 700" "333 9999"; do
 		"$work/consumer_$k" $size $bound time
 	done
