@@ -32,7 +32,10 @@
  *             shared memories, block 0's first, then 1's and so on, so
  *             the sum is in one order at every run (deterministic) and
  *             needs neither scratch memory nor a second kernel.  A shape
- *             of few tiles and a long K fills the GPU this way.
+ *             of few tiles and a long K fills the GPU this way.  Code
+ *             built without clusters (for GPUs before 9.0, which a newer
+ *             one may run from its PTX) multiplies each tile whole in its
+ *             first block.
  *   REALIGN   1 (with VEC 4): rows of A or B that start off 16 bytes (K
  *             or N not a multiple of 4) are loaded as aligned 16-byte
  *             vectors shifted into place (gt_gemm_fetch_shifted) rather
@@ -56,11 +59,13 @@ struct gt_gemm_shape {
 	static const int STAGE = BK * (LDA + LDB);             /* floats per stage */
 };
 
-/* Thread-block clusters are of compute capability 9.0 on: nvcc's passes
- * for older GPUs (a header built for several) get kernels that trap, which
- * no choice takes there (split > 1 is refused below 9.0), and so does the
- * test's host runner (tests/cuda-host.h), which has no clusters. */
+/* Thread-block clusters are of compute capability 9.0 on.  A compiler
+ * pass without them (nvcc's for older GPUs, whose PTX a newer GPU may run:
+ * nvcc's default build; the test's host runner, tests/cuda-host.h) gets
+ * split-K kernels whose tiles are multiplied whole by their first block
+ * (gt_gemm), and these stubs, which no path then reaches. */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define GT_GEMM_CLUSTERS 1
 /* The cluster's blocks wait for each other; their shared memory is
  * written before and read after (PTX barrier.cluster, release/acquire). */
 __device__ __forceinline__ void gt_gemm_cluster_sync()
@@ -81,6 +86,7 @@ __device__ __forceinline__ float4 gt_gemm_cluster_load4(const float *p, unsigned
 	return v;
 }
 #else
+#define GT_GEMM_CLUSTERS 0
 #ifdef __CUDACC__
 #define GT_GEMM_TRAP() __trap()
 #else
@@ -213,6 +219,12 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 	const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
 	const unsigned tile = SPLIT > 1 ? blockIdx.x / SPLIT : blockIdx.x;
 	const int slice = SPLIT > 1 ? blockIdx.x % SPLIT : 0;
+	/* Split-K's share of K where the pass has clusters; without them a
+	 * tile's first block multiplies all of K and the others leave (the
+	 * whole block at once, before any barrier). */
+	constexpr int SK = GT_GEMM_CLUSTERS ? SPLIT : 1;
+	if (SPLIT > 1 && !GT_GEMM_CLUSTERS && slice > 0)
+		return;
 	int tm, tn;
 	if (GROUP > 1) {
 		const int id = tile, per_group = GROUP * tiles_n;
@@ -310,11 +322,11 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 	/* The rounds along K this block multiplies, from K offset k0: all,
 	 * or its slice's. */
 	const int all_rounds = (K + BK - 1) / BK;
-	const int first = SPLIT > 1 ? (int)((long long)all_rounds * slice / SPLIT) : 0;
-	const int rounds = SPLIT > 1 ? (int)((long long)all_rounds * (slice + 1) / SPLIT) - first : all_rounds;
+	const int first = SK > 1 ? (int)((long long)all_rounds * slice / SK) : 0;
+	const int rounds = SK > 1 ? (int)((long long)all_rounds * (slice + 1) / SK) - first : all_rounds;
 	const int k0 = first * BK;
 	if (DBUF) {
-		if (SPLIT == 1 || rounds > 0) {
+		if (SK == 1 || rounds > 0) {
 			fetch(k0);
 			stash(gt_smem);
 		}
@@ -338,7 +350,7 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 		}
 	}
 
-	if (SPLIT > 1) {
+	if (SK > 1) {
 		/* The partial tile into this block's shared memory (the stages are
 		 * done with: every round ended at a barrier), then the cluster's
 		 * sum of this block's share of the rows into C. */
