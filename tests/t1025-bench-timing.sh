@@ -7,10 +7,5 @@
 # allocated at the close.
 . "$(dirname "$0")/setup"
 
-if "$top_builddir/tests/unit-bench-timing" >"$T/unit" 2>&1; then
-	ok "the timing protocol's counts ($(tail -1 "$T/unit" | sed 's/^# //'))"
-else
-	not_ok "the timing protocol's counts"
-	grep -v '^ok' "$T/unit" | sed 's/^/#   /'
-fi
+unit_program unit-bench-timing "the timing protocol's counts"
 done_testing

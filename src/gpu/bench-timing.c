@@ -76,6 +76,24 @@ static CUresult idle_launch(struct bench *b)
 	return cu.LaunchKernel(b->fma, 1, 1, 1, 32, 1, 1, 0, b->stream, args, NULL);
 }
 
+/* One launch at placement place between the two events, waited for; its
+ * milliseconds into *ms. */
+static CUresult launch_timed(struct bench *b, const struct launch *l, int place, float *ms)
+{
+	CUresult r;
+	if ((r = cu.EventRecord(b->start, b->stream)) || (r = do_launch(b, l, place)) ||
+	    (r = cu.EventRecord(b->stop, b->stream)) || (r = cu.EventSynchronize(b->stop)))
+		return r;
+	return cu.EventElapsedTime(ms, b->start, b->stop);
+}
+
+/* Whether a measurement of n launches that took spent ms of kernel is
+ * over its budget (bench.h). */
+static int budget_spent(const struct bench *b, int n, double spent)
+{
+	return b->budget_ms > 0 && n >= BENCH_BUDGET_LAUNCHES && spent >= b->budget_ms;
+}
+
 /* Warm-up, then reps launches each between two events (after an L2 flush
  * unless hot, and an empty launch before every other one), each waited
  * for before the next is queued; a long kernel's fewer (the budget,
@@ -107,25 +125,20 @@ CUresult time_launches(struct bench *b, const struct launch *l, struct timing *t
 {
 	CUresult r;
 	float f = 0;
-	if ((r = cu.EventRecord(b->start, b->stream)) || (r = do_launch(b, l, 0)) ||
-	    (r = cu.EventRecord(b->stop, b->stream)) || (r = cu.EventSynchronize(b->stop)) ||
-	    (r = cu.EventElapsedTime(&f, b->start, b->stop)))
+	if ((r = launch_timed(b, l, 0, &f)))
 		return r;
 	for (int i = 1; f < 1.0f && i < 3; i++)
 		if ((r = do_launch(b, l, i % places(b))) != CUDA_SUCCESS)
 			return r;
 	double *ms = xcalloc((size_t)b->reps, sizeof(double)), spent = 0;
 	int n = 0;
-	while (n < b->reps && !(b->budget_ms > 0 && n >= BENCH_BUDGET_LAUNCHES && spent >= b->budget_ms)) {
-		int i = n;
-		if ((!b->hot && (r = cu.MemsetD32Async(b->flush, (unsigned)i, b->flush_bytes / 4, b->stream))) ||
-		    (i % 2 && (r = idle_launch(b))) || (r = cu.EventRecord(b->start, b->stream)) ||
-		    (r = do_launch(b, l, i % places(b))) || (r = cu.EventRecord(b->stop, b->stream)) ||
-		    (r = cu.EventSynchronize(b->stop)) || (r = cu.EventElapsedTime(&f, b->start, b->stop))) {
+	for (; n < b->reps && !budget_spent(b, n, spent); n++) {
+		if ((!b->hot && (r = cu.MemsetD32Async(b->flush, (unsigned)n, b->flush_bytes / 4, b->stream))) ||
+		    (n % 2 && (r = idle_launch(b))) || (r = launch_timed(b, l, n % places(b), &f))) {
 			free(ms);
 			return r;
 		}
-		ms[n++] = f;
+		ms[n] = f;
 		spent += f;
 	}
 	qsort(ms, (size_t)n, sizeof(double), cmp_double);

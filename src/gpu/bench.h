@@ -110,8 +110,8 @@ int bench_variant(struct bench *b, const void *cubin, const char *kernel_name, c
  * launches, and those of 20 ms or more ten.  The timing protocol allows
  * "at least 30 launches, or a time budget": a large matrix multiply's
  * variants take 20 to 200 ms a launch, where 33 launches cost a search of
- * 240 variants at 8192^3 about 11 minutes.  Confirmations (more launches
- * than the opening reps) take all of theirs. */
+ * 240 variants at 8192^3 about 11 minutes.  Confirmations
+ * (bench_set_reps with budget 0) take all of theirs. */
 #define BENCH_BUDGET_MS 200.0
 #define BENCH_BUDGET_LAUNCHES 10
 

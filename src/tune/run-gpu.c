@@ -65,6 +65,14 @@ static void number_jobs(struct run_state *s)
 	}
 }
 
+/* A worker of several GPUs marks when it reached a step (devq_mark), for
+ * the parent's timeline. */
+static void mark(const struct run_state *s, int which)
+{
+	if (s->q)
+		devq_mark(s->q, s->slot, which);
+}
+
 /* The driver and NVML, loaded only now that the workers are forked (the
  * driver is not fork-safe once initialised), and the tuner's own kernels
  * (*support, *ceil: CUBINs the caller frees; *ceil stays NULL where the
@@ -77,12 +85,10 @@ static int load_driver(struct run_state *s, struct compile_pool *pool, char **su
 		error("%s needs a GPU: %s", s->f->name, why);
 		return EXIT_NO_GPU;
 	}
-	if (s->q)
-		devq_mark(s->q, s->slot, DEVQ_CUDA);
+	mark(s, DEVQ_CUDA);
 	const char *nvml_why = NULL;
 	int have_nvml = nvml_open(s->g.uuid, &nvml_why) == 0;
-	if (s->q)
-		devq_mark(s->q, s->slot, DEVQ_NVML);
+	mark(s, DEVQ_NVML);
 	s->conditions = have_nvml ? "recorded" : nvml_why;
 	if (!have_nvml && !s->o->quiet)
 		warning("run conditions (clocks, temperature, power) are not recorded: %s", s->conditions);
@@ -90,8 +96,7 @@ static int load_driver(struct run_state *s, struct compile_pool *pool, char **su
 	 * while every core compiles, making them took 8 s instead of 1 on a
 	 * host of four H200s. */
 	gpu_context_now(s->g.index);
-	if (s->q)
-		devq_mark(s->q, s->slot, DEVQ_CONTEXT);
+	mark(s, DEVQ_CONTEXT);
 	compile_pool_go(pool);
 	double tw = now_seconds();
 	int st0 = compile_pool_wait(pool, 0), st1 = s->own_jobs > 1 ? compile_pool_wait(pool, 1) : COMPILE_OK;
@@ -254,8 +259,7 @@ int gpu_run(struct run_state *s, const char *arch, const char *cache_dir, int wo
 		return tune_report(s->db, s->f, &key, s->sizes, s->nreq, s->o->format) < 0 ? EXIT_FAIL : EXIT_OK;
 	}
 	make_jobs(s);
-	if (s->q)
-		devq_mark(s->q, s->slot, DEVQ_PLANNED);
+	mark(s, DEVQ_PLANNED);
 	s->t_start = now_seconds();
 	struct compile_pool *pool = compile_pool_start(s->jobs, s->njobs, arch, cache_dir, workers,
 						       (s->o->strategy != STRATEGY_EXHAUSTIVE ? COMPILE_LAZY : 0) | COMPILE_HELD);
@@ -265,12 +269,10 @@ int gpu_run(struct run_state *s, const char *arch, const char *cache_dir, int wo
 	 * pool's lead workers take what is asked first). */
 	for (size_t j = 0; j < s->own_jobs; j++)
 		compile_pool_request(pool, j);
-	if (s->q)
-		devq_mark(s->q, s->slot, DEVQ_POOL);
+	mark(s, DEVQ_POOL);
 	char *support = NULL, *ceil = NULL;
 	rc = load_driver(s, pool, &support, &ceil);
-	if (s->q)
-		devq_mark(s->q, s->slot, DEVQ_DRIVER);
+	mark(s, DEVQ_DRIVER);
 	if (rc != EXIT_OK) {
 		free(support);
 		free(ceil);
