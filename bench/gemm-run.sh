@@ -8,14 +8,19 @@
 #   split  the split-K study: `gputune gemm` at shapes of few tiles and a
 #          long K (default space), and each size's best of each split
 #          value from the database.
+#   grid   a study of one parameter: `gputune gemm --strategy exhaustive
+#          --no-probe` at $GEMM_GRID_SIZES over the points $GEMM_GRID
+#          (--param options) into a database of its own, each size's best
+#          of each value of $GEMM_GRID_BY (default async), then the header
+#          exported from that database against cuBLAS at those sizes.
 #   bench  bench/gemm-bench.cu built by nvcc against the header, timing
 #          the header's choice and cuBLAS SGEMM (pedantic FP32) at the ten
 #          shapes of the held-out table and $GEMM_RANDOM (default 20
 #          random shapes in [512, 8192]^3), every result checked.
-# Usage: bench/gemm-run.sh OUTDIR [tune|split|bench|all]   (from the source
+# Usage: bench/gemm-run.sh OUTDIR [tune|split|grid|bench|all]   (from the source
 # tree, gputune built).
 set -eu
-out=${1:?usage: bench/gemm-run.sh OUTDIR [tune|split|bench|all]}
+out=${1:?usage: bench/gemm-run.sh OUTDIR [tune|split|grid|bench|all]}
 stage=${2:-all}
 db=gemm.db
 . "$(dirname "$0")/setup.sh"
@@ -45,6 +50,29 @@ if [ "$stage" = split ] || [ "$stage" = all ]; then
 		CASE WHEN v.params LIKE '%split=%' THEN substr(v.params, instr(v.params, 'split=') + 6, 1) ELSE '1' END AS s, \
 		round(max(m.gbps) / 1000, 2), count(*) FROM measurement m JOIN variant v ON v.id = m.variant_id \
 		WHERE m.status = 'ok' GROUP BY 1, 2 ORDER BY 1, 2"
+fi
+if [ "$stage" = grid ]; then
+	gdb="$out/grid.db" by=${GEMM_GRID_BY:-async}
+	gsizes=${GEMM_GRID_SIZES:?GEMM_GRID_SIZES: the sizes of the grid study}
+	rm -f "$gdb"
+	s=$(date +%s.%N)
+	# shellcheck disable=SC2086
+	GPUTUNE_DB="$gdb" "$GPUTUNE" gemm --sizes "$gsizes" --no-probe --strategy exhaustive ${GEMM_GRID:-} \
+		--quiet >"$out/grid.txt" 2>&1 || tail -5 "$out/grid.txt"
+	echo "## grid study of $by at $gsizes (${GEMM_GRID:-the whole space}): $(seconds "$s" "$(date +%s.%N)") s"
+	echo "## each size's best of each $by value (TFLOP/s), its variants timed, and the best variant"
+	"$(dirname "$0")/../tests/sqlexec" "$gdb" "WITH p AS (SELECT m.rows || 'x' || m.cols || 'x' || m.depth AS size, \
+		CASE WHEN instr(v.params, '$by=') THEN substr(v.params || ',', instr(v.params, '$by=') + length('$by=')) \
+		ELSE 'default,' END AS rest, m.gbps AS g, v.params AS params, m.status AS st \
+		FROM measurement m JOIN variant v ON v.id = m.variant_id), \
+		q AS (SELECT size, substr(rest, 1, instr(rest, ',') - 1) AS val, g, params, st FROM p) \
+		SELECT size, val, round(max(g) / 1000, 2), sum(st = 'ok'), sum(st <> 'ok'), params FROM q \
+		GROUP BY size, val ORDER BY size, val"
+	"$GPUTUNE" export --db "$gdb" --kernel gemm --no-shipped -o "$out/gputune_gemm.h"
+	"$NVCC" -O3 -std=c++17 -arch=native -I. -I"$out" -DGPUTUNE_GEMM_HEADER='"gputune_gemm.h"' \
+		bench/gemm-bench.cu -lcublas -o "$work/gemm-bench"
+	# shellcheck disable=SC2086
+	"$work/gemm-bench" --header-only $(echo "$gsizes" | tr ',' ' ') | tee "$out/grid-bench.txt"
 fi
 if [ "$stage" = bench ] || [ "$stage" = all ]; then
 	"$NVCC" -O3 -std=c++17 -arch=native -I. -I"$out" -DGPUTUNE_GEMM_HEADER='"gputune_gemm.h"' \

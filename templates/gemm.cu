@@ -4,7 +4,7 @@
  * densely packed.
  *
  * One template, gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT,
- * REALIGN>:
+ * REALIGN, ASYNC>:
  *   BM x BN   the block's tile of C; BK the step along K staged in shared
  *             memory per round.
  *   WM x WN   a warp's tile of the block tile; (BM / WM) * (BN / WN) warps.
@@ -40,6 +40,16 @@
  *             or N not a multiple of 4) are loaded as aligned 16-byte
  *             vectors shifted into place (gt_gemm_fetch_shifted) rather
  *             than element by element.
+ *   ASYNC     0: the tiles pass through registers (DBUF above); S (2 to
+ *             4): S shared stages filled by cp.async (compute capability
+ *             8.0 on), S - 1 rounds ahead of the one computed, no
+ *             register holding a tile in flight.  A moves a float at a
+ *             time, the warp's 32 copies covering whole rows of its BK
+ *             (any K, any alignment), into its transposed place; B 16
+ *             bytes at a time where its rows are aligned, else a float at
+ *             a time along the row.  Outside A or B the copy fills zeros.
+ *             Code for GPUs before 8.0 copies synchronously, in the same
+ *             order, which the same barriers keep right.
  * A is stored transposed in shared memory (As[k][m]) so that a thread's
  * TM values of A for one k are contiguous, like its TN values of B.
  * M, N and K need not be multiples of anything: loads outside A or B read
@@ -197,8 +207,59 @@ __device__ __forceinline__ void gt_gemm_frag(const float *src, float *dst)
 	}
 }
 
+/* ASYNC: BYTES (4 or 16) from src to dst in shared memory by cp.async,
+ * or zeros where !in (src is then not read: a source size of 0). */
+template <int BYTES>
+__device__ __forceinline__ void gt_gemm_async(float *dst, const float *src, bool in)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+	const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+	if (BYTES == 16)
+		asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d),
+			     "l"(__cvta_generic_to_global(src)), "r"(in ? 16 : 0)
+			     : "memory");
+	else
+		asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d),
+			     "l"(__cvta_generic_to_global(src)), "r"(in ? 4 : 0)
+			     : "memory");
+#elif defined(GT_HOST_ASYNC)
+	static const float4 zeros = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+	if (BYTES == 16)
+		gt_host_async_copy((float4 *)dst, in ? (const float4 *)src : &zeros); /* tests/cuda-host.h */
+	else
+		gt_host_async_copy(dst, in ? src : &zeros.x);
+#else
+	if (BYTES == 16)
+		*reinterpret_cast<float4 *>(dst) =
+			in ? *reinterpret_cast<const float4 *>(src) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+	else
+		*dst = in ? *src : 0.0f;
+#endif
+}
+
+/* The copies issued since the last commit form one group ... */
+__device__ __forceinline__ void gt_gemm_async_commit()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+	asm volatile("cp.async.commit_group;\n" ::: "memory");
+#elif defined(GT_HOST_ASYNC)
+	gt_host_async_commit();
+#endif
+}
+
+/* ... and this thread waits until at most PENDING groups, its newest, are
+ * still in flight. */
+template <int PENDING> __device__ __forceinline__ void gt_gemm_async_wait()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+	asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING) : "memory");
+#elif defined(GT_HOST_ASYNC)
+	gt_host_async_wait_group(PENDING);
+#endif
+}
+
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP, int SPLIT,
-	  int REALIGN>
+	  int REALIGN, int ASYNC>
 __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float *__restrict__ B,
 					float *__restrict__ C, int M, int N, int K)
 {
@@ -210,6 +271,7 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 	static_assert(BK % VEC == 0 && BN % VEC == 0, "vector loads must not straddle a tile row");
 	static_assert(SPLIT == 1 || (BM % SPLIT == 0 && (BM / SPLIT * BN) % 4 == 0),
 		      "the cluster's blocks must share the tile's rows evenly");
+	static_assert(ASYNC == 0 || (ASYNC >= 2 && ASYNC <= 4 && !DBUF), "ASYNC is 0 or 2 to 4 stages, without DBUF");
 	/* 16-byte aligned, so that the fragment reads below can be vector ones. */
 	extern __shared__ __align__(16) float gt_smem[];
 
@@ -319,13 +381,66 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 		}
 	};
 
+	/* ASYNC: this round's tiles (A's BM x BK at k0, B's BK x BN) copied
+	 * into the shared stage as, A transposed. */
+	constexpr bool B16 = VEC == 4 && S::LDB % 4 == 0;
+	auto issue = [&](int k0, float *as) {
+		float *bs = as + BK * S::LDA;
+#pragma unroll
+		for (int l = 0; l < BM * BK / S::THREADS; l++) {
+			const int e = l * S::THREADS + t, r = e / BK, c = e % BK;
+			const bool in = m0 + r < M && k0 + c < K;
+			gt_gemm_async<4>(as + c * S::LDA + r, in ? A + (size_t)(m0 + r) * K + k0 + c : A, in);
+		}
+		if (B16 && b_vec) {
+			/* N is a multiple of 4: a vector is wholly in B or out. */
+#pragma unroll
+			for (int l = 0; l < BK * BN / 4 / S::THREADS; l++) {
+				const int e = (l * S::THREADS + t) * 4, r = e / BN, c = e % BN;
+				const bool in = k0 + r < K && n0 + c < N;
+				gt_gemm_async<16>(bs + r * S::LDB + c, in ? B + (size_t)(k0 + r) * N + n0 + c : B, in);
+			}
+		} else {
+#pragma unroll
+			for (int l = 0; l < BK * BN / S::THREADS; l++) {
+				const int e = l * S::THREADS + t, r = e / BN, c = e % BN;
+				const bool in = k0 + r < K && n0 + c < N;
+				gt_gemm_async<4>(bs + r * S::LDB + c, in ? B + (size_t)(k0 + r) * N + n0 + c : B, in);
+			}
+		}
+	};
+
 	/* The rounds along K this block multiplies, from K offset k0: all,
 	 * or its slice's. */
 	const int all_rounds = (K + BK - 1) / BK;
 	const int first = SK > 1 ? (int)((long long)all_rounds * slice / SK) : 0;
 	const int rounds = SK > 1 ? (int)((long long)all_rounds * (slice + 1) / SK) - first : all_rounds;
 	const int k0 = first * BK;
-	if (DBUF) {
+	if (ASYNC) {
+		/* ASYNC - 1 rounds in flight ahead of the one computed.  Each
+		 * round's wait is for its own group (a group is committed every
+		 * round, empty past the last, so the count holds), and its
+		 * barrier both publishes every thread's copies and tells that
+		 * the stage about to be refilled, the last round's, is read. */
+		for (int s = 0; s < ASYNC - 1; s++) {
+			if (s < rounds)
+				issue(k0 + s * BK, gt_smem + s * S::STAGE);
+			gt_gemm_async_commit();
+		}
+		int cur = 0, ahead = ASYNC - 1;
+		for (int r = 0; r < rounds; r++) {
+			gt_gemm_async_wait<(ASYNC > 1 ? ASYNC - 2 : 0)>();
+			__syncthreads();
+			if (r + ASYNC - 1 < rounds)
+				issue(k0 + (r + ASYNC - 1) * BK, gt_smem + ahead * S::STAGE);
+			gt_gemm_async_commit();
+			compute(gt_smem + cur * S::STAGE);
+			cur = cur + 1 == ASYNC ? 0 : cur + 1;
+			ahead = ahead + 1 == ASYNC ? 0 : ahead + 1;
+		}
+		/* Only empty groups are left; none leaves in flight. */
+		gt_gemm_async_wait<0>();
+	} else if (DBUF) {
 		if (SK == 1 || rounds > 0) {
 			fetch(k0);
 			stash(gt_smem);
@@ -443,42 +558,42 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 #define GT_GEMM_CLUSTERED GT_GEMM_PASTE(GT_HEADER_KERNEL, _cluster)
 #define GT_GEMM_ENTRY GT_GEMM_PASTE(GT_HEADER_KERNEL, _entry)
 template <int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF,
-	  int GROUP, int SPLIT, int REALIGN>
+	  int GROUP, int SPLIT, int REALIGN, int ASYNC>
 __global__ void
 __launch_bounds__(gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>::THREADS, MIN_BLOCKS)
 GT_GEMM_PLAIN(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N, int K)
 {
-	gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN>(A, B, C, M, N, K);
+	gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC>(A, B, C, M, N, K);
 }
 
 template <int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF,
-	  int GROUP, int SPLIT, int REALIGN>
+	  int GROUP, int SPLIT, int REALIGN, int ASYNC>
 __global__ void GT_GEMM_CLUSTER_DIMS(SPLIT)
 __launch_bounds__(gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>::THREADS, MIN_BLOCKS)
 GT_GEMM_CLUSTERED(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N,
 		  int K)
 {
-	gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN>(A, B, C, M, N, K);
+	gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC>(A, B, C, M, N, K);
 }
 
 typedef void (*gt_gemm_kernel_t)(const float *__restrict__, const float *__restrict__, float *__restrict__, int,
 				 int, int);
 template <bool CLUSTER, int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD,
-	  int DBUF, int GROUP, int SPLIT, int REALIGN>
+	  int DBUF, int GROUP, int SPLIT, int REALIGN, int ASYNC>
 struct GT_GEMM_ENTRY {
 	static constexpr gt_gemm_kernel_t kernel =
-		GT_GEMM_PLAIN<MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN>;
+		GT_GEMM_PLAIN<MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC>;
 };
 template <int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF,
-	  int GROUP, int SPLIT, int REALIGN>
-struct GT_GEMM_ENTRY<true, MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN> {
+	  int GROUP, int SPLIT, int REALIGN, int ASYNC>
+struct GT_GEMM_ENTRY<true, MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC> {
 	static constexpr gt_gemm_kernel_t kernel =
-		GT_GEMM_CLUSTERED<MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN>;
+		GT_GEMM_CLUSTERED<MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC>;
 };
 template <int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF,
-	  int GROUP, int SPLIT, int REALIGN>
+	  int GROUP, int SPLIT, int REALIGN, int ASYNC>
 constexpr gt_gemm_kernel_t GT_HEADER_KERNEL =
-	GT_GEMM_ENTRY<(SPLIT > 1), MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN>::kernel;
+	GT_GEMM_ENTRY<(SPLIT > 1), MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC>::kernel;
 #undef GT_GEMM_PLAIN
 #undef GT_GEMM_CLUSTERED
 #undef GT_GEMM_ENTRY
@@ -501,7 +616,7 @@ extern "C" __global__ void GT_GEMM_CLUSTER
 __launch_bounds__(gt_gemm_shape<GT_BM, GT_BN, GT_BK, GT_WM, GT_WN, GT_TM, GT_TN, GT_VEC, GT_PAD, GT_DBUF, GT_GROUP, GT_SPLIT>::THREADS)
 GT_KERNEL_NAME(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N, int K)
 {
-	gt_gemm<GT_BM, GT_BN, GT_BK, GT_WM, GT_WN, GT_TM, GT_TN, GT_VEC, GT_PAD, GT_DBUF, GT_GROUP, GT_SPLIT, GT_REALIGN>(A, B, C, M, N, K);
+	gt_gemm<GT_BM, GT_BN, GT_BK, GT_WM, GT_WN, GT_TM, GT_TN, GT_VEC, GT_PAD, GT_DBUF, GT_GROUP, GT_SPLIT, GT_REALIGN, GT_ASYNC>(A, B, C, M, N, K);
 }
 #undef GT_GEMM_CLUSTER
 #undef GT_KERNEL_NAME

@@ -19,6 +19,9 @@
  * call where a GPU runs cp.async) land only when their thread waits for
  * them, so a barrier without the wait before it shows the destination as
  * it was; a thread that returns with copies not waited for is reported.
+ * Copies commit in groups as cp.async's do: waiting for all but the newest
+ * n groups lands the older ones alone (a copy not yet committed is in no
+ * group, and only a wait for all lands it).
  *
  * What it does not model: the timing of memory between threads outside the
  * waits (a race shows as one fixed order, not as a failure), blocks running
@@ -59,6 +62,7 @@ struct copy {
 	void *dst;
 	unsigned char bytes[16];
 	size_t n;
+	unsigned group; /* the thread's commits before it was issued */
 };
 
 struct thread {
@@ -66,6 +70,7 @@ struct thread {
 	char *stack;
 	wait at;
 	std::vector<copy> copies;
+	unsigned commits;
 };
 
 /* 128 KiB a thread: the kernels' frames are a few KiB at -O0. */
@@ -149,6 +154,7 @@ static const char *launch(unsigned grid, unsigned bx, unsigned by, const std::fu
 			makecontext(&th.ctx, entry, 0);
 			th.at = RUNNABLE;
 			th.copies.clear();
+			th.commits = 0;
 		}
 		while (!fault) {
 			for (unsigned u = 0; u < n; u++) {
@@ -207,15 +213,33 @@ template <typename V> static V shuffle(V v, int src)
 template <typename T> static inline void gt_host_async_copy(T *dst, const T *src)
 {
 	static_assert(sizeof(T) <= 16, "an asynchronous copy moves at most 16 bytes");
-	cuda_host::copy c = { dst, {}, sizeof(T) };
+	cuda_host::thread &th = cuda_host::threads[cuda_host::current];
+	cuda_host::copy c = { dst, {}, sizeof(T), th.commits };
 	std::memcpy(c.bytes, src, sizeof(T));
-	cuda_host::threads[cuda_host::current].copies.push_back(c);
+	th.copies.push_back(c);
 }
 static inline void gt_host_async_wait()
 {
 	for (const cuda_host::copy &c : cuda_host::threads[cuda_host::current].copies)
 		std::memcpy(c.dst, c.bytes, c.n);
 	cuda_host::threads[cuda_host::current].copies.clear();
+}
+static inline void gt_host_async_commit()
+{
+	cuda_host::threads[cuda_host::current].commits++;
+}
+/* Lands the copies of every committed group but the newest pending ones,
+ * in the order they were issued. */
+static inline void gt_host_async_wait_group(unsigned pending)
+{
+	cuda_host::thread &th = cuda_host::threads[cuda_host::current];
+	std::vector<cuda_host::copy> left;
+	for (const cuda_host::copy &c : th.copies)
+		if (c.group + pending < th.commits)
+			std::memcpy(c.dst, c.bytes, c.n);
+		else
+			left.push_back(c);
+	th.copies.swap(left);
 }
 
 static inline void __syncthreads()

@@ -14,7 +14,8 @@ uuid=GPU-gemm
 X=bm=128,bn=256,bk=8,wm=64,wn=64,tm=8,tn=2,vec=4,pad=4,dbuf=1,group=8
 # Y with the shifted loads, so that nvcc and NVRTC build them from the header.
 Y=bm=64,bn=128,bk=16,wm=32,wn=32,tm=4,tn=2,vec=4,pad=4,dbuf=1,group=1,realign=on
-Z=bm=128,bn=128,bk=8,wm=32,wn=64,tm=8,tn=8,vec=4,pad=4,dbuf=0,group=1
+# Z with stages filled by cp.async, likewise.
+Z=bm=128,bn=128,bk=8,wm=32,wn=64,tm=8,tn=8,vec=4,pad=4,dbuf=0,group=1,async=3
 # record M N K GFLOPS PARAMS HASH
 record() {
 	printf '{"device_uuid": "%s", "kernel": "gemm", "dtype": "f32", "rows": %s, "cols": %s, "depth": %s,' $uuid "$1" "$2" "$3"
@@ -127,7 +128,7 @@ grep_in "$T/round.json" '"depth": 5000'
 # import takes either).
 grep_in "$T/round.json" '"gflops": 39600, "fraction": 0.7, "ceiling_gflops": 64000,'
 check "no record of the JSON calls GFLOP/s gbps" sh -c "! grep -q '\"gbps\"\|\"ceiling_gbps\"' '$T/round.json'"
-grep_in "$T/round.json" '"name": "gemm", "params": "bm,bn,bk,wm,wn,tm,tn,vec,pad,dbuf,group,split,realign,inject", "shape": "3d"'
+grep_in "$T/round.json" '"name": "gemm", "params": "bm,bn,bk,wm,wn,tm,tn,vec,pad,dbuf,group,split,realign,async,inject", "shape": "3d"'
 run_gt 0 db merge "$T/round.json" --db "$T/round.db"
 check "the merged copy stores the family's shape as 3d" \
 	test "$("$top_builddir/tests/sqlexec" "$T/round.db" "SELECT shape FROM family WHERE name = 'gemm'")" = 3d

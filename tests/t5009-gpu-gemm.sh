@@ -22,8 +22,9 @@ fault_templates "$T/faults"
 # shellcheck disable=SC2086
 run_gt 0 gemm --templates "$T/faults" --sizes 1x1x1,97x65x3,333x222x111,512 --quiet --no-probe $space
 cat "$T/out"
-for s in "1 1 1" "97 65 3" "333 222 111" "512 512 512"; do
-	set -- $s
+# checks_at M N K: every variant at M x N x K is right but the injected
+# ones, which are wrong on the exact input, and the winner is right.
+checks_at() {
 	j="FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE m.rows = $1 AND m.cols = $2 AND m.depth = $3"
 	check "$1x$2x$3: every variant without the injected fault is right" \
 		test "$(q "SELECT count(*) $j AND v.params NOT LIKE '%inject%' AND m.status <> 'ok'")" = 0
@@ -32,7 +33,24 @@ for s in "1 1 1" "97 65 3" "333 222 111" "512 512 512"; do
 	check "$1x$2x$3: injected variants were measured" test "$(q "SELECT count(*) $j AND v.params LIKE '%inject=wrong%'")" -gt 0
 	check "$1x$2x$3: the winner is a correct variant" \
 		test "$(q "SELECT count(*) FROM winner w JOIN measurement m ON m.id = w.measurement_id JOIN variant v ON v.id = m.variant_id WHERE w.rows = $1 AND w.cols = $2 AND w.depth = $3 AND v.params NOT LIKE '%inject%'")" = 1
+}
+for s in "1 1 1" "97 65 3" "333 222 111" "512 512 512"; do
+	# shellcheck disable=SC2086
+	checks_at $s
 done
+# Stages filled by cp.async (async=2 to 4), at sizes of every remainder:
+# the tiles' edges are zeros the copies fill.
+async="--strategy exhaustive --param bm=32,128 --param bn=64 --param bk=8,16 --param wm=32 --param wn=32
+	--param tm=4 --param tn=4 --param vec=1,4 --param pad=0,4 --param dbuf=0 --param group=8 --param async=2,3,4
+	--param inject=none,wrong"
+# shellcheck disable=SC2086
+run_gt 0 gemm --templates "$T/faults" --sizes 97x65x5,333x222x113,130x67x1001 --quiet --no-probe $async
+for s in "97 65 5" "333 222 113" "130 67 1001"; do
+	# shellcheck disable=SC2086
+	checks_at $s
+done
+check "async variants were measured" \
+	test "$(q "SELECT count(*) FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE v.params LIKE '%async=4%' AND m.status = 'ok'")" -gt 0
 q "SELECT m.reason FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE v.params LIKE '%inject=wrong%' LIMIT 1" | sed 's/^/# reason: /'
 check "the FMA ceiling is stored per size, in GFLOP/s" \
 	test "$(q "SELECT count(*) FROM ceiling WHERE kind = 'fma' AND ceiling_gbps > 1000")" = 4

@@ -32,7 +32,7 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { P_BM, P_BN, P_BK, P_WM, P_WN, P_TM, P_TN, P_VEC, P_PAD, P_DBUF, P_GROUP, P_SPLIT, P_REALIGN, P_INJECT, NPARAMS };
+enum { P_BM, P_BN, P_BK, P_WM, P_WN, P_TM, P_TN, P_VEC, P_PAD, P_DBUF, P_GROUP, P_SPLIT, P_REALIGN, P_ASYNC, P_INJECT, NPARAMS };
 _Static_assert(NPARAMS <= MAX_PARAMS, "more parameters than MAX_PARAMS");
 
 static const char *const inject_names[] = { "none", "wrong", NULL };
@@ -68,6 +68,10 @@ static const struct param_def params[NPARAMS] = {
 	 * the element-by-element loads it replaces. */
 	[P_REALIGN] = { "realign", "GT_REALIGN", "with vec=4: rows of A or B that start off 16 bytes (K or N not a multiple of 4) loaded as aligned 16-byte vectors shifted into place through the warp's shuffles, instead of element by element (measured on an H200 at 0.44-0.64 of realign=off's speed: not in the default space)",
 			realign_names, { 0, 1 }, 2, { 0 }, 1, 0, 0, 1 },
+	/* Quiet, as split; not in the default space until measured against
+	 * the register-staged rounds. */
+	[P_ASYNC] = { "async", "GT_ASYNC", "0: the tiles pass through registers (dbuf); 2 to 4: that many shared stages filled by cp.async (compute capability 8.0 on), the rounds ahead in flight without registers; A a float at a time (any K), B 16 bytes at a time where N allows, else a float at a time",
+		      NULL, { 0, 2, 3, 4 }, 4, { 0 }, 1, 0, 0, 1 },
 	[P_INJECT] = { "inject", "GT_INJECT", "test-only: GT_INJECT for a test's copy of the template (tests/faults), which injects a fault: wrong (leaves out A's last column); the shipped template has none",
 		       inject_names, { 0, 1 }, 2, { 0 }, 1, 0, 1 },
 };
@@ -79,10 +83,12 @@ static int threads_of(const int *v)
 }
 
 /* Bytes of dynamic shared memory: BK rows of A (transposed) and of B, padded,
- * once or twice; under split-K at least the block's partial tile. */
+ * once, twice (dbuf) or async times; under split-K at least the block's
+ * partial tile. */
 static size_t smem_of(const int *v)
 {
-	size_t stages = (size_t)v[P_BK] * (size_t)(v[P_BM] + v[P_PAD] + v[P_BN] + v[P_PAD]) * (v[P_DBUF] ? 2 : 1);
+	int n = v[P_ASYNC] ? v[P_ASYNC] : v[P_DBUF] ? 2 : 1;
+	size_t stages = (size_t)v[P_BK] * (size_t)(v[P_BM] + v[P_PAD] + v[P_BN] + v[P_PAD]) * (size_t)n;
 	size_t part = v[P_SPLIT] > 1 ? (size_t)v[P_BM] * (size_t)v[P_BN] : 0;
 	return (part > stages ? part : stages) * 4;
 }
@@ -114,6 +120,10 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 	}
 	if (v[P_REALIGN] && v[P_VEC] != 4)
 		return "realign shifts 16-byte loads into place (it needs vec=4)";
+	if (v[P_ASYNC] && v[P_DBUF])
+		return "async's stages replace dbuf's registers (async > 0 needs dbuf=0)";
+	if (v[P_ASYNC] && lim->cc && lim->cc < 80)
+		return "async copies (cp.async) need compute capability 8.0";
 	if (v[P_SPLIT] > 1 && lim->cc && lim->cc < 90)
 		return "split-K sums over a thread-block cluster, which needs compute capability 9.0";
 	if (smem_of(v) > (size_t)lim->max_smem_per_block) {
@@ -333,7 +343,7 @@ const struct family family_gemm = {
 		"\tgrid[1] = grid[2] = 1;\n"
 		"\tblock[0] = (unsigned)((c->bm / c->wm) * (c->bn / c->wn) * 32);\n"
 		"\tblock[1] = block[2] = 1;\n"
-		"\t*smem = (unsigned)(c->bk * (c->bm + c->pad + c->bn + c->pad) * (c->dbuf ? 2 : 1) * 4);\n"
+		"\t*smem = (unsigned)(c->bk * (c->bm + c->pad + c->bn + c->pad) * (c->async ? c->async : c->dbuf ? 2 : 1) * 4);\n"
 		"\tif (c->split > 1 && (unsigned)(c->bm * c->bn * 4) > *smem)\n"
 		"\t\t*smem = (unsigned)(c->bm * c->bn * 4);\n"
 		"\t(void)k;\n",
