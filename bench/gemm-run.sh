@@ -12,7 +12,9 @@
 #          --no-probe` at $GEMM_GRID_SIZES over the points $GEMM_GRID
 #          (--param options) into a database of its own, each size's best
 #          of each value of $GEMM_GRID_BY (default async), then the header
-#          exported from that database against cuBLAS at those sizes.
+#          exported from that database against cuBLAS at those sizes
+#          ($GEMM_GRID_TIMEOUT, when set, stops the tuning after that many
+#          seconds; what it measured stays).
 #   bench  bench/gemm-bench.cu built by nvcc against the header, timing
 #          the header's choice and cuBLAS SGEMM (pedantic FP32) at the ten
 #          shapes of the held-out table and $GEMM_RANDOM (default 20
@@ -57,7 +59,7 @@ if [ "$stage" = grid ]; then
 	rm -f "$gdb"
 	s=$(date +%s.%N)
 	# shellcheck disable=SC2086
-	GPUTUNE_DB="$gdb" "$GPUTUNE" gemm --sizes "$gsizes" --no-probe --strategy exhaustive ${GEMM_GRID:-} \
+	GPUTUNE_DB="$gdb" ${GEMM_GRID_TIMEOUT:+timeout "$GEMM_GRID_TIMEOUT"} "$GPUTUNE" gemm --sizes "$gsizes" --no-probe --strategy exhaustive ${GEMM_GRID:-} \
 		--quiet >"$out/grid.txt" 2>&1 || tail -5 "$out/grid.txt"
 	echo "## grid study of $by at $gsizes (${GEMM_GRID:-the whole space}): $(seconds "$s" "$(date +%s.%N)") s"
 	echo "## each size's best of each $by value (TFLOP/s), its variants timed, and the best variant"
