@@ -109,7 +109,7 @@ static void launch(const float *A, const float *B, float *C, int M, int N, int K
 {
 	typedef gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, 1> S;
 	const size_t smem = (size_t)S::STAGE * (DBUF ? 2 : 1) * sizeof(float);
-	auto k = gemm_kernel<0, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, 1>;
+	auto k = gemm_kernel<0, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, 1, 0, 0>; /* no split, realign or async */
 	static bool ready = false;
 	if (!ready) {
 		CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
