@@ -208,7 +208,8 @@ __device__ __forceinline__ void gt_gemm_frag(const float *src, float *dst)
 }
 
 /* ASYNC: BYTES (4 or 16) from src to dst in shared memory by cp.async,
- * or zeros where !in (src is then not read: a source size of 0). */
+ * or zeros where !in: a source size of 0 reads nothing, so src may then
+ * point past A or B (choosing another address cost instructions a round). */
 template <int BYTES>
 __device__ __forceinline__ void gt_gemm_async(float *dst, const float *src, bool in)
 {
@@ -390,7 +391,7 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 		for (int l = 0; l < BM * BK / S::THREADS; l++) {
 			const int e = l * S::THREADS + t, r = e / BK, c = e % BK;
 			const bool in = m0 + r < M && k0 + c < K;
-			gt_gemm_async<4>(as + c * S::LDA + r, in ? A + (size_t)(m0 + r) * K + k0 + c : A, in);
+			gt_gemm_async<4>(as + c * S::LDA + r, A + (size_t)(m0 + r) * K + k0 + c, in);
 		}
 		if (B16 && b_vec) {
 			/* N is a multiple of 4: a vector is wholly in B or out. */
@@ -398,14 +399,14 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 			for (int l = 0; l < BK * BN / 4 / S::THREADS; l++) {
 				const int e = (l * S::THREADS + t) * 4, r = e / BN, c = e % BN;
 				const bool in = k0 + r < K && n0 + c < N;
-				gt_gemm_async<16>(bs + r * S::LDB + c, in ? B + (size_t)(k0 + r) * N + n0 + c : B, in);
+				gt_gemm_async<16>(bs + r * S::LDB + c, B + (size_t)(k0 + r) * N + n0 + c, in);
 			}
 		} else {
 #pragma unroll
 			for (int l = 0; l < BK * BN / S::THREADS; l++) {
 				const int e = l * S::THREADS + t, r = e / BN, c = e % BN;
 				const bool in = k0 + r < K && n0 + c < N;
-				gt_gemm_async<4>(bs + r * S::LDB + c, in ? B + (size_t)(k0 + r) * N + n0 + c : B, in);
+				gt_gemm_async<4>(bs + r * S::LDB + c, B + (size_t)(k0 + r) * N + n0 + c, in);
 			}
 		}
 	};
