@@ -5,7 +5,8 @@
  * ceiling waits for; a measurement times its reps (30) launches, or stops
  * once it has 10 and 200 ms of kernel; a confirmation (no budget) times
  * all of its own; a kernel of a millisecond or more gets one warm-up
- * launch, a shorter one three.
+ * launch, a shorter one three; a kernel slower than the hopeless time
+ * (bench_set_hopeless) stops at three.
  *
  * The driver's memory is the host's (a device pointer is a calloc'd
  * block, so AddressSanitizer sees a leak or a double free); every kernel
@@ -271,6 +272,25 @@ int main(void)
 	measure(b, 25.0f, &timed, &all);
 	snprintf(detail, sizeof(detail), "%d timed", timed);
 	check(timed == 10, "after it, measurements stop at the budget again", detail);
+
+	/* A variant past the hopeless time stops at 3 launches; one at it or
+	 * under takes the budget's; a confirmation ignores it; 0 is off. */
+	bench_set_hopeless(b, 2.0);
+	measure(b, 2.5f, &timed, &all);
+	snprintf(detail, sizeof(detail), "%d timed", timed);
+	check(timed == BENCH_HOPELESS_LAUNCHES, "a kernel slower than the hopeless time stops at 3 launches", detail);
+	measure(b, 2.0f, &timed, &all);
+	snprintf(detail, sizeof(detail), "%d timed", timed);
+	check(timed == 30, "one at the hopeless time takes its 30", detail);
+	bench_set_reps(b, 100, 0);
+	measure(b, 2.5f, &timed, &all);
+	snprintf(detail, sizeof(detail), "%d timed", timed);
+	check(timed == 100, "a confirmation of a hopeless kernel takes its 100", detail);
+	bench_set_reps(b, 30, 1);
+	bench_set_hopeless(b, 0);
+	measure(b, 2.5f, &timed, &all);
+	snprintf(detail, sizeof(detail), "%d timed", timed);
+	check(timed == 30, "with no hopeless time, the 30 again", detail);
 
 	bench_close(b);
 	snprintf(detail, sizeof(detail), "%d allocations left", live_blocks);

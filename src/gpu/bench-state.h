@@ -31,6 +31,7 @@ struct bench {
 	int reps, hot;
 	int max_reps; /* the most reps a measurement may ask for (the confirmation round's) */
 	double budget_ms; /* kernel time after which a measurement may stop early; 0 none */
+	double hopeless_ms; /* a launch time past which a variant cannot matter (bench_set_hopeless); 0 none */
 	void *support_image; /* copy of the support cubin, reloaded after a reset */
 	size_t support_len;
 	CUmodule support;

@@ -94,6 +94,13 @@ static int budget_spent(const struct bench *b, int n, double spent)
 	return b->budget_ms > 0 && n >= BENCH_BUDGET_LAUNCHES && spent >= b->budget_ms;
 }
 
+/* The variant cannot matter (bench.h, bench_set_hopeless): n launches
+ * timed, the fastest in fastest. */
+static int hopeless(const struct bench *b, int n, double fastest)
+{
+	return b->budget_ms > 0 && b->hopeless_ms > 0 && n >= BENCH_HOPELESS_LAUNCHES && fastest > b->hopeless_ms;
+}
+
 /* Warm-up, then reps launches each between two events (after an L2 flush
  * unless hot, and an empty launch before every other one), each waited
  * for before the next is queued; a long kernel's fewer (the budget,
@@ -130,9 +137,9 @@ CUresult time_launches(struct bench *b, const struct launch *l, struct timing *t
 	for (int i = 1; f < 1.0f && i < 3; i++)
 		if ((r = do_launch(b, l, i % places(b))) != CUDA_SUCCESS)
 			return r;
-	double *ms = xcalloc((size_t)b->reps, sizeof(double)), spent = 0;
+	double *ms = xcalloc((size_t)b->reps, sizeof(double)), spent = 0, fastest = 0;
 	int n = 0;
-	for (; n < b->reps && !budget_spent(b, n, spent); n++) {
+	for (; n < b->reps && !budget_spent(b, n, spent) && !hopeless(b, n, fastest); n++) {
 		if ((!b->hot && (r = cu.MemsetD32Async(b->flush, (unsigned)n, b->flush_bytes / 4, b->stream))) ||
 		    (n % 2 && (r = idle_launch(b))) || (r = launch_timed(b, l, n % places(b), &f))) {
 			free(ms);
@@ -140,6 +147,7 @@ CUresult time_launches(struct bench *b, const struct launch *l, struct timing *t
 		}
 		ms[n] = f;
 		spent += f;
+		fastest = n == 0 || f < fastest ? f : fastest;
 	}
 	qsort(ms, (size_t)n, sizeof(double), cmp_double);
 	t->launches = n;

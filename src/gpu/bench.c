@@ -423,6 +423,11 @@ int bench_prepare(struct bench *b, const struct family *f, const struct dtype *d
 	return f->check == CHECK_GPU_REFERENCE ? gpu_reference(b) : 0;
 }
 
+void bench_set_hopeless(struct bench *b, double hopeless_ms)
+{
+	b->hopeless_ms = hopeless_ms > 0 ? hopeless_ms : 0;
+}
+
 void bench_set_reps(struct bench *b, int reps, int budget)
 {
 	assert(reps >= 1 && reps <= b->max_reps);

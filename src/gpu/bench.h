@@ -115,6 +115,21 @@ int bench_variant(struct bench *b, const void *cubin, const char *kernel_name, c
 #define BENCH_BUDGET_MS 200.0
 #define BENCH_BUDGET_LAUNCHES 10
 
+/* A search's measurement of a variant that cannot matter stops early:
+ * once BENCH_HOPELESS_LAUNCHES launches are timed and even the fastest of
+ * them took over hopeless_ms, the median of those is its figure (stored
+ * with its launch count).  The tuner sets hopeless_ms to BENCH_HOPELESS
+ * times the fastest median at the size so far, so a variant cut short is
+ * at most 1 / BENCH_HOPELESS of the best's speed: never a winner, nor one
+ * of a size's fastest that the choice at other sizes draws on.  On an
+ * H200 a cold `gemm --sizes 1024-8192` timed 206 s of 8192^3 kernels, 108
+ * s of them in the 65 variants (of 245) that ran over 1.5 times the
+ * best's median.  A measurement within the budget's (bench_set_reps with
+ * budget 0) never stops this way.  0 turns it off. */
+#define BENCH_HOPELESS 1.5
+#define BENCH_HOPELESS_LAUNCHES 3
+void bench_set_hopeless(struct bench *b, double hopeless_ms);
+
 /* Timed launches per measurement from now on: 1 to the larger of the
  * opening reps and BENCH_MAX_REPS; budget 0 (a confirmation) times them
  * all, 1 stops at the budget above. */

@@ -126,7 +126,12 @@ static int measure_and_note(struct run_state *s, struct bench *b, struct compile
 			    double bytes, double ceiling, double *ms_of, double *best_ms, double *score)
 {
 	struct variant_result r;
+	/* At a requested size, a variant far slower than the best so far
+	 * stops early (bench.h); at the extra sizes, whose figures the choice
+	 * at untuned sizes compares, every one takes its launches. */
+	bench_set_hopeless(b, k < s->nreq ? *best_ms * BENCH_HOPELESS : 0);
 	int rc = measure_point(s, b, pool, &s->pts[i], &s->sizes[k], bytes, ceiling, &r);
+	bench_set_hopeless(b, 0);
 	if (score)
 		*score = rc == 0 && r.status == VS_OK ? bench_gbps(bytes, r.t.median_ms) : 0;
 	if (rc == 0 && r.status == VS_OK) {
