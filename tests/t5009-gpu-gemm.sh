@@ -7,7 +7,8 @@
 # output is 'wrong' on the exact input and never wins; the figure is
 # GFLOP/s against a measured FMA ceiling; the family's default search
 # measures its budget, and then each size's best at the others; validate
-# measures the choice at held-out sizes; an exported header's kernel,
+# measures the choice at held-out sizes; --probe-search searches extra
+# sizes of its own; an exported header's kernel,
 # built by nvcc, at a size nobody tuned, agrees exactly with a host
 # reference (inputs whose every partial sum is exact).
 . "$(dirname "$0")/setup"
@@ -77,6 +78,28 @@ for pair in "200 300 300 200" "300 200 200 300"; do
 	check "the 4 fastest at $1x$2x100 are measured at $3x$4x100" \
 		test "$(q "SELECT count(*) FROM (SELECT m.variant_id FROM measurement m WHERE m.rows = $1 AND m.cols = $2 AND m.depth = 100 AND m.status = 'ok' ORDER BY m.gbps DESC LIMIT 4) t WHERE NOT EXISTS (SELECT 1 FROM measurement x WHERE x.variant_id = t.variant_id AND x.rows = $3 AND x.cols = $4 AND x.depth = 100)")" = 0
 done
+
+# The extra sizes: by default they measure variants of the requested
+# sizes only; with --probe-search the searched ones (few tiles, and small)
+# search for more, whose fastest are then measured at every size.
+# variants_beyond DB: variants measured at an extra size of the 256 and
+# 512 cubes' run and at neither cube.
+variants_beyond() {
+	"$SQL" "$1" "SELECT count(DISTINCT m.variant_id) FROM measurement m WHERE m.status = 'ok' AND m.rows NOT IN (256, 512)
+		AND m.variant_id NOT IN (SELECT variant_id FROM measurement WHERE rows IN (256, 512) AND rows = cols AND cols = depth)"
+}
+for ps in 0 6; do
+	run_gt 0 gemm --db "$T/probe$ps.db" --sizes 256,512 --quiet --budget 8 --seed 7 --probe-search $ps
+done
+check "without --probe-search, the extra sizes measure only the requested sizes' variants" \
+	test "$(variants_beyond "$T/probe0.db")" = 0
+check "with --probe-search 6, the searched extra sizes measure variants of their own" \
+	test "$(variants_beyond "$T/probe6.db")" -gt 0
+at512() {
+	"$SQL" "$1" "SELECT count(DISTINCT variant_id) FROM measurement WHERE rows = 512 AND cols = 512 AND depth = 512"
+}
+check "...and their fastest are measured at the requested sizes ($(at512 "$T/probe6.db") variants at 512^3, $(at512 "$T/probe0.db") without)" \
+	test "$(at512 "$T/probe6.db")" -gt "$(at512 "$T/probe0.db")"
 
 # validate: the header's choice at held-out sizes, each then tuned by the
 # default search, with the choice always measured.

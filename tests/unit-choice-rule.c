@@ -177,7 +177,7 @@ int main(void)
 				       { 8192, 8192, 8192 } };
 		struct dims probe[64];
 		int anchor[64];
-		size_t n = choice_probe_sizes(3, cube, 4, 4, probe, anchor, 64);
+		size_t n = choice_probe_sizes(3, cube, 4, 4, 0, probe, anchor, 64);
 		int classes_ok = n == 12, in_range = 1, anchors = 0;
 		for (long c = 4; c <= 32; c *= 2) {
 			int odd_n = 0, long_k = 0, count = 0;
@@ -199,6 +199,29 @@ int main(void)
 		      "matrix products: 12 probes, 3 of each K class (one of odd N, one of a long K over few tiles)", NULL);
 		for (size_t i = 0; i < n; i++)
 			printf("# probe %ldx%ldx%ld\n", probe[i].rows, probe[i].cols, probe[i].depth);
+		/* Searched probes (--probe-search): the 12 the same, and a small
+		 * shape of each class of K; the 4 of few tiles and the 4 small
+		 * ones are anchors, listed first. */
+		struct dims sp[64];
+		int sa[64];
+		size_t ns = choice_probe_sizes(3, cube, 4, 4, 1, sp, sa, 64);
+		int same = ns == 16, first = 1, small = 0, nanchor = 0;
+		for (size_t i = 0; i < ns && same; i++) {
+			nanchor += sa[i];
+			first &= sa[i] == (i < 8);
+			small += sa[i] && sp[i].rows < 1200 && sp[i].cols < 1200 && sp[i].depth < 1600;
+			int found = 0;
+			for (size_t j = 0; j < n; j++)
+				found |= sp[i].rows == probe[j].rows && sp[i].cols == probe[j].cols &&
+					 sp[i].depth == probe[j].depth && anchor[j] == 0;
+			same &= found == !(sa[i] && sp[i].depth < 1600);
+		}
+		check(same && first && nanchor == 8 && small == 4,
+		      "searched probes: the 12 and a small shape of each K class, the 8 of few tiles or small first, anchors",
+		      NULL);
+		for (size_t i = 0; i < ns; i++)
+			printf("# searched probe %ldx%ldx%ld%s\n", sp[i].rows, sp[i].cols, sp[i].depth,
+			       sa[i] ? " (anchor)" : "");
 	}
 	/* The extra sizes a run measures for the rule: for --sizes 1024-8192,
 	 * eight shapes of each row class, the anchors (the mid and the small
@@ -209,7 +232,7 @@ int main(void)
 	for (long esize = 2; esize <= 8; esize *= 2) {
 		struct dims probe[64];
 		int anchor[64];
-		size_t n = choice_probe_sizes(2, req, 4, (size_t)esize, probe, anchor, 64);
+		size_t n = choice_probe_sizes(2, req, 4, (size_t)esize, 0, probe, anchor, 64);
 		long nclass = esize == 2 ? 5 : esize == 4 ? 4 : 3;
 		char what[128];
 		snprintf(what, sizeof(what), "%ld-byte elements: 8 shapes of each of %ld row classes", esize, nclass);

@@ -54,34 +54,51 @@ static double log_position(long lo, double ln_ratio, double t)
  * few tiles is split-K's).  So for each class of K, three shapes measured
  * with the candidates: a mid cube-like one of even N, one of odd N, and
  * one of few tiles (M and N at the small end) with K at the large end.
- * None is an anchor: a search of its own at each would cost more than the
- * requested sizes' (a matrix product's variant takes a tenth of a second
- * or more to measure at these sizes).
+ * None is an anchor by default: a search of its own at each would cost
+ * more than the requested sizes' (a matrix product's variant takes a
+ * tenth of a second or more to measure at these sizes).  The requested
+ * sizes' fastest, though, are the kernels of sizes whose tiles divide
+ * them (powers of two), and at shapes of few tiles, or small ones off the
+ * powers, the space holds kernels 1.4 to 1.6 times faster than any of
+ * them (H200, docs/studies/gemm-stages-cold-run-and-candidates.md).  With
+ * search_probes, the shapes of few tiles and, for each class of K, a small
+ * shape (M and N near the small end, K a little above) are anchors: each
+ * gets a search of its own (of the tuner's probe budget), whose fastest
+ * join the candidates.
  */
-static size_t gemm_probes(long lo, long hi, size_t esize, const long *classes, int nclass, struct dims *out,
-			  int *anchor, size_t max)
+static size_t gemm_probes(long lo, long hi, size_t esize, const long *classes, int nclass, int search_probes,
+			  struct dims *out, int *anchor, size_t max)
 {
 	/* (M, N, K) positions between lo (0) and hi (1), log scale; N odd or
-	 * of an even class in turn. */
-	static const struct { double at[3]; int odd_n; } shapes[] = {
-		{ { 0.5, 0.5, 0.5 }, 0 }, { { 0.3, 0.75, 0.4 }, 1 }, { { 0.0, 0.1, 1.0 }, 0 },
+	 * of an even class in turn; whether an anchor with search_probes, and
+	 * whether probed only then. */
+	static const struct { double at[3]; int odd_n, searched, only_searched; } shapes[] = {
+		{ { 0.5, 0.5, 0.5 }, 0, 0, 0 }, { { 0.3, 0.75, 0.4 }, 1, 0, 0 }, { { 0.0, 0.1, 1.0 }, 0, 1, 0 },
+		{ { 0.03, 0.0, 0.15 }, 0, 1, 1 },
 	};
 	const double ln_ratio = gputune_choice_ln((double)hi / (double)lo);
 	size_t n = 0;
-	for (size_t s = 0; s < ARRAY_SIZE(shapes); s++)
-		for (int c = 0; c < nclass && n < max; c++) {
-			long even = classes[1 + (c + (int)s) % (nclass - 1)];
-			out[n].rows = with_alignment(log_position(lo, ln_ratio, shapes[s].at[0]), even, esize);
-			out[n].cols = with_alignment(log_position(lo, ln_ratio, shapes[s].at[1]),
-						     shapes[s].odd_n ? classes[0] : even, esize);
-			out[n].depth = with_alignment(log_position(lo, ln_ratio, shapes[s].at[2]), classes[c], esize);
-			anchor[n++] = 0;
+	/* The anchors first (the tuner's order: pass 0), then the rest. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t s = 0; s < ARRAY_SIZE(shapes); s++) {
+			const int anchored = search_probes && shapes[s].searched;
+			if (anchored != !pass || (shapes[s].only_searched && !search_probes))
+				continue;
+			for (int c = 0; c < nclass && n < max; c++) {
+				long even = classes[1 + (c + (int)s) % (nclass - 1)];
+				out[n].rows = with_alignment(log_position(lo, ln_ratio, shapes[s].at[0]), even, esize);
+				out[n].cols = with_alignment(log_position(lo, ln_ratio, shapes[s].at[1]),
+							     shapes[s].odd_n ? classes[0] : even, esize);
+				out[n].depth = with_alignment(log_position(lo, ln_ratio, shapes[s].at[2]), classes[c], esize);
+				anchor[n++] = anchored;
+			}
 		}
+	}
 	return n;
 }
 
-size_t choice_probe_sizes(int shape, const struct dims *req, size_t nreq, size_t esize, struct dims *out,
-			  int *anchor, size_t max)
+size_t choice_probe_sizes(int shape, const struct dims *req, size_t nreq, size_t esize, int search_probes,
+			  struct dims *out, int *anchor, size_t max)
 {
 	if (nreq == 0)
 		return 0;
@@ -127,7 +144,7 @@ size_t choice_probe_sizes(int shape, const struct dims *req, size_t nreq, size_t
 	for (long a = (long)esize; a <= 32; a *= 2)
 		classes[nclass++] = a;
 	if (shape == 3)
-		return gemm_probes(lo, hi, esize, classes, nclass, out, anchor, max);
+		return gemm_probes(lo, hi, esize, classes, nclass, search_probes, out, anchor, max);
 	/* A vector's row class is all of its shape: a class the requested
 	 * lengths already have needs no probe (matrices of one class still
 	 * differ in aspect, so they are probed whatever was asked). */

@@ -85,12 +85,14 @@ const char *choice_how_text(int how);
  * in between, and a large one whose columns align as its rows) with the
  * column class varying; for a 1-D family (shape 1), three lengths of each
  * class the requested lengths lack; for a matrix product (shape 3), three
- * shapes of each class of K (choice-probe.c), none an anchor.  The mid size of each class is an anchor,
- * measured with the whole space, and for matrices the small square too; the
- * others are measured with the candidates only.  Writes up to max sizes into
- * out (anchor[i] set for anchors); returns how many.
+ * shapes of each class of K (choice-probe.c), none an anchor unless
+ * search_probes: then its shapes of few tiles, and a small shape of each
+ * class, are anchors (a search of their own).  The mid size of each class
+ * is an anchor, measured with the whole space, and for matrices the small
+ * square too; the others are measured with the candidates only.  Writes up
+ * to max sizes into out (anchor[i] set for anchors); returns how many.
  */
-size_t choice_probe_sizes(int shape, const struct dims *req, size_t nreq, size_t esize, struct dims *out,
-			  int *anchor, size_t max);
+size_t choice_probe_sizes(int shape, const struct dims *req, size_t nreq, size_t esize, int search_probes,
+			  struct dims *out, int *anchor, size_t max);
 
 #endif

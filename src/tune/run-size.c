@@ -181,6 +181,9 @@ static int search_size(struct run_state *s, struct bench *b, struct compile_pool
 	size_t budget = s->o->budget_n > 0 ? (size_t)s->o->budget_n : (s->npts + 9) / 10;
 	if (s->o->budget_s > 0 && s->o->budget_n <= 0)
 		budget = s->npts;
+	/* An extra size searched (an anchor of --probe-search): its own budget. */
+	if (k >= s->nreq && s->o->probe_search > 0 && budget > (size_t)s->o->probe_search)
+		budget = (size_t)s->o->probe_search;
 	if (budget > s->npts)
 		budget = s->npts;
 	struct strategy *st = strategy_new(s->o->strategy, s->vals, MAX_PARAMS, s->f->nparams, s->npts, budget,

@@ -263,7 +263,9 @@ static void add_probes(struct run_state *s, int on)
 {
 	struct dims probes[64];
 	int anchor[64];
-	size_t np = on ? choice_probe_sizes(s->f->shape, s->sizes, s->nreq, s->dt->size, probes, anchor, 64) : 0;
+	size_t np = on ? choice_probe_sizes(s->f->shape, s->sizes, s->nreq, s->dt->size, s->o->probe_search > 0, probes,
+					    anchor, 64)
+		       : 0;
 	s->sizes = xrealloc(s->sizes, (s->nreq + np + 1) * sizeof(*s->sizes));
 	s->anchor = xcalloc(s->nreq + np + 1, sizeof(int));
 	for (size_t i = 0; i < np; i++) {

@@ -34,6 +34,7 @@ struct tune_opts {
 	int strategy;               /* strategy.h */
 	long budget_n;              /* variants per size; 0: none */
 	double budget_s;            /* seconds per size; 0: none */
+	long probe_search;          /* a search's budget at the matrix multiply's searched probes; 0: none */
 	uint64_t seed;
 	int reps, workers, device;  /* workers 0: one per CPU */
 	int dry_run, list, quiet, hot, force, no_probe, show_log;
