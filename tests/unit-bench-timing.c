@@ -216,6 +216,17 @@ static void measure(struct bench *b, float ms, int *timed, int *all)
 	*all = variant_launches;
 }
 
+/* Measures with every launch taking ms, and checks that want launches
+ * were timed. */
+static void check_timed(struct bench *b, float ms, int want, const char *what)
+{
+	char detail[64];
+	int timed, all;
+	measure(b, ms, &timed, &all);
+	snprintf(detail, sizeof(detail), "%d timed", timed);
+	check(timed == want, what, detail);
+}
+
 int main(void)
 {
 	char detail[160];
@@ -264,33 +275,20 @@ int main(void)
 	}
 	/* A confirmation takes all of its launches, however long the kernel. */
 	bench_set_reps(b, 100, 0);
-	int timed, all;
-	measure(b, 25.0f, &timed, &all);
-	snprintf(detail, sizeof(detail), "%d timed", timed);
-	check(timed == 100, "a confirmation of a 25 ms kernel times its 100 launches", detail);
+	check_timed(b, 25.0f, 100, "a confirmation of a 25 ms kernel times its 100 launches");
 	bench_set_reps(b, 30, 1);
-	measure(b, 25.0f, &timed, &all);
-	snprintf(detail, sizeof(detail), "%d timed", timed);
-	check(timed == 10, "after it, measurements stop at the budget again", detail);
+	check_timed(b, 25.0f, 10, "after it, measurements stop at the budget again");
 
 	/* A variant past the hopeless time stops at 3 launches; one at it or
 	 * under takes the budget's; a confirmation ignores it; 0 is off. */
 	bench_set_hopeless(b, 2.0);
-	measure(b, 2.5f, &timed, &all);
-	snprintf(detail, sizeof(detail), "%d timed", timed);
-	check(timed == BENCH_HOPELESS_LAUNCHES, "a kernel slower than the hopeless time stops at 3 launches", detail);
-	measure(b, 2.0f, &timed, &all);
-	snprintf(detail, sizeof(detail), "%d timed", timed);
-	check(timed == 30, "one at the hopeless time takes its 30", detail);
+	check_timed(b, 2.5f, BENCH_HOPELESS_LAUNCHES, "a kernel slower than the hopeless time stops at 3 launches");
+	check_timed(b, 2.0f, 30, "one at the hopeless time takes its 30");
 	bench_set_reps(b, 100, 0);
-	measure(b, 2.5f, &timed, &all);
-	snprintf(detail, sizeof(detail), "%d timed", timed);
-	check(timed == 100, "a confirmation of a hopeless kernel takes its 100", detail);
+	check_timed(b, 2.5f, 100, "a confirmation of a hopeless kernel takes its 100");
 	bench_set_reps(b, 30, 1);
 	bench_set_hopeless(b, 0);
-	measure(b, 2.5f, &timed, &all);
-	snprintf(detail, sizeof(detail), "%d timed", timed);
-	check(timed == 30, "with no hopeless time, the 30 again", detail);
+	check_timed(b, 2.5f, 30, "with no hopeless time, the 30 again");
 
 	bench_close(b);
 	snprintf(detail, sizeof(detail), "%d allocations left", live_blocks);
