@@ -13,7 +13,7 @@
  * and the variant the header chooses at each shape, and the header's
  * figure for that shape when it was tuned there (nvcc-built kernel over
  * the database's figure).
- * Usage: gemm-bench [--header-only] [SHAPE ...]   SHAPE is MxNxK, or
+ * Usage: gemm-bench [--header-only] [--every-variant FILE] [SHAPE ...]   SHAPE is MxNxK, or
  *        random:COUNT:LO-HI:SEED for COUNT shapes of M, N and K each drawn
  *        log-uniformly from [LO, HI] (the same shapes for the same text);
  *        default: the squares 1024 to 8192 and two shapes that are
@@ -21,6 +21,12 @@
  *        choice alone (no seed kernels).  With a header, the last line
  *        gives the choice's share of cuBLAS: the worst, the median and how
  *        many shapes are below 0.90.
+ *        --every-variant FILE (with a header) times every variant the
+ *        header holds at each shape, checked, each a line of FILE (CSV:
+ *        shape, variant, its parameters, ms, TFLOP/s, of cuBLAS, whether
+ *        right, whether the header's choice), and prints each shape's best
+ *        of them beside the choice: what the candidates allow at shapes
+ *        nobody tuned, apart from the rule that picks among them.
  */
 #include <cublas_v2.h>
 #include <cmath>
@@ -175,9 +181,21 @@ int main(int argc, char **argv)
 {
 	std::vector<std::string> shapes;
 	bool header_only = false;
+	FILE *every = NULL; /* --every-variant's table */
 	for (int i = 1; i < argc; i++) {
 		if (!std::strcmp(argv[i], "--header-only"))
 			header_only = true;
+		else if (!std::strcmp(argv[i], "--every-variant") && i + 1 < argc) {
+#ifndef GPUTUNE_GEMM_HEADER
+			std::fprintf(stderr, "gemm-bench: --every-variant needs a header (GPUTUNE_GEMM_HEADER)\n");
+			return 2;
+#endif
+			if (!(every = std::fopen(argv[++i], "w"))) {
+				std::fprintf(stderr, "gemm-bench: cannot write '%s'\n", argv[i]);
+				return 2;
+			}
+			std::fprintf(every, "shape,variant,params,ms,tflops,of_cublas,right,chosen\n");
+		}
 		else if (std::strncmp(argv[i], "random:", 7))
 			shapes.push_back(argv[i]);
 		else if (!random_shapes(argv[i], shapes)) {
@@ -197,6 +215,7 @@ int main(int argc, char **argv)
 		    T.prop.multiProcessorCount);
 	std::printf("| shape (MxNxK) | kernel | ms | TFLOP/s | of cuBLAS | error / bound |\n|---|---|---|---|---|---|\n");
 	std::vector<double> shares; /* the header's choice over cuBLAS, a shape each */
+	std::vector<double> bests;  /* with --every-variant, the best of its variants over cuBLAS */
 	for (const std::string &sh : shapes) {
 		int M, N, K;
 		if (std::sscanf(sh.c_str(), "%dx%dx%d", &M, &N, &K) != 3 || M < 1 || N < 1 || K < 1) {
@@ -248,6 +267,28 @@ int main(int argc, char **argv)
 			    gputune_gemm_variants[v].params, db, mt, flop / mt / 1e9, 100 * mb / mt, wt,
 			    wt <= 1 ? "" : " WRONG");
 		shares.push_back(wt <= 1 ? mb / mt : 0);
+		if (every) {
+			int best = -1;
+			double best_ms = 0;
+			for (int u = 0; u < GPUTUNE_GEMM_NUM_VARIANTS; u++) {
+				CHECK(cudaMemset(C, 0, (size_t)M * N * sizeof(float)));
+				CHECK(gputune_gemm_launch(u, A, B, C, M, N, K, 0));
+				const float w = check();
+				const double ms = time_ms(T, [&] { gputune_gemm_launch(u, A, B, C, M, N, K, 0); });
+				std::fprintf(every, "%s,%d,\"%s\",%.4f,%.2f,%.4f,%d,%d\n", sh.c_str(), u,
+					     gputune_gemm_variants[u].params, ms, flop / ms / 1e9, mb / ms, w <= 1, u == v);
+				if (w <= 1 && (best < 0 || ms < best_ms)) {
+					best = u;
+					best_ms = ms;
+				}
+			}
+			std::fflush(every);
+			bests.push_back(best >= 0 ? mb / best_ms : 0);
+			if (best >= 0)
+				std::printf("| %s | the best of the header's %d: %s | %.3f | %.1f | %.1f%% | |\n", sh.c_str(),
+					    GPUTUNE_GEMM_NUM_VARIANTS, gputune_gemm_variants[best].params, best_ms,
+					    flop / best_ms / 1e9, 100 * mb / best_ms);
+		}
 		const size_t npoints = header_only ? 0 : 2;
 #else
 		const size_t npoints = header_only ? 0 : sizeof(points) / sizeof(points[0]);
@@ -271,14 +312,20 @@ int main(int argc, char **argv)
 		CHECK(cudaFree(worst));
 	}
 	CHECK_BLAS(cublasDestroy(h));
-	if (!shares.empty()) {
-		std::vector<double> v = shares;
+	if (every)
+		std::fclose(every);
+	/* The worst, the median and how many below 0.90 of a list of shares. */
+	auto summary = [](const char *what, std::vector<double> v) {
+		if (v.empty())
+			return;
 		std::sort(v.begin(), v.end());
 		const size_t n = v.size();
 		const double median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 		const long below = std::count_if(v.begin(), v.end(), [](double x) { return x < 0.90; });
-		std::printf("\nthe header's choice over cuBLAS at %zu shapes: worst %.3f, median %.3f, %ld below 0.90 "
-			    "(a wrong result counts 0)\n", n, v[0], median, below);
-	}
+		std::printf("\n%s over cuBLAS at %zu shapes: worst %.3f, median %.3f, %ld below 0.90 "
+			    "(a wrong result counts 0)\n", what, n, v[0], median, below);
+	};
+	summary("the header's choice", shares);
+	summary("the best of the header's variants", bests);
 	return 0;
 }

@@ -3,7 +3,7 @@
 # GPU, in stages that can run in one go or in calls sharing OUTDIR:
 #   tune   from an empty database and compile cache, `gputune gemm --sizes
 #          $GEMM_SIZES` (default 1024-8192; $GEMM_DEVICES, when set, is its
-#          --devices), timed, its summary kept; then the header exported
+#          --devices; $GEMM_OPTIONS, when set, more of its options), timed, its summary kept; then the header exported
 #          from that database alone.
 #   split  the split-K study: `gputune gemm` at shapes of few tiles and a
 #          long K (default space), and each size's best of each split
@@ -35,8 +35,10 @@ echo "# gemm, $(date -u +%Y-%m-%d), commit $commit"
 if [ "$stage" = tune ] || [ "$stage" = all ]; then
 	rm -f "$GPUTUNE_DB"
 	s=$(date +%s.%N)
-	"$GPUTUNE" gemm --sizes "$SIZES" ${GEMM_DEVICES:+--devices "$GEMM_DEVICES"} >"$out/tune.txt" 2>"$out/tune.err"
-	echo "## gputune gemm --sizes $SIZES${GEMM_DEVICES:+ --devices $GEMM_DEVICES}, cold: $(seconds "$s" "$(date +%s.%N)") s"
+	# shellcheck disable=SC2086
+	"$GPUTUNE" gemm --sizes "$SIZES" ${GEMM_DEVICES:+--devices "$GEMM_DEVICES"} ${GEMM_OPTIONS:-} \
+		>"$out/tune.txt" 2>"$out/tune.err"
+	echo "## gputune gemm --sizes $SIZES${GEMM_DEVICES:+ --devices $GEMM_DEVICES}${GEMM_OPTIONS:+ $GEMM_OPTIONS}, cold: $(seconds "$s" "$(date +%s.%N)") s"
 	cat "$out/tune.txt"
 	grep -i "compiled\|waiting\|summary\|s timing" "$out/tune.err" | tail -5 || true
 	"$GPUTUNE" export --kernel gemm --no-shipped -o "$out/gputune_gemm.h"
