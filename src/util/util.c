@@ -290,11 +290,11 @@ int write_output(const char *path, const void *data, size_t len)
 {
 	if (path && strcmp(path, "-")) {
 		if (write_file_atomic(path, data, len) < 0)
-			return error("cannot write %s: %s", path, strerror(errno));
+			return fail("cannot write %s: %s", path, strerror(errno));
 		return 0;
 	}
 	if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0)
-		return error("cannot write the output: %s", strerror(errno));
+		return fail("cannot write the output: %s", strerror(errno));
 	return 0;
 }
 
