@@ -224,6 +224,27 @@ accept --param inject=wrong
 accept --param split=2 --param bm=64 --param bn=64 --param wm=32 --param wn=32 --param tm=4 --param tn=4
 accept --param split=8 --param bm=32 --param bn=64 --param wm=32 --param wn=32 --param tm=4 --param tn=4
 reject "shared memory exceeds the device limit (49152 bytes)" --param split=2 --param bm=128 --param bn=128 --param wm=64 --param wn=64 --param tm=8 --param tn=4
+# For a GPU, or a dry run's --arch, the limit is the shared memory a kernel
+# may opt in to (the tuner's launches and the header's opt in): 227 KiB on
+# 9.0, 99 KiB on 8.6 (`source` above knows no device: 48 KiB).
+big="--sizes 64 --param bm=256 --param bn=256 --param bk=32 --param wm=64 --param wn=64 --param tm=8 --param tn=4 --param dbuf=1"
+# shellcheck disable=SC2086
+run_gt 0 gemm --list --arch sm_90 $big --param split=1,2
+check "sm_90 takes stages of 133 KiB (dbuf, bk=32, 256 x 256), not a partial tile of 256 KiB" \
+	test "$(grep -c '^bm=256,bn=256,bk=32' "$T/out")" = 8 -a "$(grep -c 'split=2' "$T/out")" = 0
+# shellcheck disable=SC2086
+run_gt 2 gemm --list --arch sm_86 $big
+grep_in "$T/err" "shared memory exceeds the device limit (101376 bytes)"
+# Such points are in the default space only where a tile parameter is
+# given: 128 x 256 with bk=16 and two stages takes 49 KiB.
+warp="--sizes 64 --param wm=64 --param wn=64 --param tm=8 --param tn=2 --param vec=4 --param pad=4 --param dbuf=1 --param group=8"
+# shellcheck disable=SC2086
+run_gt 0 gemm --list --arch sm_90 $warp
+check "the default space leaves out 128 x 256 x 16 of two stages (49 KiB)" \
+	sh -c "grep -q '^bm=128,bn=256,bk=8,' '$T/out' && ! grep -q '^bm=128,bn=256,bk=16,' '$T/out'"
+# shellcheck disable=SC2086
+run_gt 0 gemm --list --arch sm_90 $warp --param bk=8,16
+grep_in "$T/out" "bm=128,bn=256,bk=16,wm=64,wn=64,tm=8,tn=2,vec=4,pad=4,dbuf=1,group=8"
 run_gt 0 gemm --dry-run --arch sm_90 --param bm=64 --param bn=64 --param bk=8 --param wm=32,64 --param wn=32,64 \
 	--param tm=4,8 --param tn=4 --param vec=4 --param pad=4 --param dbuf=1 --param group=8 --param split=1
 grep_in "$T/out" "8 points, 8 valid, 0 rejected"

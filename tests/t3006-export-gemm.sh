@@ -135,4 +135,41 @@ check "the merged copy stores the family's shape as 3d" \
 run_gt 0 export --kernel gemm --no-shipped --db "$T/round.db" -o "$T/round.h"
 check "a merged copy exports the same tables" \
 	sh -c "grep -v Generated '$T/round.h' > '$T/a' && grep -v Generated '$T/gputune_gemm.h' > '$T/b' && cmp -s '$T/a' '$T/b'"
+check "no variant of the header above takes over 48 KiB of shared memory: none is opted in" \
+	sh -c "! grep -q 'gputune_gemm_optin' '$T/gputune_gemm.h'"
+
+# A variant of more than 48 KiB of shared memory (split-K's partial tile of
+# 128 x 256, 128 KiB): its launch opts its kernels in to it first.
+W=bm=128,bn=256,bk=8,wm=64,wn=64,tm=8,tn=2,vec=4,pad=4,dbuf=1,group=8,split=2
+sed -e "s/$X/$W/g" -e 's/hx/hw/g' "$T/gemm.json" > "$T/big.json"
+run_gt 0 db merge "$T/big.json" --db "$T/big.db"
+# A header that cannot be written is a failure, not a success with a message.
+run_gt 1 export --kernel gemm --no-shipped --db "$T/big.db" -o "$T/big/gputune_gemm.h"
+grep_in "$T/err" "cannot write $T/big/gputune_gemm.h"
+mkdir "$T/big"
+run_gt 0 export --kernel gemm --no-shipped --db "$T/big.db" -o "$T/big/gputune_gemm.h"
+check "the header opts the 128 KiB variant's kernels in before their launch" \
+	grep -q "gputune_gemm_optin(gputune_gemm_kernel<[0-9]*, 128, 256, 8, 64, 64, 8, 2, 4, 4, 1, 8, 2, 0, 0>, smem)" \
+	"$T/big/gputune_gemm.h"
+check "and only that variant's" test "$(grep -c 'gputune_gemm_optin(gputune_gemm_kernel' "$T/big/gputune_gemm.h")" -le 2
+check "the 128 KiB variant's geometry says so" sh -c "cat > '$T/big/g.c' <<'C'
+#include \"gputune_gemm.h\"
+#include <stdio.h>
+#include <string.h>
+int main(void)
+{
+	unsigned grid[3], block[3], smem = 0;
+	for (int v = 0; v < GPUTUNE_GEMM_NUM_VARIANTS; v++)
+		if (strstr(gputune_gemm_variants[v].params, \"split=2\")) {
+			gputune_gemm_geometry(v, 1000, 1000, 1000, grid, block, &smem);
+			return !(smem == 128 * 1024 && grid[0] == 8 * 4 * 2);
+		}
+	return 1;
+}
+C
+$CC -std=c11 -Wall -Wextra -Werror -I'$T/big' '$T/big/g.c' -o '$T/big/g' && '$T/big/g'"
+cp "$T/use.cu" "$T/big/use.cu"
+T_SAVED=$T
+T=$T/big nvcc_compiles "$T/big/use.cu"
+T=$T_SAVED
 done_testing

@@ -37,7 +37,7 @@ const struct cmd_option cmd_tune_options[] = {
 	{ "strategy", "NAME", "how to walk the space at each size: exhaustive, random, anneal or genetic (default: the family's, below)", 0, 0 },
 	{ "budget", "N|Ns", "with a search strategy: variants measured per size (N), or seconds of search per size (Ns); default: the family's, else 10% of the space", 0, 0 },
 	{ "seed", "N", "seed of the random, anneal and genetic searches (default 1)", 0, 0 },
-	{ "probe-search", "N", "with a search strategy, for the matrix multiply: its extra sizes of few tiles, and a small one of each alignment of K, get a search of N variants of their own, whose fastest join the candidates measured at every size (default 0: the extra sizes measure the requested sizes' fastest only)", 0, 0 },
+	{ "probe-search", "N", "with a search strategy, for the matrix multiply: its extra sizes of few tiles, and a small one of each alignment of K, get a search of N variants of their own, whose fastest join the candidates measured at every size (default 24 for a search; 0: the extra sizes measure the requested sizes' fastest only)", 0, 0 },
 	{ "shard", "K/N|auto", "do share K of N (0 <= K < N) of the work, as dealt the same on any machine: a dry run compiles every Nth variant, a run measures its share of the sizes, the extra sizes included (see below); auto: K and N from Slurm (SLURM_ARRAY_TASK_ID and _COUNT, else SLURM_PROCID and SLURM_NTASKS)", 0, 0 },
 	TUNE_OPT_QUIET,
 	OPT_DEVICE_INDEX,
@@ -152,6 +152,8 @@ static int parse_search(const struct family *f, const struct args *a, struct tun
 				       name);
 	o->seed = (uint64_t)seed;
 	const char *ps = args_get(a, "probe-search");
+	if (!ps && o->strategy != STRATEGY_EXHAUSTIVE && f->shape == SHAPE_3D)
+		o->probe_search = f->probe_search;
 	if (ps && parse_long(ps, 0, 100000000, &o->probe_search) < 0)
 		return cmd_usage_error(a->cmd, "%s: bad --probe-search '%s' (N variants, 0 <= N <= 100000000)", name, ps);
 	if (o->probe_search > 0 && (o->strategy == STRATEGY_EXHAUSTIVE || f->shape != SHAPE_3D))

@@ -515,6 +515,10 @@ static void write_helpers(const struct header *h)
 		   "\t%s)\n{\n\tint v = -1;\n"
 		   "\treturn gputune_%s_candidates(device, cc, dtype, %s, &v, 1) ? v : -1;\n}\n\n",
 		P, size_params, P, size_args);
+	if (fam->args == ARGS_GEMM)
+		fprintf(f, "/* Variant's launch: its grid, block and bytes of dynamic shared memory; past 48 KiB\n"
+			   " * the kernel's attribute of the most dynamic shared memory is raised to it first\n"
+			   " * (cuFuncSetAttribute, cudaFuncSetAttribute), as gputune_%s_launch does. */\n", P);
 	fprintf(f, "static inline void gputune_%s_geometry(int variant, %s,\n"
 		   "\tunsigned grid[3], unsigned block[3]%s)\n{\n"
 		   "\tconst gputune_%s_config *c = &gputune_%s_variants[variant].config;\n%s}\n\n",

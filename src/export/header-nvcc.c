@@ -70,19 +70,24 @@ static void write_calibrate(FILE *f, FILE *decl, const char *P, const char *U, c
  * arguments targs after the blocks per SM, the bounded and unbounded
  * builds to choose from where the bound is more than 1.  With maps (the
  * call that makes a rowclass variant's tensor maps, m), the case makes
- * them first and launches the kernel that takes them. */
+ * them first and launches the kernel that takes them.  With optin (a
+ * variant of more than 48 KiB of dynamic shared memory), each build is
+ * opted in to it first (gputune_KERNEL_optin). */
 static void write_case(FILE *f, const char *P, int i, int min_blocks, const char *targs, const char *smem,
-		       const char *args, const char *maps)
+		       const char *args, const char *maps, int optin)
 {
 	const char *kernel = maps ? "kernel_maps" : "kernel";
+	char *in = optin ? xasprintf("gputune_%s_optin(", P) : xstrdup(""), *out = xstrdup(optin ? ", smem)" : "");
 	fprintf(f, "\tcase %d: ", i);
 	if (maps)
 		fprintf(f, "{\n\t\tconst gt_maps *m = %s;\n\t\t", maps);
 	if (min_blocks > 1)
-		fprintf(f, "gputune_%s_build(%d, gputune_%s_%s<%d, %s>, gputune_%s_%s<0, %s>, block, %s)", P, i, P, kernel,
-			min_blocks, targs, P, kernel, targs, smem);
+		fprintf(f, "gputune_%s_build(%d, %sgputune_%s_%s<%d, %s>%s, %sgputune_%s_%s<0, %s>%s, block, %s)", P, i, in,
+			P, kernel, min_blocks, targs, out, in, P, kernel, targs, out, smem);
 	else
-		fprintf(f, "gputune_%s_%s<0, %s>", P, kernel, targs);
+		fprintf(f, "%sgputune_%s_%s<0, %s>%s", in, P, kernel, targs, out);
+	free(in);
+	free(out);
 	fprintf(f, "<<<grid, block, %s, stream>>>%s;%s", smem, args, maps ? "\n\t\tbreak;\n\t}\n" : " break;\n");
 }
 
@@ -190,6 +195,18 @@ void write_launch(const struct header *h)
 	const char *launch_bufs = h->launch_bufs, *geo_params = h->geo_params, *size_args = h->size_args;
 	const char *launch_args = h->launch_args;
 	const char *more = args == ARGS_VECTOR ? "void *scratch, unsigned long long n" : geo_params;
+	/* A launch of more than 48 KiB of dynamic shared memory needs the
+	 * kernel's attribute raised to it first (the matrix product's, whose
+	 * tuner opts in as well). */
+	int optin = 0;
+	for (int i = 0; args == ARGS_GEMM && i < nv; i++)
+		optin |= variant_smem(fam, &vs[i]) > 48 * 1024;
+	if (optin)
+		fprintf(f, "/* Kernel k opted in to smem bytes of dynamic shared memory (over the 48 KiB a launch\n"
+			   " * gets without; a launch past the device's limit fails as it would without). */\n"
+			   "template <typename K> static inline K gputune_%s_optin(K k, unsigned smem)\n{\n"
+			   "\tcudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);\n"
+			   "\treturn k;\n}\n\n", P);
 	if (h->decl)
 		fprintf(h->decl, "/* Launches variant i on stream; returns the launch's error. */\n"
 				 "cudaError_t gputune_%s_launch(int variant, %s,\n\t%s, cudaStream_t stream);\n",
@@ -219,7 +236,8 @@ void write_launch(const struct header *h)
 			for (int k = 0; k < fam->nparams; k++)
 				if (!fam->params[k].hidden)
 					sb_printf(&targs, "%s%d", targs.len ? ", " : "", vs[i].v[k]);
-			write_case(f, P, i, vs[i].min_blocks, targs.buf, "smem", "(A, B, C, m, n, k)", NULL);
+			write_case(f, P, i, vs[i].min_blocks, targs.buf, "smem", "(A, B, C, m, n, k)", NULL,
+				   variant_smem(fam, &vs[i]) > 48 * 1024);
 			sb_free(&targs);
 			continue;
 		}
@@ -238,7 +256,7 @@ void write_launch(const struct header *h)
 		} else {
 			sb_printf(&cargs, "((const %s *)in, (%s *)out, %s)", T, A, args == ARGS_VECTOR ? "scratch, n" : "rows, cols");
 		}
-		write_case(f, P, i, vs[i].min_blocks, targs.buf, "0", cargs.buf, maps);
+		write_case(f, P, i, vs[i].min_blocks, targs.buf, "0", cargs.buf, maps, 0);
 		free(maps);
 		sb_free(&targs);
 		sb_free(&cargs);

@@ -149,6 +149,23 @@ static int sm_max_blocks(int cc)
  * itself: the matrix product's winner at 4096 ran at 0.94 of its figure,
  * against 0.99.  1 (one build, unbounded) where the count is unknown.
  */
+unsigned variant_smem(const struct family *fam, const struct hvariant *hv)
+{
+	/* The families' shared memory does not depend on the size. */
+	struct dims d = { 1024, 1024, 1024 };
+	struct launch_geometry g;
+	fam->geometry(hv->v, hv->dt, &d, &g);
+	return g.smem;
+}
+
+/* Shared memory of an SM of compute capability cc, bytes, where a block of
+ * more than 48 KiB is to be placed (the toolkit's tables; 1 KiB of it a
+ * block the system's); 0 where not known. */
+static long sm_smem(int cc)
+{
+	return cc == 90 ? 228 * 1024 : cc == 80 || cc == 87 ? 164 * 1024 : cc == 86 || cc == 89 ? 100 * 1024 : 0;
+}
+
 void variant_occupancy(const struct family *fam, struct hvariant *vs, int nv)
 {
 	for (int i = 0; i < nv; i++) {
@@ -167,6 +184,9 @@ void variant_occupancy(const struct family *fam, struct hvariant *vs, int nv)
 		long b = by_regs < by_threads ? by_regs : by_threads;
 		if (b > sm_max_blocks(vs[i].cc))
 			b = sm_max_blocks(vs[i].cc);
+		/* A block over 48 KiB of shared memory: as many as its SM holds. */
+		if (g.smem > 48 * 1024 && sm_smem(vs[i].cc) > 0 && b > sm_smem(vs[i].cc) / ((long)g.smem + 1024))
+			b = sm_smem(vs[i].cc) / ((long)g.smem + 1024);
 		vs[i].min_blocks = b > 1 ? (int)b : 1;
 	}
 }

@@ -47,6 +47,8 @@ int header_variant(const struct family *fam, struct hvariant *vs, int *nv, const
 void variant_registers(const struct family *fam, struct hvariant *vs, int nv, const char *tmpl, const char *cache_dir);
 /* Each variant's blocks per SM for the header's __launch_bounds__. */
 void variant_occupancy(const struct family *fam, struct hvariant *vs, int nv);
+/* Bytes of dynamic shared memory a launch of hv takes. */
+unsigned variant_smem(const struct family *fam, const struct hvariant *hv);
 
 /* What every section of a header reads: the family, the groups, the
  * variants the header carries, and how its shape's sizes are written. */

@@ -126,11 +126,33 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 		return "async copies (cp.async) need compute capability 8.0";
 	if (v[P_SPLIT] > 1 && lim->cc && lim->cc < 90)
 		return "split-K sums over a thread-block cluster, which needs compute capability 9.0";
-	if (smem_of(v) > (size_t)lim->max_smem_per_block) {
-		snprintf(buf, n, "shared memory exceeds the device limit (%d bytes)", lim->max_smem_per_block);
+	/* The template's shared memory is all dynamic, and its launchers (the
+	 * tuner's, the exported header's) opt in to more than the 48 KiB a
+	 * launch gets without: the partial tile of split-K over tiles of 128 x
+	 * 128 and more, and deeper or more stages of large tiles. */
+	int smem_limit = lim->max_smem_optin > lim->max_smem_per_block ? lim->max_smem_optin : lim->max_smem_per_block;
+	if (smem_of(v) > (size_t)smem_limit) {
+		snprintf(buf, n, "shared memory exceeds the device limit (%d bytes)", smem_limit);
 		return buf;
 	}
 	return NULL;
+}
+
+/*
+ * Points over the 48 KiB of shared memory a launch gets without opting in
+ * (split-K over tiles of 128 x 128 and more, a bk of 16 or 32 over large
+ * tiles) are in the space, and in the default one only where a tile
+ * parameter is given: on an H200 they won at 2 of 8 shapes (by 4% at
+ * 5488 x 3193 x 6738, 128 x 256 split=2; a tie at another) and lost at the
+ * rest, and they would take the default search's budget over 89,040
+ * variants instead of 56,148, which is not measured
+ * (docs/studies/gemm-candidates-searched-at-extra-sizes.md).
+ */
+static const char *default_only(const int *v, const int *asked)
+{
+	if (smem_of(v) <= 48 * 1024 || asked[P_BM] || asked[P_BN] || asked[P_BK] || asked[P_SPLIT])
+		return NULL;
+	return "over 48 KiB of shared memory: in the default space only when bm, bn, bk or split is given";
 }
 
 static void geometry(const int *v, const struct dtype *dt, const struct dims *d, struct launch_geometry *g)
@@ -338,6 +360,7 @@ const struct family family_gemm = {
 	.params = params,
 	.nparams = NPARAMS,
 	.reject = reject,
+	.default_only = default_only,
 	.geometry = geometry,
 	.geometry_c =
 		"\tgrid[0] = (unsigned)(((m + c->bm - 1) / c->bm) * ((n + c->bn - 1) / c->bn) * c->split);\n"
@@ -364,4 +387,13 @@ const struct family family_gemm = {
 	.validate_sizes = "random:12:512-4096",
 	.strategy = STRATEGY_GENETIC,
 	.budget = 240,
+	/* The requested sizes' fastest are kernels of the sizes their tiles
+	 * divide; searched extra sizes add kernels that fill the GPU where
+	 * those do not.  On an H200, after tuning 1024-8192, the header's
+	 * choice at 30 held-out shapes went from 0.400 of cuBLAS at worst and
+	 * 0.765 in the median (no search) to 0.666 and 0.805 (24); that cold
+	 * run took 440 s, 61 s of it on the extra sizes (without the searches:
+	 * 478 s, before hopeless variants were cut short, 19 s of it there)
+	 * (docs/studies/gemm-candidates-searched-at-extra-sizes.md). */
+	.probe_search = 24,
 };

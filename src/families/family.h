@@ -100,6 +100,11 @@ struct device_limits {
 	int max_threads_per_block;
 	int max_smem_per_block;
 	int cc; /* compute capability x 10 (90 for 9.0); 0 when not known */
+	/* Dynamic shared memory a kernel may take once its launcher opts in
+	 * (the function attribute of the maximum dynamic size), bytes: for a
+	 * family whose kernels take only dynamic shared memory and whose
+	 * launchers opt in (the matrix multiply's); 0: max_smem_per_block. */
+	int max_smem_optin;
 };
 
 /* How a family's sizes read and print: 1-D sizes are N (stored as rows =
@@ -278,6 +283,11 @@ struct family {
 	 * (0: a tenth of the space). */
 	int strategy;
 	int budget;
+	/* With a search, the variants searched at each of the extra sizes
+	 * the choice reads that choice-probe.c marks searchable (a matrix
+	 * product's of few tiles, and small ones) when --probe-search is not
+	 * given; 0: those sizes measure the requested sizes' fastest only. */
+	int probe_search;
 };
 
 extern const struct family *const family_table[];

@@ -126,6 +126,18 @@ void device_limits_default(struct device_limits *lim)
 	lim->max_threads_per_block = 1024;
 	lim->max_smem_per_block = 48 * 1024;
 	lim->cc = 0;
+	lim->max_smem_optin = 48 * 1024;
+}
+
+int device_smem_optin(int cc)
+{
+	static const struct { int cc, kib; } table[] = {
+		{ 70, 96 }, { 75, 64 }, { 80, 163 }, { 86, 99 }, { 87, 163 }, { 89, 99 }, { 90, 227 },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(table); i++)
+		if (table[i].cc == cc)
+			return table[i].kib * 1024;
+	return 48 * 1024;
 }
 
 static void count_reject(struct space *s, const char *reason)

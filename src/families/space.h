@@ -40,6 +40,10 @@ int space_init(struct space *s, const struct family *f, const struct dtype *dt, 
 	       size_t nparams, const char *who);
 /* The limits of the architecture's defaults (1024 threads, 48 KiB). */
 void device_limits_default(struct device_limits *lim);
+/* The dynamic shared memory a block of compute capability cc (x 10) may
+ * opt in to, bytes, as the CUDA programming guide tables it; 48 KiB, the
+ * limit without opting in, where cc is 0 or not in the table. */
+int device_smem_optin(int cc);
 /* Enumerates every combination, keeping the valid ones in order. */
 void space_enumerate(struct space *s, const struct device_limits *lim);
 /* Keeps a sample of count valid points, drawn without replacement by a

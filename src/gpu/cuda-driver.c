@@ -60,6 +60,7 @@ static const struct entry entries[] = {
 	E1(ModuleUnload, "cuModuleUnload"),
 	E1(ModuleGetFunction, "cuModuleGetFunction"),
 	E1(FuncGetAttribute, "cuFuncGetAttribute"),
+	E1(FuncSetAttribute, "cuFuncSetAttribute"),
 	E1(LaunchKernel, "cuLaunchKernel"),
 	E1(StreamCreate, "cuStreamCreate"),
 	E1(StreamDestroy, "cuStreamDestroy_v2"),

@@ -42,6 +42,7 @@ struct cuda_driver {
 	CUresult (*ModuleUnload)(CUmodule m);
 	CUresult (*ModuleGetFunction)(CUfunction *f, CUmodule m, const char *name);
 	CUresult (*FuncGetAttribute)(int *v, CUfunction_attribute a, CUfunction f);
+	CUresult (*FuncSetAttribute)(CUfunction f, CUfunction_attribute a, int v);
 	CUresult (*LaunchKernel)(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
 				 unsigned bx, unsigned by, unsigned bz, unsigned smem,
 				 CUstream s, void **params, void **extra);

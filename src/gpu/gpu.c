@@ -56,6 +56,7 @@ int gpu_query(int index, struct gpu_info *g)
 	g->mem_clock_khz = attr(d, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
 	g->max_threads_per_block = attr(d, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
 	g->max_smem_per_block = attr(d, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+	g->max_smem_optin = attr(d, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
 	if (CU(cu.DeviceTotalMem(&g->mem_bytes, d)) != CUDA_SUCCESS)
 		return -1;
 	cu.DriverGetVersion(&g->driver_version);

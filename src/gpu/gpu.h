@@ -19,6 +19,7 @@ struct gpu_info {
 	int mem_clock_khz;
 	int max_threads_per_block;
 	int max_smem_per_block;  /* static limit, bytes */
+	int max_smem_optin;      /* dynamic shared memory a kernel may opt in to, bytes */
 	int driver_version;      /* e.g. 13000 */
 };
 

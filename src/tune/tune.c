@@ -381,6 +381,7 @@ static int find_target(struct run_state *s, char *arch, struct device_limits *li
 	/* The target's compute capability: the GPU's, or --arch's. */
 	if (!strncmp(arch, "sm_", 3))
 		lim->cc = atoi(arch + 3);
+	lim->max_smem_optin = have_gpu ? s->g.max_smem_optin : device_smem_optin(lim->cc);
 	return EXIT_OK;
 }
 
@@ -511,7 +512,7 @@ int tune_run_queued(const struct family *f, const struct tune_opts *o, struct tu
 	struct space sp;
 	int rc = space_init(&sp, f, s.dt, o->params, o->nparams, o->cmd) < 0 ? EXIT_USAGE : EXIT_OK;
 	char arch[32] = "";
-	struct device_limits lim = { 0, 0, 0 };
+	struct device_limits lim = { 0, 0, 0, 0 };
 	if (rc == EXIT_OK)
 		rc = find_target(&s, arch, &lim);
 	if (rc == EXIT_OK) {

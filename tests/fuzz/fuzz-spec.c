@@ -58,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 		if (strncmp(err, "fuzz.json: ", 11))
 			abort();
 	} else {
-		struct device_limits lim = { 1024, 49152, 90 };
+		struct device_limits lim = { 1024, 49152, 90, 0 };
 		for (int i = 0; i < f->nparams; i++)
 			if (f->params[i].nallowed < 1 || f->params[i].ndefaults < 1 || !f->params[i].macro)
 				abort();
