@@ -130,25 +130,6 @@ static int sm_max_blocks(int cc)
 	return cc == 89 ? 24 : 32;
 }
 
-/*
- * The blocks per SM each header kernel is built for: as many as NVRTC's
- * registers let an SM hold (64 Ki registers, allocated 8 a thread), or its
- * threads, whichever is fewer.  That is the kernel's __launch_bounds__'
- * second argument, which keeps nvcc to at most 64 Ki / (blocks x threads)
- * registers a thread: never fewer than NVRTC gave the variant, and where
- * nvcc would take more and lose a block per SM, no more.  A bound
- * can change the code even where nvcc needed fewer registers than it (the
- * matrix product's 64 x 64 tile took 139 bounded to 3 blocks of 128
- * threads, 127 without), so the header keeps both builds (the launch's
- * gputune_KERNEL_build); the unbounded one has the second argument 0,
- * which emits none, as the rendered kernel the tuner measured has none.
- * A second argument of 1 is not that: ptxas then allows itself more
- * registers (an f16 async=words variant took 34 with it from nvcc, 35
- * from NVRTC, and 30 without from both).  nvcc's __maxnreg__ at NVRTC's
- * count, tried first, changed the code at the very count nvcc chose
- * itself: the matrix product's winner at 4096 ran at 0.94 of its figure,
- * against 0.99.  1 (one build, unbounded) where the count is unknown.
- */
 unsigned variant_smem(const struct family *fam, const struct hvariant *hv)
 {
 	/* The families' shared memory does not depend on the size. */
@@ -166,6 +147,25 @@ static long sm_smem(int cc)
 	return cc == 90 ? 228 * 1024 : cc == 80 || cc == 87 ? 164 * 1024 : cc == 86 || cc == 89 ? 100 * 1024 : 0;
 }
 
+/*
+ * The blocks per SM each header kernel is built for: as many as NVRTC's
+ * registers let an SM hold (64 Ki registers, allocated 8 a thread), its
+ * threads, or past 48 KiB its shared memory, whichever is fewest.  That is the kernel's __launch_bounds__'
+ * second argument, which keeps nvcc to at most 64 Ki / (blocks x threads)
+ * registers a thread: never fewer than NVRTC gave the variant, and where
+ * nvcc would take more and lose a block per SM, no more.  A bound
+ * can change the code even where nvcc needed fewer registers than it (the
+ * matrix product's 64 x 64 tile took 139 bounded to 3 blocks of 128
+ * threads, 127 without), so the header keeps both builds (the launch's
+ * gputune_KERNEL_build); the unbounded one has the second argument 0,
+ * which emits none, as the rendered kernel the tuner measured has none.
+ * A second argument of 1 is not that: ptxas then allows itself more
+ * registers (an f16 async=words variant took 34 with it from nvcc, 35
+ * from NVRTC, and 30 without from both).  nvcc's __maxnreg__ at NVRTC's
+ * count, tried first, changed the code at the very count nvcc chose
+ * itself: the matrix product's winner at 4096 ran at 0.94 of its figure,
+ * against 0.99.  1 (one build, unbounded) where the count is unknown.
+ */
 void variant_occupancy(const struct family *fam, struct hvariant *vs, int nv)
 {
 	for (int i = 0; i < nv; i++) {
