@@ -72,22 +72,31 @@ static void write_calibrate(FILE *f, FILE *decl, const char *P, const char *U, c
  * call that makes a rowclass variant's tensor maps, m), the case makes
  * them first and launches the kernel that takes them.  With optin (a
  * variant of more than 48 KiB of dynamic shared memory), each build is
- * opted in to it first (gputune_KERNEL_optin). */
+ * opted in to it first (gputune_KERNEL_optin): write_build writes one. */
+static void write_build(FILE *f, const char *P, const char *kernel, int blocks, const char *targs, int optin)
+{
+	if (optin)
+		fprintf(f, "gputune_%s_optin(gputune_%s_%s<%d, %s>, smem)", P, P, kernel, blocks, targs);
+	else
+		fprintf(f, "gputune_%s_%s<%d, %s>", P, kernel, blocks, targs);
+}
+
 static void write_case(FILE *f, const char *P, int i, int min_blocks, const char *targs, const char *smem,
 		       const char *args, const char *maps, int optin)
 {
 	const char *kernel = maps ? "kernel_maps" : "kernel";
-	char *in = optin ? xasprintf("gputune_%s_optin(", P) : xstrdup(""), *out = xstrdup(optin ? ", smem)" : "");
 	fprintf(f, "\tcase %d: ", i);
 	if (maps)
 		fprintf(f, "{\n\t\tconst gt_maps *m = %s;\n\t\t", maps);
-	if (min_blocks > 1)
-		fprintf(f, "gputune_%s_build(%d, %sgputune_%s_%s<%d, %s>%s, %sgputune_%s_%s<0, %s>%s, block, %s)", P, i, in,
-			P, kernel, min_blocks, targs, out, in, P, kernel, targs, out, smem);
-	else
-		fprintf(f, "%sgputune_%s_%s<0, %s>%s", in, P, kernel, targs, out);
-	free(in);
-	free(out);
+	if (min_blocks > 1) {
+		fprintf(f, "gputune_%s_build(%d, ", P, i);
+		write_build(f, P, kernel, min_blocks, targs, optin);
+		fputs(", ", f);
+		write_build(f, P, kernel, 0, targs, optin);
+		fprintf(f, ", block, %s)", smem);
+	} else {
+		write_build(f, P, kernel, 0, targs, optin);
+	}
 	fprintf(f, "<<<grid, block, %s, stream>>>%s;%s", smem, args, maps ? "\n\t\tbreak;\n\t}\n" : " break;\n");
 }
 
@@ -200,7 +209,7 @@ void write_launch(const struct header *h)
 	 * tuner opts in as well). */
 	int optin = 0;
 	for (int i = 0; args == ARGS_GEMM && i < nv; i++)
-		optin |= variant_smem(fam, &vs[i]) > 48 * 1024;
+		optin |= variant_smem(fam, &vs[i]) > SMEM_WITHOUT_OPTIN;
 	if (optin)
 		fprintf(f, "/* Kernel k opted in to smem bytes of dynamic shared memory (over the 48 KiB a launch\n"
 			   " * gets without; a launch past the device's limit fails as it would without). */\n"
@@ -237,7 +246,7 @@ void write_launch(const struct header *h)
 				if (!fam->params[k].hidden)
 					sb_printf(&targs, "%s%d", targs.len ? ", " : "", vs[i].v[k]);
 			write_case(f, P, i, vs[i].min_blocks, targs.buf, "smem", "(A, B, C, m, n, k)", NULL,
-				   variant_smem(fam, &vs[i]) > 48 * 1024);
+				   variant_smem(fam, &vs[i]) > SMEM_WITHOUT_OPTIN);
 			sb_free(&targs);
 			continue;
 		}

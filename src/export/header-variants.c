@@ -9,6 +9,7 @@
 #include "compile/cubin-regs.h"
 #include "compile/nvrtc-compile.h"
 #include "compile/render.h"
+#include "families/space.h"
 #include "util/util.h"
 
 #include <ctype.h>
@@ -139,12 +140,12 @@ unsigned variant_smem(const struct family *fam, const struct hvariant *hv)
 	return g.smem;
 }
 
-/* Shared memory of an SM of compute capability cc, bytes, where a block of
- * more than 48 KiB is to be placed (the toolkit's tables; 1 KiB of it a
- * block the system's); 0 where not known. */
+/* Shared memory of an SM of compute capability cc (8.0 on), bytes: the
+ * most a block may opt in to and the 1 KiB the system keeps of it a
+ * block; 0 where not known. */
 static long sm_smem(int cc)
 {
-	return cc == 90 ? 228 * 1024 : cc == 80 || cc == 87 ? 164 * 1024 : cc == 86 || cc == 89 ? 100 * 1024 : 0;
+	return cc >= 80 && device_smem_optin(cc) > SMEM_WITHOUT_OPTIN ? device_smem_optin(cc) + 1024L : 0;
 }
 
 /*
@@ -185,7 +186,7 @@ void variant_occupancy(const struct family *fam, struct hvariant *vs, int nv)
 		if (b > sm_max_blocks(vs[i].cc))
 			b = sm_max_blocks(vs[i].cc);
 		/* A block over 48 KiB of shared memory: as many as its SM holds. */
-		if (g.smem > 48 * 1024 && sm_smem(vs[i].cc) > 0 && b > sm_smem(vs[i].cc) / ((long)g.smem + 1024))
+		if (g.smem > SMEM_WITHOUT_OPTIN && sm_smem(vs[i].cc) > 0 && b > sm_smem(vs[i].cc) / ((long)g.smem + 1024))
 			b = sm_smem(vs[i].cc) / ((long)g.smem + 1024);
 		vs[i].min_blocks = b > 1 ? (int)b : 1;
 	}

@@ -150,7 +150,7 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
  */
 static const char *default_only(const int *v, const int *asked)
 {
-	if (smem_of(v) <= 48 * 1024 || asked[P_BM] || asked[P_BN] || asked[P_BK] || asked[P_SPLIT])
+	if (smem_of(v) <= SMEM_WITHOUT_OPTIN || asked[P_BM] || asked[P_BN] || asked[P_BK] || asked[P_SPLIT])
 		return NULL;
 	return "over 48 KiB of shared memory: in the default space only when bm, bn, bk or split is given";
 }
@@ -325,8 +325,9 @@ const struct family family_gemm = {
 		"others, and the 8 fastest of each at three shapes of each alignment of K (a\n"
 		"mid one, one of odd N, one of few tiles and a long K; --no-probe skips them),\n"
 		"so that exported headers have strong candidates measured at every size to\n"
-		"choose from at sizes nobody tuned (--probe-search N searches the shapes of few\n"
-		"tiles, and small ones, for more).  split > 1 (split-K) launches a tile's\n"
+		"choose from at sizes nobody tuned; the shapes of few tiles, and a small one of\n"
+		"each alignment of K, first search 24 variants of their own, whose fastest are\n"
+		"candidates too (--probe-search N, 0 for none).  split > 1 (split-K) launches a tile's\n"
 		"blocks as one thread-block cluster (compute capability 9.0 on); an exported\n"
 		"header built without that architecture's code (nvcc's default, sm_75,\n"
 		"whose PTX an H100 or H200 compiles at load) multiplies each such tile whole\n"

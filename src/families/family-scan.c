@@ -83,7 +83,7 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 	if (v[P_LAYOUT] == 1 && v[P_PAD])
 		return "pad=1 pads the shared-memory tile, which layout=direct has not";
 	/* The template's shared memory is static, so 48 KiB at most. */
-	if (smem_bytes(v, dt) > 48 * 1024) {
+	if (smem_bytes(v, dt) > SMEM_WITHOUT_OPTIN) {
 		snprintf(buf, n, "the tile takes more than 48 KiB of shared memory (%zu bytes)", smem_bytes(v, dt));
 		return buf;
 	}

@@ -124,9 +124,9 @@ int space_init(struct space *s, const struct family *f, const struct dtype *dt, 
 void device_limits_default(struct device_limits *lim)
 {
 	lim->max_threads_per_block = 1024;
-	lim->max_smem_per_block = 48 * 1024;
+	lim->max_smem_per_block = SMEM_WITHOUT_OPTIN;
 	lim->cc = 0;
-	lim->max_smem_optin = 48 * 1024;
+	lim->max_smem_optin = SMEM_WITHOUT_OPTIN;
 }
 
 int device_smem_optin(int cc)
@@ -137,7 +137,7 @@ int device_smem_optin(int cc)
 	for (size_t i = 0; i < ARRAY_SIZE(table); i++)
 		if (table[i].cc == cc)
 			return table[i].kib * 1024;
-	return 48 * 1024;
+	return SMEM_WITHOUT_OPTIN;
 }
 
 static void count_reject(struct space *s, const char *reason)

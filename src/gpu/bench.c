@@ -610,7 +610,7 @@ static CUresult zero_scratch(struct bench *b, const int *v)
 static CUresult get_kernel(CUmodule m, const char *name, const struct launch_geometry *geo, CUfunction *fn)
 {
 	CUresult e = cu.ModuleGetFunction(fn, m, name);
-	if (!e && geo->smem > 48 * 1024)
+	if (!e && geo->smem > SMEM_WITHOUT_OPTIN)
 		e = cu.FuncSetAttribute(*fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)geo->smem);
 	return e;
 }
