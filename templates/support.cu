@@ -50,6 +50,38 @@ extern "C" __global__ void gt_check_bound(const void *__restrict__ out, int kind
 	}
 }
 
+/*
+ * CHECK_GPU_REFERENCE with a bound (family.h): output element i against
+ * the pair the family's GPU reference wrote for it, (value, magnitude) in
+ * double.  With gamma 0 it must equal the value exactly; otherwise differ
+ * from it by at most gamma times the magnitude: the very test of the
+ * family's judge on the host, in the same double arithmetic, so that both
+ * pass the same outputs (the judge then words a failure).  kind: 0 float,
+ * 1 double.  Counts into result[0], the first wrong element's index into
+ * result[1].
+ */
+extern "C" __global__ void gt_check_pairs(const void *__restrict__ out, int kind, const double2 *__restrict__ ref,
+					  unsigned long long n, double gamma, unsigned long long *result)
+{
+	unsigned long long bad = 0, first = ~0ULL;
+	const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+	for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+		const double o = kind == 0 ? (double)((const float *)out)[i] : ((const double *)out)[i];
+		const double2 r = ref[i];
+		/* A NaN fails both, as it fails the judge's err <= bound. */
+		const bool ok = gamma == 0 ? o == r.x : fabs(o - r.x) <= gamma * r.y;
+		if (!ok) {
+			bad++;
+			if (first == ~0ULL)
+				first = i;
+		}
+	}
+	if (bad) {
+		atomicAdd(&result[0], bad);
+		atomicMin(&result[1], first);
+	}
+}
+
 extern "C" __global__ void gt_compare(const unsigned short *__restrict__ out,
 				      const unsigned short *__restrict__ expected,
 				      unsigned long long units, unsigned long long *result)

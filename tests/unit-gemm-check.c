@@ -109,7 +109,13 @@ int main(void)
 			/* One element past the bound, the last. */
 			multiply(a, b, c, d, 0, -1);
 			size_t last = nc - 1;
-			double bound = set == 1 ? 0 : d->depth * dt->acc_eps / (1 - d->depth * dt->acc_eps) * e[last].mag;
+			double gamma = set == 1 ? 0 : d->depth * dt->acc_eps / (1 - d->depth * dt->acc_eps);
+			double bound = gamma * e[last].mag;
+			/* The GPU checks with the family's bound_gamma (bench.c,
+			 * gt_check_pairs): the judge's gamma, exact on set 1. */
+			snprintf(what, sizeof(what), "%ldx%ldx%ld set %d: bound_gamma is the judge's gamma(K)", d->rows,
+				 d->cols, d->depth, set);
+			check(f->bound_gamma && f->bound_gamma(v, dt, d, set) == gamma, what, NULL);
 			c[last] = (float)(e[last].sum + 4 * bound + 1e-3 + fabs(e[last].sum) * 1e-3);
 			const char *r = f->judge(e, c, v, dt, d, set, buf, sizeof(buf));
 			snprintf(what, sizeof(what), "%ldx%ldx%ld set %d: an element past the bound fails, with its place",

@@ -254,7 +254,13 @@ struct family {
 	 * (templates/support.cu) computes what judge needs on the GPU, with
 	 * the family's arguments (in, expected, M, N, K) and expected_elem
 	 * bytes per element of the output, launched as gpu_reference_geometry
-	 * says. */
+	 * says.  Where the family has bound_gamma, that output is a pair of
+	 * doubles per element, (value, magnitude), kept on the GPU, and each
+	 * output element is checked there (gt_check_pairs) against
+	 * bound_gamma's bound, as judge would (within gamma * magnitude of
+	 * the value, equal to it where gamma is 0); judge, on the host, then
+	 * only words a failure: a large output is not copied back and judged
+	 * by the CPU for every variant and input set. */
 	void (*reference)(const void *in, void *expected, const struct dtype *dt, const struct dims *d);
 	size_t expected_bytes;
 	const char *gpu_reference;
@@ -266,7 +272,8 @@ struct family {
 	 * each output element o must then lie within gamma * magnitude of
 	 * the reference (and its rounding to double), gamma =
 	 * bound_gamma(v, ...) for input set `set`, and equal it where gamma
-	 * is 0.  The output's elements are the accumulator type. */
+	 * is 0.  The output's elements are the accumulator type.
+	 * CHECK_GPU_REFERENCE: see above. */
 	double (*bound_gamma)(const int *v, const struct dtype *dt, const struct dims *d, int set);
 	/* CHECK_HOST: NULL when out (copied back) is right for point v on
 	 * input set `set`; otherwise why, with the measured error, in buf. */

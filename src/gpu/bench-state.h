@@ -35,7 +35,7 @@ struct bench {
 	void *support_image; /* copy of the support cubin, reloaded after a reset */
 	size_t support_len;
 	CUmodule support;
-	CUfunction compare, check_fill, check_bound, read, fma, warm_fn;
+	CUfunction compare, check_fill, check_bound, check_pairs, read, fma, warm_fn;
 	CUstream warm_stream; /* the warm-up's, beside the timed stream */
 	CUevent warm_done;    /* recorded after the warm-up */
 	CUdeviceptr flush, result;
@@ -50,7 +50,7 @@ struct bench {
 	int nsets;
 	void *host_in[2], *host_expected[2], *host_out;
 	CUdeviceptr in[2], expected, out_base, out;
-	CUdeviceptr bound_ref[2]; /* CHECK_BOUND: each set's reference and magnitudes */
+	CUdeviceptr bound_ref[2]; /* CHECK_BOUND, CHECK_GPU_REFERENCE: each set's reference and magnitudes */
 	CUdeviceptr scratch;
 	size_t scratch_bytes; /* allocated */
 	int set;              /* the input set launches read */

@@ -42,6 +42,7 @@ static int context_setup(struct bench *b)
 	    CU(cu.ModuleGetFunction(&b->compare, b->support, "gt_compare")) ||
 	    CU(cu.ModuleGetFunction(&b->check_fill, b->support, "gt_check_fill")) ||
 	    CU(cu.ModuleGetFunction(&b->check_bound, b->support, "gt_check_bound")) ||
+	    CU(cu.ModuleGetFunction(&b->check_pairs, b->support, "gt_check_pairs")) ||
 	    CU(cu.ModuleGetFunction(&b->read, b->support, "gt_read")) ||
 	    CU(cu.ModuleGetFunction(&b->fma, b->support, "gt_fma")) ||
 	    CU(cu.ModuleGetFunction(&b->warm_fn, b->support, "gt_warm")))
@@ -175,6 +176,13 @@ static size_t expected_bytes(const struct family *f, const struct dtype *dt, con
 									  : f->expected_bytes + out / dt->size * f->expected_elem;
 }
 
+/* CHECK_GPU_REFERENCE with a bound: the reference's pairs stay on the GPU,
+ * which checks each output against them (gt_check_pairs). */
+static int gpu_checks(const struct family *f)
+{
+	return f->check == CHECK_GPU_REFERENCE && f->bound_gamma;
+}
+
 size_t bench_bytes_needed(const struct gpu_info *g, const struct family *f, const struct dtype *dt,
 			  const struct dims *d)
 {
@@ -184,11 +192,12 @@ size_t bench_bytes_needed(const struct gpu_info *g, const struct family *f, cons
 	size_t scratch = f->args == ARGS_USER && f->scratch_bytes ? f->scratch_bytes(NULL, dt, d)
 			 : f->scratch_bytes			  ? f->in_elems(d) * dt->size + (1u << 20)
 								  : 0;
-	/* The GPU reference's output, while it is made; CHECK_BOUND's
-	 * references, one per input set. */
-	size_t ref = f->check == CHECK_GPU_REFERENCE || f->check == CHECK_REFERENCE ? expected_bytes(f, dt, d)
-		     : f->check == CHECK_BOUND	       ? expected_bytes(f, dt, d) * (size_t)(f->nsets > 1 ? f->nsets : 1)
-						       : 0;
+	/* The GPU reference's output, while it is made, or kept for the check
+	 * on the GPU (gpu_checks), one per input set as CHECK_BOUND's. */
+	size_t nsets = (size_t)(f->nsets > 1 ? f->nsets : 1);
+	size_t ref = gpu_checks(f) || f->check == CHECK_BOUND		    ? expected_bytes(f, dt, d) * nsets
+		     : f->check == CHECK_GPU_REFERENCE || f->check == CHECK_REFERENCE ? expected_bytes(f, dt, d)
+										      : 0;
 	size_t in1 = f->in_elems(d) * dt->size;
 	size_t place_bytes = placed(in1, out) ? in1 + out + 2 * PLACE_SPAN : 0;
 	return in + 2 * out + scratch + ref + place_bytes + 2 * GUARD + (size_t)(g->l2_bytes > 0 ? g->l2_bytes : 64 << 20) * 2 +
@@ -362,7 +371,7 @@ void **family_args(struct bench *b, CUdeviceptr in, CUdeviceptr out, struct kern
 
 /* CHECK_GPU_REFERENCE: what the judge reads, per input set, from the
  * family's reference kernel in the support module, launched as the family
- * says. */
+ * says; kept on the GPU too where the GPU checks (gpu_checks). */
 static int gpu_reference(struct bench *b)
 {
 	char name[64];
@@ -371,9 +380,11 @@ static int gpu_reference(struct bench *b)
 	CUdeviceptr ref = 0;
 	size_t bytes = expected_bytes(b->f, b->dt, &b->d);
 	int rc = -1;
-	if (CU(cu.ModuleGetFunction(&fn, b->support, name)) || CU(cu.MemAlloc(&ref, bytes)))
+	if (CU(cu.ModuleGetFunction(&fn, b->support, name)))
 		goto out;
 	for (int k = 0; k < b->nsets; k++) {
+		if (!ref && CU(cu.MemAlloc(&ref, bytes)))
+			goto out;
 		struct kernel_args a;
 		void **p = family_args(b, b->in[k], ref, &a);
 		struct launch_geometry g;
@@ -382,6 +393,10 @@ static int gpu_reference(struct bench *b)
 				       b->stream, p, NULL)) ||
 		    CU(cu.StreamSynchronize(b->stream)) || CU(cu.MemcpyDtoH(b->host_expected[k], ref, bytes)))
 			goto out;
+		if (gpu_checks(b->f)) {
+			b->bound_ref[k] = ref; /* freed with the size */
+			ref = 0;
+		}
 	}
 	rc = 0;
 out:
@@ -531,9 +546,35 @@ static CUresult check_guards(struct bench *b)
 	return e ? e : cu.LaunchKernel(b->check_fill, 64, 1, 1, CHECK_THREADS, 1, 1, 0, b->stream, g2, NULL);
 }
 
+/* The output copied back and judged by the family on the host, the
+ * reason of a wrong one in r.  gpu: what the GPU's check counted (a count
+ * and the first element), or NULL where the judge alone decides; the
+ * judge words what the GPU found, and should it pass the output, the
+ * GPU's count is the reason. */
+static int judge_reason(struct bench *b, const int *v, const uint64_t *gpu, struct variant_result *r)
+{
+	CUresult e = cu.MemcpyDtoH(b->host_out, b->out, b->out_bytes);
+	if (e)
+		return fail_call(r, e, "reading the output back");
+	char why[sizeof(r->reason)];
+	const char *bad =
+		b->f->judge(b->host_expected[b->set], b->host_out, v, b->dt, &b->d, b->set, why, sizeof(why));
+	if (bad) {
+		set_reason(r, VS_WRONG, "%s", bad);
+	} else if (gpu) {
+		size_t cols = b->d.cols > 0 ? (size_t)b->d.cols : 1;
+		set_reason(r, VS_WRONG,
+			   "%llu outputs outside the bound in the GPU's check (first at row %zu, column %zu; input "
+			   "set %d)",
+			   (unsigned long long)gpu[0], (size_t)gpu[1] / cols, (size_t)gpu[1] % cols, b->set);
+	}
+	return 0;
+}
+
 /* The guards around the output and, for bit-exact families and those
- * with an error bound, the output against the expected one, on the GPU;
- * then, for the others, the output copied back and judged by the family.
+ * with an error bound (CHECK_BOUND, CHECK_REFERENCE's REF_BOUND and
+ * gpu_checks), the output against the expected one, on the GPU; then,
+ * for the others, the output copied back and judged by the family.
  * Fills r on a difference. */
 static int check_output(struct bench *b, const int *v, struct variant_result *r)
 {
@@ -544,22 +585,30 @@ static int check_output(struct bench *b, const int *v, struct variant_result *r)
 	int ref = b->f->check == CHECK_REFERENCE ? reference_mode(b->f, b->dt) : -1;
 	int exact = b->f->check == CHECK_EXACT || ref == REF_EXACT;
 	int bound = b->f->check == CHECK_BOUND || ref == REF_BOUND;
+	int pairs = gpu_checks(b->f);
 	unsigned long long n_out = b->out_bytes / b->dt->size;
 	/* The reference's bound is in its magnitudes: gamma 1. */
-	double gamma = ref == REF_BOUND ? 1 : bound ? b->f->bound_gamma(v, b->dt, &b->d, b->set) : 0;
+	double gamma = ref == REF_BOUND ? 1 : bound || pairs ? b->f->bound_gamma(v, b->dt, &b->d, b->set) : 0;
 	int kind = b->dt->acc_eps == 0 ? 2 : b->dt->acc_size == 8 ? 1 : 0;
 	CUdeviceptr bref = b->bound_ref[b->set], mag = bref + n_out * sizeof(double);
 	void *bnd[] = { &b->out, &kind, &bref, &mag, &n_out, &gamma, &b->result };
+	int out_kind = b->dt->size == 8; /* the output's elements: 0 float, 1 double */
+	void *prs[] = { &b->out, &out_kind, &bref, &n_out, &gamma, &b->result };
 	if ((e = cu.MemcpyHtoD(b->result, init, sizeof(init))) ||
 	    (exact &&
 	     (e = cu.LaunchKernel(b->compare, CHECK_BLOCKS, 1, 1, CHECK_THREADS, 1, 1, 0, b->stream, cmp, NULL))) ||
 	    (bound &&
 	     (e = cu.LaunchKernel(b->check_bound, CHECK_BLOCKS, 1, 1, CHECK_THREADS, 1, 1, 0, b->stream, bnd, NULL))) ||
+	    (pairs &&
+	     (e = cu.LaunchKernel(b->check_pairs, CHECK_BLOCKS, 1, 1, CHECK_THREADS, 1, 1, 0, b->stream, prs, NULL))) ||
 	    (e = check_guards(b)) || (e = cu.StreamSynchronize(b->stream)) ||
 	    (e = cu.MemcpyDtoH(res, b->result, sizeof(res))))
 		return fail_call(r, e, "checking the output");
 	if (res[0] && bound) {
 		if (bound_reason(b, res, gamma, r) < 0)
+			return -1;
+	} else if (res[0] && pairs) {
+		if (judge_reason(b, v, res, r) < 0)
 			return -1;
 	} else if (res[0]) {
 		/* res[0] counts 2-byte words; res[1] is the first differing byte. */
@@ -572,18 +621,12 @@ static int check_output(struct bench *b, const int *v, struct variant_result *r)
 	} else if (res[2]) {
 		set_reason(r, VS_WRONG, "wrote outside the output (%llu guard bytes changed)",
 			   (unsigned long long)res[2]);
-		/* Restore the guards for the next variant. */
-		if ((e = restore_guards(b)))
-			return fail_call(r, e, "restoring the guards");
-	} else if (!exact && !bound) {
-		if ((e = cu.MemcpyDtoH(b->host_out, b->out, b->out_bytes)))
-			return fail_call(r, e, "reading the output back");
-		char why[sizeof(r->reason)];
-		const char *bad = b->f->judge(b->host_expected[b->set], b->host_out, v, b->dt, &b->d, b->set, why,
-					      sizeof(why));
-		if (bad)
-			set_reason(r, VS_WRONG, "%s", bad);
+	} else if (!exact && !bound && !pairs) {
+		return judge_reason(b, v, NULL, r);
 	}
+	/* Restore the guards for the next variant, whatever the reason given. */
+	if (res[2] && (e = restore_guards(b)))
+		return fail_call(r, e, "restoring the guards");
 	return 0;
 }
 
