@@ -10,6 +10,28 @@
  * multiply's reference.
  */
 
+/* A check kernel's thread: element (or byte offset) i is right, or
+ * counted, the first wrong one it met kept ... */
+__device__ __forceinline__ void gt_check_note(bool ok, unsigned long long i, unsigned long long &bad,
+					      unsigned long long &first)
+{
+	if (!ok) {
+		bad++;
+		if (first == ~0ULL)
+			first = i;
+	}
+}
+
+/* ... and, at its end, added into result[0] and result[1]. */
+__device__ __forceinline__ void gt_check_report(unsigned long long bad, unsigned long long first,
+						unsigned long long *result)
+{
+	if (bad) {
+		atomicAdd(&result[0], bad);
+		atomicMin(&result[1], first);
+	}
+}
+
 /*
  * CHECK_BOUND (family.h): output element i against the reference ref[i]
  * and the magnitude mag[i] the family computed on the host.  With gamma
@@ -38,16 +60,9 @@ extern "C" __global__ void gt_check_bound(const void *__restrict__ out, int kind
 			const double m = mag[i], bound = gamma * m + fabs(r) * 0x1p-52 + m * 0x1p-60;
 			ok = fabs(o - r) <= bound * (1 + 0x1p-50);
 		}
-		if (!ok) {
-			bad++;
-			if (first == ~0ULL)
-				first = i;
-		}
+		gt_check_note(ok, i, bad, first);
 	}
-	if (bad) {
-		atomicAdd(&result[0], bad);
-		atomicMin(&result[1], first);
-	}
+	gt_check_report(bad, first, result);
 }
 
 /*
@@ -70,16 +85,9 @@ extern "C" __global__ void gt_check_pairs(const void *__restrict__ out, int kind
 		const double2 r = ref[i];
 		/* A NaN fails both, as it fails the judge's err <= bound. */
 		const bool ok = gamma == 0 ? o == r.x : fabs(o - r.x) <= gamma * r.y;
-		if (!ok) {
-			bad++;
-			if (first == ~0ULL)
-				first = i;
-		}
+		gt_check_note(ok, i, bad, first);
 	}
-	if (bad) {
-		atomicAdd(&result[0], bad);
-		atomicMin(&result[1], first);
-	}
+	gt_check_report(bad, first, result);
 }
 
 extern "C" __global__ void gt_compare(const unsigned short *__restrict__ out,
@@ -96,23 +104,12 @@ extern "C" __global__ void gt_compare(const unsigned short *__restrict__ out,
 		uint4 a = o4[c], b = e4[c];
 		if (a.x != b.x || a.y != b.y || a.z != b.z || a.w != b.w) {
 			for (int k = 0; k < 8; k++)
-				if (out[c * 8 + k] != expected[c * 8 + k]) {
-					bad++;
-					if (first == ~0ULL)
-						first = (c * 8 + k) * 2;
-				}
+				gt_check_note(out[c * 8 + k] == expected[c * 8 + k], (c * 8 + k) * 2, bad, first);
 		}
 	}
 	for (unsigned long long u = chunks * 8 + i; u < units; u += stride)
-		if (out[u] != expected[u]) {
-			bad++;
-			if (first == ~0ULL)
-				first = u * 2;
-		}
-	if (bad) {
-		atomicAdd(&result[0], bad);
-		atomicMin(&result[1], first);
-	}
+		gt_check_note(out[u] == expected[u], u * 2, bad, first);
+	gt_check_report(bad, first, result);
 }
 
 extern "C" __global__ void gt_check_fill(const unsigned char *__restrict__ p,
