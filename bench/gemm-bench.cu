@@ -185,7 +185,11 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!std::strcmp(argv[i], "--header-only"))
 			header_only = true;
-		else if (!std::strcmp(argv[i], "--every-variant") && i + 1 < argc) {
+		else if (!std::strcmp(argv[i], "--every-variant")) {
+			if (i + 1 == argc) {
+				std::fprintf(stderr, "gemm-bench: --every-variant needs a FILE\n");
+				return 2;
+			}
 #ifndef GPUTUNE_GEMM_HEADER
 			std::fprintf(stderr, "gemm-bench: --every-variant needs a header (GPUTUNE_GEMM_HEADER)\n");
 			return 2;

@@ -152,7 +152,8 @@ static int parse_search(const struct family *f, const struct args *a, struct tun
 				       name);
 	o->seed = (uint64_t)seed;
 	const char *ps = args_get(a, "probe-search");
-	if (!ps && o->strategy != STRATEGY_EXHAUSTIVE && f->shape == SHAPE_3D)
+	/* The family's default (0 but for the matrix multiply's). */
+	if (!ps && o->strategy != STRATEGY_EXHAUSTIVE)
 		o->probe_search = f->probe_search;
 	if (ps && parse_long(ps, 0, 100000000, &o->probe_search) < 0)
 		return cmd_usage_error(a->cmd, "%s: bad --probe-search '%s' (N variants, 0 <= N <= 100000000)", name, ps);

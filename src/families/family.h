@@ -94,11 +94,11 @@ struct param_def {
 	int quiet;
 };
 
-/* What a point is checked against: the GPU's limits (or the target
- * architecture's defaults when there is no GPU). */
 /* The shared memory a launch gets without opting in to more, bytes. */
 #define SMEM_WITHOUT_OPTIN (48 * 1024)
 
+/* What a point is checked against: the GPU's limits (or the target
+ * architecture's defaults when there is no GPU). */
 struct device_limits {
 	int max_threads_per_block;
 	int max_smem_per_block;
