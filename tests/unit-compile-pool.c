@@ -121,5 +121,36 @@ int main(int argc, char **argv)
 		every &= compile_pool_wait(h, (size_t)i) == COMPILE_OK;
 	check(every && compile_pool_compiled(h) == H, "once it goes, every job is compiled");
 	compile_pool_stop(h);
+
+	/* Prefetched jobs of a lazy pool of two: none is handed out while
+	 * both workers have jobs asked for; once they are idle, the
+	 * prefetched ones compile, and only they. */
+	enum { F = 8 };
+	struct compile_job pre[F];
+	char psrc[F][160];
+	unique_jobs(pre, psrc, F, 45, "prefetch");
+	struct compile_pool *f = compile_pool_start(pre, F, "sm_80", argv[1], 2, COMPILE_LAZY);
+	compile_pool_request(f, 0);
+	compile_pool_request(f, 1);
+	compile_pool_prefetch(f, 4);
+	compile_pool_prefetch(f, 5);
+	compile_pool_prefetch(f, 1); /* asked for already: no effect */
+	compile_pool_poll(f);
+	/* Nothing hands the pool a job for 2 s: had the poll above given a
+	 * prefetched one to a worker, its image would be there by then. */
+	usleep(2000000);
+	snprintf(path, sizeof(path), "%s/%s.cubin", argv[1], pre[4].key);
+	check(access(path, F_OK) != 0, "a prefetched job waits while every worker has a job asked for");
+	check(compile_pool_wait(f, 0) == COMPILE_OK && compile_pool_wait(f, 1) == COMPILE_OK,
+	      "the jobs asked for compile first");
+	for (int t = 0; t < 600 && !(pre[4].done && pre[5].done); t++) { /* up to 60 s */
+		compile_pool_poll(f);
+		usleep(100000);
+	}
+	check(pre[4].done && pre[5].done && pre[4].status == COMPILE_OK, "idle workers compile the prefetched jobs");
+	check(compile_pool_compiled(f) == 4 && !pre[2].done && !pre[3].done && !pre[6].done,
+	      "and nothing else");
+	check(compile_pool_wait(f, 7) == COMPILE_OK && compile_pool_compiled(f) == 5, "a job asked for afterwards compiles");
+	compile_pool_stop(f);
 	return failures ? 1 : 0;
 }

@@ -131,6 +131,33 @@ int main(void)
 			check(got[5] >= 0.98, what, name);
 		}
 	}
+	/* What strategy_predictable promises: the first picks, proposed at
+	 * once ahead of time, are those a search observing figures between
+	 * its picks makes (the tuner prefetches the compiles of them). */
+	for (int kind = STRATEGY_EXHAUSTIVE; kind <= STRATEGY_GENETIC; kind++) {
+		struct strategy *ahead = strategy_new(kind, &pts[0][0], NP, NP, npts, npts / 10, 21);
+		strategy_observe(ahead, 7, 1.0);
+		size_t n = strategy_predictable(ahead);
+		if (n > 40)
+			n = 40;
+		size_t want[40], got = strategy_propose(ahead, want, n);
+		struct strategy *live = strategy_new(kind, &pts[0][0], NP, NP, npts, npts / 10, 21);
+		strategy_observe(live, 7, figure(7));
+		int same = got == n;
+		for (size_t j = 0; j < got; j++) {
+			size_t i;
+			same &= strategy_propose(live, &i, 1) == 1 && i == want[j];
+			strategy_observe(live, i, figure(i));
+		}
+		const char *name = strategy_name(kind);
+		if (kind == STRATEGY_ANNEAL)
+			check(n == 0, "no pick is predictable (chains start from what is measured)", name);
+		else
+			check(same && n >= 20, "its predictable picks are the picks a search observing between them makes",
+			      name);
+		strategy_free(ahead);
+		strategy_free(live);
+	}
 	check(strategy_parse("anneal") == STRATEGY_ANNEAL && strategy_parse("hill") < 0, "names parse", "all");
 	free(o1);
 	free(o2);

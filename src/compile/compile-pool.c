@@ -73,6 +73,10 @@ struct compile_pool {
 	unsigned char *requested;
 	int *backlog;
 	size_t nbacklog;
+	/* Jobs to ask for when a worker would otherwise idle
+	 * (compile_pool_prefetch), in order; spare_at: the next. */
+	size_t *spare;
+	size_t nspare, spare_at;
 };
 
 char *cache_dir_from(const char *option)
@@ -363,13 +367,50 @@ static void flush_backlog(struct compile_pool *p)
 	p->nbacklog -= k;
 }
 
+static void ask(struct compile_pool *p, size_t i)
+{
+	p->requested[i] = 1;
+	p->backlog[p->nbacklog++] = (int)i;
+}
+
+/* Asks for prefetched jobs while fewer jobs than workers are asked for
+ * and not done: they never stand in front of more than one job a worker
+ * of those asked for later. */
+static void feed_spare(struct compile_pool *p)
+{
+	if (p->spare_at >= p->nspare)
+		return;
+	size_t busy = 0;
+	for (size_t i = 0; i < p->n; i++)
+		busy += p->requested[i] && !p->jobs[i].done;
+	while (busy < (size_t)p->nworkers && p->spare_at < p->nspare) {
+		size_t i = p->spare[p->spare_at++];
+		if (!p->jobs[i].done && !p->requested[i]) {
+			ask(p, i);
+			busy++;
+		}
+	}
+}
+
 void compile_pool_request(struct compile_pool *p, size_t i)
 {
 	if (i >= p->n || p->jobs[i].done || p->requested[i] || p->todo_fd < 0)
 		return;
-	p->requested[i] = 1;
-	p->backlog[p->nbacklog++] = (int)i;
+	ask(p, i);
 	flush_backlog(p);
+}
+
+void compile_pool_prefetch(struct compile_pool *p, size_t i)
+{
+	if (i >= p->n || p->jobs[i].done || p->requested[i] || p->todo_fd < 0)
+		return;
+	if (!p->spare)
+		p->spare = xcalloc(p->n, sizeof(size_t));
+	for (size_t j = p->spare_at; j < p->nspare; j++)
+		if (p->spare[j] == i)
+			return;
+	if (p->nspare < p->n)
+		p->spare[p->nspare++] = i;
 }
 
 /* Reaps exited workers; fails the jobs a dead worker still owed. */
@@ -449,13 +490,30 @@ void compile_pool_go(struct compile_pool *p)
 	}
 }
 
+void compile_pool_poll(struct compile_pool *p)
+{
+	if (p->fd < 0)
+		return;
+	struct pollfd pfd = { p->fd, POLLIN, 0 };
+	while (poll(&pfd, 1, 0) > 0 && (pfd.revents & POLLIN))
+		if (!read_results(p, 0))
+			break;
+	if (p->todo_fd >= 0) {
+		feed_spare(p);
+		flush_backlog(p);
+	}
+}
+
 int compile_pool_wait(struct compile_pool *p, size_t i)
 {
 	compile_pool_go(p);
 	compile_pool_request(p, i);
+	compile_pool_poll(p);
 	while (!p->jobs[i].done) {
-		if (p->todo_fd >= 0)
+		if (p->todo_fd >= 0) {
+			feed_spare(p);
 			flush_backlog(p);
+		}
 		if (p->fd < 0 || !read_results(p, 200)) {
 			/* Every worker closed its end: whatever is left is orphaned. */
 			for (int w = 0; w < p->nworkers; w++)
@@ -537,6 +595,7 @@ void compile_pool_stop(struct compile_pool *p)
 		close(p->fd);
 	free(p->requested);
 	free(p->backlog);
+	free(p->spare);
 	free(p->pids);
 	free(p->alive);
 	free(p->ended);

@@ -56,6 +56,16 @@ void compile_pool_go(struct compile_pool *p);
 /* Asks a lazy pool to compile job i (no effect when it is done, asked for
  * already, or the pool is eager). */
 void compile_pool_request(struct compile_pool *p, size_t i);
+/* Asks a lazy pool to compile job i when a worker would otherwise idle:
+ * once fewer jobs than workers are asked for and not done, in the order
+ * prefetched (no effect when it is done or asked for, or the pool is
+ * eager).  For jobs known to be needed later: they fill the workers while
+ * the caller is busy elsewhere. */
+void compile_pool_prefetch(struct compile_pool *p, size_t i);
+/* Takes the workers' results without waiting and hands prefetched jobs
+ * to idle workers (compile_pool_wait does too): for a caller busy between
+ * its waits. */
+void compile_pool_poll(struct compile_pool *p);
 /* Asks for job i (see above) and blocks until it is done; returns its
  * status. */
 int compile_pool_wait(struct compile_pool *p, size_t i);

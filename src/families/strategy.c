@@ -347,6 +347,20 @@ size_t strategy_propose(struct strategy *s, size_t *out, size_t max)
 	return k;
 }
 
+size_t strategy_predictable(const struct strategy *s)
+{
+	switch (s->kind) {
+	case STRATEGY_EXHAUSTIVE:
+	case STRATEGY_RANDOM:
+		return s->n - s->nseen;
+	case STRATEGY_GENETIC:
+		/* Random draws until POPULATION points have a figure. */
+		return s->nmeasured < POPULATION ? POPULATION - s->nmeasured : 0;
+	default: /* annealing's chains start from what is measured by then */
+		return 0;
+	}
+}
+
 void strategy_observe(struct strategy *s, size_t i, double score)
 {
 	if (i >= s->n || s->score[i] >= 0)

@@ -39,6 +39,10 @@ void strategy_free(struct strategy *s);
 /* Up to max points to measure next, into out; 0 when none is left. */
 size_t strategy_propose(struct strategy *s, size_t *out, size_t max);
 
+/* How many of its next picks no observation can change (drawn at
+ * random, or in a fixed order): for predicting them ahead. */
+size_t strategy_predictable(const struct strategy *s);
+
 /* Point i was measured: score is its figure (higher is better), 0 when it
  * failed or was wrong. */
 void strategy_observe(struct strategy *s, size_t i, double score);

@@ -118,10 +118,18 @@ static int load_driver(struct run_state *s, struct compile_pool *pool, char **su
 static int measure_one(struct run_state *s, struct bench *b, struct compile_pool *pool, const char *ceil, size_t k,
 		       int *stop)
 {
-	double tk = now_seconds();
+	double tk = now_seconds(), wait0 = s->t_wait_compile, prep0 = s->t_prepare;
+	size_t n0 = s->n_measured;
 	int r = run_size(s, b, pool, k, ceil, s->o->strategy != STRATEGY_EXHAUSTIVE);
 	if (k >= s->nreq)
 		s->t_probe += now_seconds() - tk;
+	/* Where each size's time went, as it ends: a cold run's account. */
+	if (r == 0 && !s->o->quiet && s->n_measured > n0) {
+		char size[48];
+		fprintf(stderr, "%sgputune: %s %s: %zu variants in %.1f s (%.1f s waiting for the compiler, %.1f s "
+			"preparing)\n", isatty(2) ? "\r\033[K" : "", family_size_text(s->f, &s->sizes[k], size, sizeof(size)),
+			s->dt->name, s->n_measured - n0, now_seconds() - tk, s->t_wait_compile - wait0, s->t_prepare - prep0);
+	}
 	if (r > 0)
 		*stop = 1;
 	else if (r == 0 && s->q) {
@@ -189,6 +197,8 @@ static int measure_sizes(struct run_state *s, struct bench *b, struct compile_po
 		nanchor += s->anchor[k];
 	if (s->q)
 		rc = measure_queued(s, b, pool, ceil, stop);
+	else if (prefetch_probe_draws(s, pool) < 0)
+		return EXIT_FAIL;
 	for (size_t k = 0; !s->q && rc == EXIT_OK && !*stop && k < s->nsizes; k++) {
 		if (k == s->nreq && !s->o->quiet)
 			fprintf(stderr, "%sgputune: measuring %zu extra sizes for the choice at untuned sizes: %zu "

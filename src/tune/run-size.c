@@ -62,6 +62,7 @@ static int measure_point(struct run_state *s, struct bench *b, struct compile_po
 			 struct variant_result *r)
 {
 	memset(r, 0, sizeof(*r));
+	s->n_measured++;
 	double tw = now_seconds();
 	int cst = compile_pool_wait(pool, (size_t)p->job);
 	s->t_wait_compile += now_seconds() - tw;
@@ -171,12 +172,60 @@ static double recorded_figure(struct run_state *s, sqlite3_stmt *st, size_t i, s
 	return strcmp((const char *)sqlite3_column_text(st, 0), "ok") ? 0 : sqlite3_column_double(st, 1);
 }
 
+static int mark_fastest(struct run_state *s, const unsigned char *use, int top, unsigned char *cand);
+
+/*
+ * A size of long launches: the fastest of its classics takes LONG_LAUNCH_MS
+ * or more.  A default search of 240 variants there is the larger part of a
+ * run (at 8192^3 on an H200 the matrix multiply's took about 130 s of a
+ * 424 s run, its variants' medians summing to 21.6 s, where 4096^3's
+ * fastest, 2.9 ms, made the same search cost 16 s), and what it finds is
+ * what a smaller size found: from 2048^3 up the same kernel won every
+ * size.  So such a size, searched by default, first measures the
+ * TRANSFER_TOP fastest of the nearest smaller requested size (by the
+ * family's work), then LONG_SEARCH variants the search picks from them.
+ * Without a smaller size measured, or with --budget, it searches in full.
+ */
+#define LONG_LAUNCH_MS 10.0
+#define TRANSFER_TOP 24
+#define LONG_SEARCH 16
+
+/* The requested size other than k of the largest work below k's that has
+ * TRANSFER_TOP or more variants measured on this device, its fastest
+ * marked in cand; SIZE_MAX when none (or -1 on failure: SIZE_MAX - 1). */
+static size_t transfer_source(struct run_state *s, size_t k, unsigned char *cand)
+{
+	const double work = s->f->work(s->dt, &s->sizes[k]);
+	size_t from = SIZE_MAX;
+	for (size_t j = 0; j < s->nreq; j++) {
+		double w = s->f->work(s->dt, &s->sizes[j]);
+		if (j != k && w < work && (from == SIZE_MAX || w > s->f->work(s->dt, &s->sizes[from])))
+			from = j;
+	}
+	if (from == SIZE_MAX)
+		return SIZE_MAX;
+	unsigned char *use = xcalloc(s->nsizes, 1);
+	use[from] = 1;
+	int rc = mark_fastest(s, use, TRANSFER_TOP, cand);
+	free(use);
+	if (rc < 0)
+		return SIZE_MAX - 1;
+	size_t n = 0;
+	for (size_t i = 0; i < s->npts; i++)
+		n += cand[i];
+	return n >= TRANSFER_TOP ? from : SIZE_MAX;
+}
+
 /* Size k with a search strategy: what is measured already guides it, the
- * classics are measured, then the points it picks, compiled as they are
- * picked (a window of twice the workers ahead, so the workers stay busy),
- * until the budget is spent.  0, 1 when interrupted, -1 on failure. */
-static int search_size(struct run_state *s, struct bench *b, struct compile_pool *pool, size_t k, double bytes,
-		       double ceiling, double *ms_of, double *best_ms)
+ * classics are measured, then (at a size of long launches) the fastest of
+ * a smaller one, then the points it picks, compiled as they are picked (a
+ * window of twice the workers ahead, so the workers stay busy), until the
+ * budget is spent.  0, 1 when interrupted, -1 on failure. */
+/* The start of size k's search, alike for the search and for predicting
+ * its first picks (prefetch_probe_draws): its budget, its strategy, and
+ * what the database holds at k observed (*used counts it).  NULL on
+ * failure. */
+static struct strategy *search_begin(struct run_state *s, size_t k, size_t *budget_out, size_t *used)
 {
 	size_t budget = s->o->budget_n > 0 ? (size_t)s->o->budget_n : (s->npts + 9) / 10;
 	if (s->o->budget_s > 0 && s->o->budget_n <= 0)
@@ -186,6 +235,7 @@ static int search_size(struct run_state *s, struct bench *b, struct compile_pool
 		budget = (size_t)s->o->probe_search;
 	if (budget > s->npts)
 		budget = s->npts;
+	*budget_out = budget;
 	struct strategy *st = strategy_new(s->o->strategy, s->vals, MAX_PARAMS, s->f->nparams, s->npts, budget,
 					   s->o->seed ^ (uint64_t)(k * 0x9e3779b97f4a7c15ULL));
 	sqlite3_stmt *q = db_prepare(s->db,
@@ -194,24 +244,89 @@ static int search_size(struct run_state *s, struct bench *b, struct compile_pool
 		" ORDER BY m.id DESC LIMIT 1");
 	if (!q) {
 		strategy_free(st);
-		return -1;
+		return NULL;
 	}
-	size_t used = 0;
-	int rc = 0;
+	*used = 0;
 	for (size_t i = 0; i < s->npts; i++) {
 		double f = s->pts[i].needed[k] ? -1 : recorded_figure(s, q, i, k);
 		if (f >= 0) {
 			strategy_observe(st, i, f);
-			used++;
+			(*used)++;
 		}
 	}
 	sqlite3_finalize(q);
+	return st;
+}
+
+/* Whether point p is measured at size k before any the search picks (a
+ * classic, or a point another command asks for there). */
+static int first_at(const struct run_state *s, const struct point *p, size_t k)
+{
+	return p->always && (!p->always_at || (k < s->nreq && p->always_at[k]));
+}
+
+/* The window of picks compiled ahead of the one measured. */
+static size_t search_window(const struct run_state *s)
+{
+	return 2 * (size_t)(s->o->workers > 0 ? s->o->workers : 8);
+}
+
+/*
+ * The extra sizes searched (anchors, --probe-search) draw their first
+ * picks at random, before any of them is measured: which ones depends only
+ * on the seed and on what is measured first (the database's, the
+ * classics).  So they are known when the run starts, and the compile pool
+ * takes them whenever a worker would idle (compile_pool_prefetch): while
+ * the GPU is busy with a size of long launches, or preparing one, it
+ * compiles what the anchors will measure, where the GPU used to wait for
+ * those compiles afterwards (a run of one GPU; the workers of several
+ * take their sizes in no order known ahead).
+ */
+int prefetch_probe_draws(struct run_state *s, struct compile_pool *pool)
+{
+	if (s->q || s->o->shard.n || s->o->strategy == STRATEGY_EXHAUSTIVE || s->o->probe_search <= 0)
+		return 0;
+	size_t *picks = xcalloc(search_window(s), sizeof(size_t));
+	for (size_t k = s->nreq; k < s->nsizes; k++) {
+		if (!s->anchor[k])
+			continue;
+		size_t budget, used;
+		struct strategy *st = search_begin(s, k, &budget, &used);
+		if (!st) {
+			free(picks);
+			return -1;
+		}
+		for (size_t i = 0; i < s->npts; i++)
+			if (first_at(s, &s->pts[i], k) && s->pts[i].needed[k]) {
+				strategy_observe(st, i, 1.0); /* seen: what it scores does not move a random draw */
+				used++;
+			}
+		size_t want = budget > used ? budget - used : 0;
+		if (want > strategy_predictable(st))
+			want = strategy_predictable(st);
+		size_t got = strategy_propose(st, picks, want);
+		for (size_t j = 0; j < got; j++)
+			if (s->pts[picks[j]].job >= 0)
+				compile_pool_prefetch(pool, (size_t)s->pts[picks[j]].job);
+		strategy_free(st);
+	}
+	free(picks);
+	return 0;
+}
+
+static int search_size(struct run_state *s, struct bench *b, struct compile_pool *pool, size_t k, double bytes,
+		       double ceiling, double *ms_of, double *best_ms)
+{
+	size_t budget, used;
+	struct strategy *st = search_begin(s, k, &budget, &used);
+	if (!st)
+		return -1;
+	int rc = 0;
 	/* The classics first (the report compares the winner with them), and
 	 * the points another command asks for (validate's choices). */
 	for (size_t i = 0; i < s->npts && rc == 0; i++) {
 		const struct point *p = &s->pts[i];
-		const int here = p->always && (!p->always_at || (k < s->nreq && p->always_at[k]));
-		if (!here || !p->needed[k])
+		if (!first_at(s, p, k) || !p->needed[k])
 			continue;
 		double f;
 		rc = interrupted() ? 1 : measure_and_note(s, b, pool, k, i, bytes, ceiling, ms_of, best_ms, &f);
@@ -219,8 +334,40 @@ static int search_size(struct run_state *s, struct bench *b, struct compile_pool
 		s->pts[i].needed[k] = 0;
 		used++;
 	}
+	if (rc == 0 && k < s->nreq && s->o->budget_default && *best_ms >= LONG_LAUNCH_MS) {
+		unsigned char *cand = xcalloc(s->npts ? s->npts : 1, 1);
+		size_t from = transfer_source(s, k, cand);
+		if (from == SIZE_MAX - 1)
+			rc = -1;
+		if (from < SIZE_MAX - 1) {
+			char size[48];
+			if (!s->o->quiet)
+				fprintf(stderr, "%sgputune: %s: launches of %.1f ms: the %d fastest at %s, then %d "
+					"more the search picks (a search of its own with --budget)\n",
+					isatty(2) ? "\r\033[K" : "", family_size_text(s->f, &s->sizes[k], size, sizeof(size)),
+					*best_ms, TRANSFER_TOP, family_size_text(s->f, &s->sizes[from], size, sizeof(size)),
+					LONG_SEARCH);
+			size_t seeded = 0;
+			for (size_t i = 0; i < s->npts; i++)
+				if (cand[i] && s->pts[i].needed[k] && s->pts[i].job >= 0)
+					compile_pool_request(pool, (size_t)s->pts[i].job);
+			for (size_t i = 0; i < s->npts && rc == 0; i++) {
+				if (!cand[i] || !s->pts[i].needed[k])
+					continue;
+				double f;
+				rc = interrupted() ? 1 : measure_and_note(s, b, pool, k, i, bytes, ceiling, ms_of, best_ms, &f);
+				strategy_observe(st, i, f);
+				s->pts[i].needed[k] = 0;
+				seeded++;
+			}
+			used += seeded;
+			if (budget > used + LONG_SEARCH)
+				budget = used + LONG_SEARCH;
+		}
+		free(cand);
+	}
 	double t0 = now_seconds();
-	size_t window = 2 * (size_t)(s->o->workers > 0 ? s->o->workers : 8), *queue = xcalloc(window, sizeof(size_t));
+	size_t window = search_window(s), *queue = xcalloc(window, sizeof(size_t));
 	size_t nq = 0, done = 0;
 	while (rc == 0) {
 		int spent = used + nq >= budget || (s->o->budget_s > 0 && now_seconds() - t0 >= s->o->budget_s);
@@ -301,8 +448,11 @@ int run_size(struct run_state *s, struct bench *b, struct compile_pool *pool, si
 	if (!total)
 		return 0;
 	double t0 = now_seconds();
+	/* Idle workers take prefetched jobs while the size is prepared. */
+	compile_pool_poll(pool);
 	if (bench_prepare(b, s->f, s->dt, d) < 0 || run_reference(s, b, pool, d) < 0)
 		return -1;
+	compile_pool_poll(pool);
 	/* NVML reads the GPU while this size is timed, from its ceiling to
 	 * its last confirmation. */
 	struct nvml_watch *watch = nvml_watch_start();

@@ -82,6 +82,7 @@ struct run_state {
 	double t_start, t_wait_compile, t_verify, t_timing, t_prepare;
 	double t_load;  /* reading variants' images and loading their modules */
 	double t_store; /* storing their results */
+	size_t n_measured; /* variants measured by this process, at any size */
 };
 
 /* Stores one variant's result at size d in a transaction of its own.
@@ -106,6 +107,9 @@ int run_size(struct run_state *s, struct bench *b, struct compile_pool *pool, si
 /* After a search: each size's fastest variants measured at the run's
  * other sizes.  0, 1 when interrupted, or -1. */
 int cross_measure(struct run_state *s, struct bench *b, struct compile_pool *pool, const void *ceil_cubin);
+/* The first picks of the extra sizes searched (anchors), known when the
+ * run starts, handed to the pool as prefetches.  0 or -1. */
+int prefetch_probe_draws(struct run_state *s, struct compile_pool *pool);
 /* Before the extra sizes that are not anchors: their candidates, the
  * fastest at the anchors.  0 or -1. */
 int narrow_probes(struct run_state *s);

@@ -33,6 +33,7 @@ struct tune_opts {
 	const char *arch;           /* --arch (checked against NVRTC), or NULL: the GPU's */
 	int strategy;               /* strategy.h */
 	long budget_n;              /* variants per size; 0: none */
+	int budget_default;         /* budget_n is the family's (no --budget): a size of long launches may take less */
 	double budget_s;            /* seconds per size; 0: none */
 	long probe_search;          /* a search's budget at the matrix multiply's searched probes; 0: none */
 	uint64_t seed;
