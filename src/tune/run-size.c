@@ -286,7 +286,7 @@ int prefetch_probe_draws(struct run_state *s, struct compile_pool *pool)
 {
 	if (s->q || s->o->shard.n || s->o->strategy == STRATEGY_EXHAUSTIVE || s->o->probe_search <= 0)
 		return 0;
-	size_t *picks = xcalloc(search_window(s), sizeof(size_t));
+	size_t *picks = xcalloc(s->npts ? s->npts : 1, sizeof(size_t));
 	for (size_t k = s->nreq; k < s->nsizes; k++) {
 		if (!s->anchor[k])
 			continue;
