@@ -224,14 +224,22 @@ accept --param inject=wrong
 accept --param split=2 --param bm=64 --param bn=64 --param wm=32 --param wn=32 --param tm=4 --param tn=4
 accept --param split=8 --param bm=32 --param bn=64 --param wm=32 --param wn=32 --param tm=4 --param tn=4
 reject "shared memory exceeds the device limit (49152 bytes)" --param split=2 --param bm=128 --param bn=128 --param wm=64 --param wn=64 --param tm=8 --param tn=4
+# A block's registers bound a thread's: 512 threads of 64 x 64 warp tiles
+# get 128 registers each for at least 160 (outputs, fragments and the next
+# round's tiles), and spill.
+reject "a thread needs at least 160 registers (outputs, fragments and tiles in flight), more than the 128 a thread of 512 gets: registers would spill" \
+	--param bm=256 --param bn=256 --param wm=64 --param wn=64 --param tm=8 --param tn=2 --param dbuf=1
+accept --param bm=128 --param bn=256 --param wm=64 --param wn=64 --param tm=8 --param tn=2 --param dbuf=1
 # For a GPU, or a dry run's --arch, the limit is the shared memory a kernel
 # may opt in to (the tuner's launches and the header's opt in): 227 KiB on
-# 9.0, 99 KiB on 8.6 (`source` above knows no device: 48 KiB).
-big="--sizes 64 --param bm=256 --param bn=256 --param bk=32 --param wm=64 --param wn=64 --param tm=8 --param tn=4 --param dbuf=1"
+# 9.0, 99 KiB on 8.6 (`source` above knows no device: 48 KiB).  Three
+# cp.async stages of 128 x 256 x 32 take 147 KiB; split-K's partial tile
+# of 128 x 256 then takes their place.
+big="--sizes 64 --param bm=128 --param bn=256 --param bk=32 --param wm=64 --param wn=64 --param tm=8 --param tn=4 --param async=3 --param dbuf=0"
 # shellcheck disable=SC2086
 run_gt 0 gemm --list --arch sm_90 $big --param split=1,2
-check "sm_90 takes stages of 133 KiB (dbuf, bk=32, 256 x 256), not a partial tile of 256 KiB" \
-	test "$(grep -c '^bm=256,bn=256,bk=32' "$T/out")" = 8 -a "$(grep -c 'split=2' "$T/out")" = 0
+check "sm_90 takes stages of 147 KiB (async=3, bk=32, 128 x 256), with split-K and without" \
+	test "$(grep -c '^bm=128,bn=256,bk=32' "$T/out")" = 16 -a "$(grep -c 'split=2' "$T/out")" = 8
 # shellcheck disable=SC2086
 run_gt 2 gemm --list --arch sm_86 $big
 grep_in "$T/err" "shared memory exceeds the device limit (101376 bytes)"

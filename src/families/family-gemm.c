@@ -95,6 +95,24 @@ static size_t smem_of(const int *v)
 
 /* Most outputs a thread keeps in registers: more spill. */
 #define MAX_ACC 128
+/* The registers of a block (64 Ki 32-bit registers on every GPU this
+ * runs on), and the most a thread can have. */
+#define BLOCK_REGS 65536
+#define THREAD_REGS 255
+
+/* Registers a thread needs at least: its outputs (wm wn / 32), one round's
+ * fragments of A and B (wm / 4 + wn / 8), and with dbuf the next round's
+ * tiles held in flight ((bm + bn) bk / threads).  Addresses and indices
+ * come on top, so a point needing more than BLOCK_REGS / threads spills
+ * for certain: on an H200, each one measured ran at 1.8-2% of the best
+ * at 4096^3 (bm=bn=256 with 64 x 64 warp tiles: 512 threads of 128
+ * registers for 160), where everything else measured ran at 59% or more. */
+static int regs_needed(const int *v)
+{
+	int t = threads_of(v);
+	return v[P_WM] * v[P_WN] / 32 + v[P_WM] / 4 + v[P_WN] / 8 +
+	       (v[P_DBUF] ? (v[P_BM] + v[P_BN]) * v[P_BK] / t : 0);
+}
 
 static const char *reject(const int *v, const struct dtype *dt, const struct device_limits *lim,
 			  char *buf, size_t n)
@@ -135,6 +153,12 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 		snprintf(buf, n, "shared memory exceeds the device limit (%d bytes)", smem_limit);
 		return buf;
 	}
+	int regs = BLOCK_REGS / t < THREAD_REGS ? BLOCK_REGS / t : THREAD_REGS;
+	if (regs_needed(v) > regs) {
+		snprintf(buf, n, "a thread needs at least %d registers (outputs, fragments and tiles in flight), "
+			 "more than the %d a thread of %d gets: registers would spill", regs_needed(v), regs, t);
+		return buf;
+	}
 	return NULL;
 }
 
@@ -145,7 +169,8 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
  * parameter is given: on an H200 they won at 2 of 8 shapes (by 4% at
  * 5488 x 3193 x 6738, 128 x 256 split=2; a tie at another) and lost at the
  * rest, and they would take the default search's budget over 89,040
- * variants instead of 56,148, which is not measured
+ * variants instead of 56,148 (54,540 since the points that spill for
+ * certain are not valid), which is not measured
  * (docs/studies/gemm-candidates-searched-at-extra-sizes.md).
  */
 static const char *default_only(const int *v, const int *asked)

@@ -177,16 +177,18 @@ static int mark_fastest(struct run_state *s, const unsigned char *use, int top, 
 /*
  * A size of long launches: the fastest of its classics takes LONG_LAUNCH_MS
  * or more.  A default search of 240 variants there is the larger part of a
- * run (at 8192^3 on an H200 the matrix multiply's took about 130 s of a
- * 424 s run, its variants' medians summing to 21.6 s, where 4096^3's
- * fastest, 2.9 ms, made the same search cost 16 s), and what it finds is
- * what a smaller size found: from 2048^3 up the same kernel won every
- * size.  So such a size, searched by default, first measures the
- * TRANSFER_TOP fastest of the nearest smaller requested size (by the
- * family's work), then LONG_SEARCH variants the search picks from them.
- * Without a smaller size measured, or with --budget, it searches in full.
+ * run: on an H200, the matrix multiply's at 8192^3 took about 130 s of a
+ * 424 s cold run (its picks' medians summing to 21.6 s), and at 4096^3
+ * (classics of 3 ms) 43.5 s of 248.  And what it finds is what the smaller
+ * size found: from 2048^3 up the same kernel won every size, and of the
+ * 117 variants measured at both 2048^3 and 4096^3 in one run, the 6
+ * fastest at each were the same 6 in the same order.  So such a size,
+ * searched by default, first measures the TRANSFER_TOP fastest of the
+ * nearest smaller requested size (by the family's work), then LONG_SEARCH
+ * variants the search picks from them.  Without a smaller size measured by
+ * then, or with --budget, it searches in full.
  */
-#define LONG_LAUNCH_MS 10.0
+#define LONG_LAUNCH_MS 2.0
 #define TRANSFER_TOP 24
 #define LONG_SEARCH 16
 
@@ -340,12 +342,12 @@ static int search_size(struct run_state *s, struct bench *b, struct compile_pool
 		if (from == SIZE_MAX - 1)
 			rc = -1;
 		if (from < SIZE_MAX - 1) {
-			char size[48];
+			char size[48], source[48];
 			if (!s->o->quiet)
 				fprintf(stderr, "%sgputune: %s: launches of %.1f ms: the %d fastest at %s, then %d "
 					"more the search picks (a search of its own with --budget)\n",
 					isatty(2) ? "\r\033[K" : "", family_size_text(s->f, &s->sizes[k], size, sizeof(size)),
-					*best_ms, TRANSFER_TOP, family_size_text(s->f, &s->sizes[from], size, sizeof(size)),
+					*best_ms, TRANSFER_TOP, family_size_text(s->f, &s->sizes[from], source, sizeof(source)),
 					LONG_SEARCH);
 			size_t seeded = 0;
 			for (size_t i = 0; i < s->npts; i++)
