@@ -316,6 +316,28 @@ int prefetch_probe_draws(struct run_state *s, struct compile_pool *pool)
 	return 0;
 }
 
+/* Measures at size k, before the search's own picks, each point still
+ * needed there with pick[i] (NULL: those first_at says), each observed
+ * by st; *count grows by their number.  0, 1 when interrupted, -1 on
+ * failure. */
+static int measure_given(struct run_state *s, struct bench *b, struct compile_pool *pool, size_t k,
+			 struct strategy *st, const unsigned char *pick, double bytes, double ceiling, double *ms_of,
+			 double *best_ms, size_t *count)
+{
+	int rc = 0;
+	for (size_t i = 0; i < s->npts && rc == 0; i++) {
+		const struct point *p = &s->pts[i];
+		if (!(pick ? pick[i] : first_at(s, p, k)) || !p->needed[k])
+			continue;
+		double f = 0;
+		rc = interrupted() ? 1 : measure_and_note(s, b, pool, k, i, bytes, ceiling, ms_of, best_ms, &f);
+		strategy_observe(st, i, f);
+		s->pts[i].needed[k] = 0;
+		(*count)++;
+	}
+	return rc;
+}
+
 static int search_size(struct run_state *s, struct bench *b, struct compile_pool *pool, size_t k, double bytes,
 		       double ceiling, double *ms_of, double *best_ms)
 {
@@ -323,19 +345,9 @@ static int search_size(struct run_state *s, struct bench *b, struct compile_pool
 	struct strategy *st = search_begin(s, k, &budget, &used);
 	if (!st)
 		return -1;
-	int rc = 0;
 	/* The classics first (the report compares the winner with them), and
 	 * the points another command asks for (validate's choices). */
-	for (size_t i = 0; i < s->npts && rc == 0; i++) {
-		const struct point *p = &s->pts[i];
-		if (!first_at(s, p, k) || !p->needed[k])
-			continue;
-		double f;
-		rc = interrupted() ? 1 : measure_and_note(s, b, pool, k, i, bytes, ceiling, ms_of, best_ms, &f);
-		strategy_observe(st, i, f);
-		s->pts[i].needed[k] = 0;
-		used++;
-	}
+	int rc = measure_given(s, b, pool, k, st, NULL, bytes, ceiling, ms_of, best_ms, &used);
 	if (rc == 0 && k < s->nreq && s->o->budget_default && *best_ms >= LONG_LAUNCH_MS) {
 		unsigned char *cand = xcalloc(s->npts ? s->npts : 1, 1);
 		size_t from = transfer_source(s, k, cand);
@@ -349,20 +361,10 @@ static int search_size(struct run_state *s, struct bench *b, struct compile_pool
 					isatty(2) ? "\r\033[K" : "", family_size_text(s->f, &s->sizes[k], size, sizeof(size)),
 					*best_ms, TRANSFER_TOP, family_size_text(s->f, &s->sizes[from], source, sizeof(source)),
 					LONG_SEARCH);
-			size_t seeded = 0;
 			for (size_t i = 0; i < s->npts; i++)
 				if (cand[i] && s->pts[i].needed[k] && s->pts[i].job >= 0)
 					compile_pool_request(pool, (size_t)s->pts[i].job);
-			for (size_t i = 0; i < s->npts && rc == 0; i++) {
-				if (!cand[i] || !s->pts[i].needed[k])
-					continue;
-				double f;
-				rc = interrupted() ? 1 : measure_and_note(s, b, pool, k, i, bytes, ceiling, ms_of, best_ms, &f);
-				strategy_observe(st, i, f);
-				s->pts[i].needed[k] = 0;
-				seeded++;
-			}
-			used += seeded;
+			rc = measure_given(s, b, pool, k, st, cand, bytes, ceiling, ms_of, best_ms, &used);
 			if (budget > used + LONG_SEARCH)
 				budget = used + LONG_SEARCH;
 		}
