@@ -192,9 +192,10 @@ static int mark_fastest(struct run_state *s, const unsigned char *use, int top, 
 #define TRANSFER_TOP 24
 #define LONG_SEARCH 16
 
-/* The requested size other than k of the largest work below k's that has
- * TRANSFER_TOP or more variants measured on this device, its fastest
- * marked in cand; SIZE_MAX when none (or -1 on failure: SIZE_MAX - 1). */
+/* The nearest smaller requested size (the largest work below k's), its
+ * TRANSFER_TOP fastest on this device marked in cand, when it has that
+ * many measured; SIZE_MAX when there is none or it has fewer (a worker of
+ * several GPUs may take k first), SIZE_MAX - 1 on failure. */
 static size_t transfer_source(struct run_state *s, size_t k, unsigned char *cand)
 {
 	const double work = s->f->work(s->dt, &s->sizes[k]);
