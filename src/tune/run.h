@@ -50,6 +50,9 @@ struct run_state {
 	size_t confirm_per;
 	struct point *pts;
 	size_t npts;
+	/* add_point's: the room pts has, and an open-addressing table of
+	 * indices + 1 by the points' values (0: empty), index_cap slots. */
+	size_t pts_cap, *index, index_cap;
 	struct compile_job *jobs;
 	size_t njobs;
 	char *support_src;

@@ -48,6 +48,7 @@ static void free_state(struct run_state *s)
 		free(s->pts[i].always_at);
 	}
 	free(s->pts);
+	free(s->index);
 	free(s->jobs);
 	free(s->sizes);
 	free(s->anchor);
@@ -60,22 +61,44 @@ static void free_state(struct run_state *s)
 	db_close(s->db);
 }
 
-/* Adds point v unless it is already there; returns its index. */
+/* The slot of s->index where point values v are, or the empty one where
+ * they would go.  Only the family's parameters count: the space's points
+ * and the classics may differ in the unused tail, and a classic that is
+ * also a point of the space must be one point, measured once. */
+static size_t index_slot(const struct run_state *s, const int *v)
+{
+	size_t np = (size_t)s->f->nparams;
+	size_t h = (size_t)(hash64(v, sizeof(int) * np, HASH64_SEED) % s->index_cap);
+	while (s->index[h] && memcmp(s->pts[s->index[h] - 1].v, v, sizeof(int) * np))
+		h = (h + 1) % s->index_cap;
+	return h;
+}
+
+/* Adds point v unless it is already there; returns its index.  (A run of
+ * the matrix multiply adds 54,540: looked up one by one, as before, that
+ * took 10 s of a 2-core machine's start.) */
 static size_t add_point(struct run_state *s, const int *v)
 {
-	/* Only the family's parameters count: the space's points and the
-	 * classics may differ in the unused tail, and a classic that is also
-	 * a point of the space must be one point, measured once. */
-	size_t np = (size_t)s->f->nparams;
-	for (size_t i = 0; i < s->npts; i++)
-		if (!memcmp(s->pts[i].v, v, sizeof(int) * np))
-			return i;
-	s->pts = xrealloc(s->pts, (s->npts + 1) * sizeof(*s->pts));
+	if (2 * (s->npts + 1) > s->index_cap) {
+		free(s->index);
+		s->index_cap = s->index_cap ? 2 * s->index_cap : 64;
+		s->index = xcalloc(s->index_cap, sizeof(size_t));
+		for (size_t i = 0; i < s->npts; i++)
+			s->index[index_slot(s, s->pts[i].v)] = i + 1;
+	}
+	size_t h = index_slot(s, v);
+	if (s->index[h])
+		return s->index[h] - 1;
+	if (s->npts == s->pts_cap) {
+		s->pts_cap = s->pts_cap ? 2 * s->pts_cap : 64;
+		s->pts = xrealloc(s->pts, s->pts_cap * sizeof(*s->pts));
+	}
 	struct point *p = &s->pts[s->npts];
 	memset(p, 0, sizeof(*p));
-	memcpy(p->v, v, sizeof(int) * np);
+	memcpy(p->v, v, sizeof(int) * (size_t)s->f->nparams);
 	p->job = -1;
-	return s->npts++;
+	s->index[h] = ++s->npts;
+	return s->npts - 1;
 }
 
 /* Whether the classic every variant is checked against is left out of
