@@ -64,6 +64,16 @@ static void needed_text(const struct run_state *s, char *out)
 	out[n] = '\0';
 }
 
+/* Plans again from scratch: what a new process would plan. */
+static int replan(struct run_state *s)
+{
+	for (size_t i = 0; i < s->npts; i++) {
+		free(s->pts[i].needed);
+		s->pts[i].needed = NULL;
+	}
+	return plan_run(s);
+}
+
 int main(void)
 {
 	const struct family *f = family_find("transpose");
@@ -110,31 +120,19 @@ int main(void)
 	int64_t first = add_run(db, "flushed", ids, at, 2);
 	int64_t hot = add_run(db, "hot", &pts[1].variant_id, &sizes[0], 1);
 	check(first > 0 && hot > 0, "the measurements are stored");
-	for (int i = 0; i < 3; i++) {
-		free(pts[i].needed);
-		pts[i].needed = NULL;
-	}
-	check(plan_run(&s) == 0, "a database with results plans");
+	check(replan(&s) == 0, "a database with results plans");
 	needed_text(&s, got);
 	printf("# needed: %s\n", got);
 	check(!strcmp(got, "011110"), "what this mode measured is not measured again, at its own size only");
 
 	/* --force: everything again; restarted, only what its run left. */
 	o.force = 1;
-	for (int i = 0; i < 3; i++) {
-		free(pts[i].needed);
-		pts[i].needed = NULL;
-	}
-	check(plan_run(&s) == 0, "--force plans");
+	check(replan(&s) == 0, "--force plans");
 	needed_text(&s, got);
 	check(!strcmp(got, "111111"), "--force measures everything again");
 	int64_t later = add_run(db, "flushed", &pts[1].variant_id, &sizes[1], 1);
 	s.resumed_run = later;
-	for (int i = 0; i < 3; i++) {
-		free(pts[i].needed);
-		pts[i].needed = NULL;
-	}
-	check(plan_run(&s) == 0, "a restarted --force run plans");
+	check(replan(&s) == 0, "a restarted --force run plans");
 	needed_text(&s, got);
 	printf("# needed: %s\n", got);
 	check(!strcmp(got, "111011"), "a restarted --force run skips only what the run it continues measured");
