@@ -3,7 +3,8 @@
 # picks, within its budget; a random search with the same seed picks the
 # same variants (the guided ones follow the figures, which vary from run
 # to run); a second run with a larger budget goes on from the first (it
-# measures only the difference); a budget in seconds stops in time.
+# measures only the difference); a size of long launches starts from a
+# smaller size's fastest; a budget in seconds stops in time.
 . "$(dirname "$0")/setup"
 skip_without_gpu
 SQL="$top_builddir/tests/sqlexec"
@@ -30,6 +31,21 @@ for st in random genetic; do
 	run_gt 0 transpose --sizes 1024 --no-probe --strategy $st --budget 30 --db "$T/$st.db"
 	check "$st measured its budget: 30 variants" test "$(count "$T/$st.db" 1024)" -eq 30
 done
+# A size of long launches (4096^3, whose fastest classic takes about 3 ms)
+# searched with the default budget starts from the nearest smaller size's
+# fastest: its 3 classics, the 24 fastest of 512^3 and 16 more the search
+# picks, where 512^3 measures its whole space (72 points, and the classics:
+# none of them is in it); --budget then searches it in full.
+P="--param bm=64,128 --param bn=64,128 --param bk=8,16 --param wm=32 --param wn=64 --param vec=4 --param pad=4"
+P="$P --param group=8 --param dbuf=1 --param split=1"
+# shellcheck disable=SC2086
+run_gt 0 gemm --sizes 512,4096 --no-probe $P --db "$T/g.db"
+check "512^3 measured its 72 and the 3 classics" test "$(count "$T/g.db" 512)" -eq 75
+check "4096^3 its 3 classics, 512^3's 24 fastest and 16 more" test "$(count "$T/g.db" 4096)" -eq 43
+grep_in "$T/err" "the 24 fastest at 512x512x512, then 16 more the search picks"
+# shellcheck disable=SC2086
+run_gt 0 gemm --sizes 4096 --no-probe $P --budget 75 --db "$T/g.db"
+check "with --budget it goes on to the whole space" test "$(count "$T/g.db" 4096)" -eq 75
 s=$(date +%s)
 # At 16384x16384 the whole space takes about 20 s to measure.
 run_gt 0 transpose --sizes 16384 --no-probe --strategy genetic --budget 3s --db "$T/s.db"
