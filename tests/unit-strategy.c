@@ -158,6 +158,37 @@ int main(void)
 		strategy_free(ahead);
 		strategy_free(live);
 	}
+	/* The neighbour tables are shared by strategies over the same points
+	 * (a run searches the same space at every size): one alive beside
+	 * another, or one over other points in between, proposes what a
+	 * strategy alone would. */
+	{
+		size_t alone[30], beside[30], after[30];
+		struct strategy *a = strategy_new(STRATEGY_GENETIC, &pts[0][0], NP, NP, npts, 60, 9);
+		for (size_t j = 0; j < 30; j++) {
+			strategy_propose(a, &alone[j], 1);
+			strategy_observe(a, alone[j], figure(alone[j]));
+		}
+		struct strategy *b = strategy_new(STRATEGY_GENETIC, &pts[0][0], NP, NP, npts, 60, 9);
+		struct strategy *other = strategy_new(STRATEGY_ANNEAL, &pts[0][0], NP, NP, npts - 10, 60, 9);
+		for (size_t j = 0; j < 30; j++) {
+			strategy_propose(b, &beside[j], 1);
+			strategy_observe(b, beside[j], figure(beside[j]));
+		}
+		strategy_free(a);
+		strategy_free(b);
+		struct strategy *c = strategy_new(STRATEGY_GENETIC, &pts[0][0], NP, NP, npts, 60, 9);
+		size_t o;
+		strategy_propose(other, &o, 1);
+		strategy_free(other);
+		for (size_t j = 0; j < 30; j++) {
+			strategy_propose(c, &after[j], 1);
+			strategy_observe(c, after[j], figure(after[j]));
+		}
+		strategy_free(c);
+		check(!memcmp(alone, beside, sizeof(alone)) && !memcmp(alone, after, sizeof(alone)) && o < npts - 10,
+		      "strategies sharing the neighbour tables, or over other points between, propose alike", "genetic");
+	}
 	check(strategy_parse("anneal") == STRATEGY_ANNEAL && strategy_parse("hill") < 0, "names parse", "all");
 	free(o1);
 	free(o2);

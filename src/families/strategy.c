@@ -50,6 +50,24 @@ struct bucket {
 	size_t n;
 };
 
+/* The neighbours of a space's points: per point and parameter, the bucket
+ * of points equal in every other parameter, and the exact-point table.
+ * It depends on the points alone, and a tuning run searches the same
+ * points at every size (the matrix multiply's 54,540, whose table took
+ * 0.2-0.4 s to build, 28 times a run): so the last one built is kept,
+ * with a copy of its points' values to know it again, for the next
+ * strategy over the same points. */
+struct neighbours {
+	struct bucket *tab;
+	size_t ntab;
+	size_t *nb;   /* n * (nparams + 1) bucket indices */
+	int *vals;    /* n * nparams: the points it was built for */
+	size_t n;
+	int nparams;
+	int users;    /* strategies using it */
+};
+static struct neighbours *kept;
+
 struct chain {
 	size_t cur;        /* where the chain stands */
 	double cur_score;  /* its figure; < 0: not measured yet */
@@ -67,11 +85,11 @@ struct strategy {
 	size_t *order;        /* exhaustive and random: the walk */
 	double best;
 	size_t best_i;        /* the point with the best figure */
-	/* Neighbours: per point and parameter, the bucket of points equal in
-	 * every other parameter; and the exact-point table. */
+	/* Neighbours (struct neighbours), and its table and indices. */
+	struct neighbours *nbh;
 	struct bucket *tab;
 	size_t ntab;
-	size_t *nb;           /* n * nparams bucket indices */
+	size_t *nb;
 	size_t *measured;     /* observed points with a figure > 0 */
 	size_t nmeasured;
 	struct chain *chains;
@@ -107,26 +125,91 @@ static uint64_t key_of(const int *w, int nparams, int skip)
 	return hash64(tmp, sizeof(int) * (size_t)nparams, 0x5eed ^ (uint64_t)(skip + 2));
 }
 
-/* The bucket of key, added when missing (open addressing). */
-static size_t bucket_of(struct strategy *s, uint64_t key, int add)
+/* The bucket of key in tab (ntab slots), added when missing (open
+ * addressing). */
+static size_t bucket_of(struct bucket *tab, size_t ntab, uint64_t key, int add)
 {
-	size_t h = (size_t)(key % s->ntab);
-	while (s->tab[h].n || s->tab[h].idx) {
-		if (s->tab[h].key == key)
+	size_t h = (size_t)(key % ntab);
+	while (tab[h].n || tab[h].idx) {
+		if (tab[h].key == key)
 			return h;
-		h = (h + 1) % s->ntab;
+		h = (h + 1) % ntab;
 	}
 	if (!add)
 		return SIZE_MAX;
-	s->tab[h].key = key;
-	s->tab[h].idx = xmalloc(sizeof(size_t));
+	tab[h].key = key;
+	tab[h].idx = xmalloc(sizeof(size_t));
 	return h;
 }
 
-static void bucket_add(struct strategy *s, size_t b, size_t i)
+static void bucket_add(struct bucket *tab, size_t b, size_t i)
 {
-	s->tab[b].idx = xrealloc(s->tab[b].idx, (s->tab[b].n + 1) * sizeof(size_t));
-	s->tab[b].idx[s->tab[b].n++] = i;
+	tab[b].idx = xrealloc(tab[b].idx, (tab[b].n + 1) * sizeof(size_t));
+	tab[b].idx[tab[b].n++] = i;
+}
+
+static void neighbours_free(struct neighbours *g)
+{
+	if (!g)
+		return;
+	for (size_t i = 0; i < g->ntab; i++)
+		free(g->tab[i].idx);
+	free(g->tab);
+	free(g->nb);
+	free(g->vals);
+	free(g);
+}
+
+/* Whether g was built for these points. */
+static int neighbours_of(const struct neighbours *g, const int *v, size_t stride, int nparams, size_t n)
+{
+	if (!g || g->n != n || g->nparams != nparams)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (memcmp(g->vals + i * (size_t)nparams, v + i * stride, sizeof(int) * (size_t)nparams))
+			return 0;
+	return 1;
+}
+
+/* The neighbours of these points: the kept ones when built for them, else
+ * new ones, kept in their place (the old freed once no strategy uses
+ * them). */
+static struct neighbours *neighbours_get(const int *v, size_t stride, int nparams, size_t n)
+{
+	if (neighbours_of(kept, v, stride, nparams, n)) {
+		kept->users++;
+		return kept;
+	}
+	if (kept && kept->users == 0)
+		neighbours_free(kept);
+	struct neighbours *g = xcalloc(1, sizeof(*g));
+	/* (nparams + 1) keys a point: one per left-out parameter, and the
+	 * point itself; a table at most half full. */
+	g->n = n;
+	g->nparams = nparams;
+	g->ntab = 2 * n * (size_t)(nparams + 1) + 1;
+	g->tab = xcalloc(g->ntab, sizeof(*g->tab));
+	g->nb = xmalloc((n ? n : 1) * (size_t)(nparams + 1) * sizeof(size_t));
+	g->vals = xmalloc((n ? n : 1) * (size_t)nparams * sizeof(int));
+	for (size_t i = 0; i < n; i++) {
+		memcpy(g->vals + i * (size_t)nparams, v + i * stride, sizeof(int) * (size_t)nparams);
+		for (int k = -1; k < nparams; k++) {
+			size_t b = bucket_of(g->tab, g->ntab, key_of(v + i * stride, nparams, k), 1);
+			bucket_add(g->tab, b, i);
+			g->nb[i * (size_t)(nparams + 1) + (size_t)(k + 1)] = b;
+		}
+	}
+	g->users = 1;
+	kept = g;
+	return g;
+}
+
+/* A strategy is done with g: freed if it is not the kept one and no
+ * other uses it. */
+static void neighbours_put(struct neighbours *g)
+{
+	if (g && --g->users == 0 && g != kept)
+		neighbours_free(g);
 }
 
 struct strategy *strategy_new(int kind, const int *v, size_t stride, int nparams, size_t n, size_t expected,
@@ -160,17 +243,10 @@ struct strategy *strategy_new(int kind, const int *v, size_t stride, int nparams
 		}
 	}
 	if (kind == STRATEGY_ANNEAL || kind == STRATEGY_GENETIC) {
-		/* (nparams + 1) keys a point: one per left-out parameter, and
-		 * the point itself; a table at most half full. */
-		s->ntab = 2 * n * (size_t)(nparams + 1) + 1;
-		s->tab = xcalloc(s->ntab, sizeof(*s->tab));
-		s->nb = xmalloc((n ? n : 1) * (size_t)(nparams + 1) * sizeof(size_t));
-		for (size_t i = 0; i < n; i++)
-			for (int k = -1; k < nparams; k++) {
-				size_t b = bucket_of(s, key_of(v + i * stride, nparams, k), 1);
-				bucket_add(s, b, i);
-				s->nb[i * (size_t)(nparams + 1) + (size_t)(k + 1)] = b;
-			}
+		s->nbh = neighbours_get(v, stride, nparams, n);
+		s->tab = s->nbh->tab;
+		s->ntab = s->nbh->ntab;
+		s->nb = s->nbh->nb;
 	}
 	return s;
 }
@@ -179,10 +255,7 @@ void strategy_free(struct strategy *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->ntab; i++)
-		free(s->tab[i].idx);
-	free(s->tab);
-	free(s->nb);
+	neighbours_put(s->nbh);
 	free(s->seen);
 	free(s->score);
 	free(s->order);
@@ -251,7 +324,7 @@ static size_t child(struct strategy *s)
 	int w[64];
 	for (int k = 0; k < s->nparams && k < 64; k++)
 		w[k] = next_u64(&s->rng) & 1 ? a[k] : b[k];
-	size_t bk = bucket_of(s, key_of(w, s->nparams, -1), 0);
+	size_t bk = bucket_of(s->tab, s->ntab, key_of(w, s->nparams, -1), 0);
 	if (bk == SIZE_MAX)
 		return SIZE_MAX;
 	size_t c = s->tab[bk].idx[0];
