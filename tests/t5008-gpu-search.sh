@@ -41,7 +41,9 @@ P="$P --param group=8 --param dbuf=1 --param split=1"
 # shellcheck disable=SC2086
 run_gt 0 gemm --sizes 512,4096 --no-probe $P --db "$T/g.db"
 check "512^3 measured its 72 and the 3 classics" test "$(count "$T/g.db" 512)" -eq 75
-check "4096^3 its 3 classics, 512^3's 24 fastest and 16 more" test "$(count "$T/g.db" 4096)" -eq 43
+# (43, or fewer by any classic among 512^3's fastest: measured already.)
+n=$(count "$T/g.db" 4096)
+check "4096^3 its 3 classics, 512^3's 24 fastest and 16 more ($n)" test "$n" -ge 40 -a "$n" -le 43
 grep_in "$T/err" "the 24 fastest at 512x512x512, then 16 more the search picks"
 # shellcheck disable=SC2086
 run_gt 0 gemm --sizes 4096 --no-probe $P --budget 75 --db "$T/g.db"
