@@ -85,11 +85,7 @@ struct strategy {
 	size_t *order;        /* exhaustive and random: the walk */
 	double best;
 	size_t best_i;        /* the point with the best figure */
-	/* Neighbours (struct neighbours), and its table and indices. */
-	struct neighbours *nbh;
-	struct bucket *tab;
-	size_t ntab;
-	size_t *nb;
+	struct neighbours *nbh; /* anneal and genetic */
 	size_t *measured;     /* observed points with a figure > 0 */
 	size_t nmeasured;
 	struct chain *chains;
@@ -244,9 +240,6 @@ struct strategy *strategy_new(int kind, const int *v, size_t stride, int nparams
 	}
 	if (kind == STRATEGY_ANNEAL || kind == STRATEGY_GENETIC) {
 		s->nbh = neighbours_get(v, stride, nparams, n);
-		s->tab = s->nbh->tab;
-		s->ntab = s->nbh->ntab;
-		s->nb = s->nbh->nb;
 	}
 	return s;
 }
@@ -286,7 +279,7 @@ static size_t unseen_neighbour(struct strategy *s, size_t i)
 {
 	for (int t = 0; t < TRIES; t++) {
 		int k = (int)below(s, (size_t)s->nparams);
-		const struct bucket *b = &s->tab[s->nb[i * (size_t)(s->nparams + 1) + (size_t)(k + 1)]];
+		const struct bucket *b = &s->nbh->tab[s->nbh->nb[i * (size_t)(s->nparams + 1) + (size_t)(k + 1)]];
 		size_t j = b->idx[below(s, b->n)];
 		if (!s->seen[j])
 			return j;
@@ -324,10 +317,10 @@ static size_t child(struct strategy *s)
 	int w[64];
 	for (int k = 0; k < s->nparams && k < 64; k++)
 		w[k] = next_u64(&s->rng) & 1 ? a[k] : b[k];
-	size_t bk = bucket_of(s->tab, s->ntab, key_of(w, s->nparams, -1), 0);
+	size_t bk = bucket_of(s->nbh->tab, s->nbh->ntab, key_of(w, s->nparams, -1), 0);
 	if (bk == SIZE_MAX)
 		return SIZE_MAX;
-	size_t c = s->tab[bk].idx[0];
+	size_t c = s->nbh->tab[bk].idx[0];
 	if (unit(s) < MUTATION || s->seen[c]) {
 		size_t m = unseen_neighbour(s, c);
 		if (m != SIZE_MAX)

@@ -48,13 +48,12 @@ struct bench {
 	size_t copy_bytes; /* what the copy ceiling copies: the smaller of the two */
 	size_t buf_off[MAX_BUFFERS]; /* ARGS_USER: each buffer's offset in its memory */
 	int nsets;
+	/* host_expected[k]: NULL where the GPU checks against bound_ref
+	 * (gpu_checks) until a failure is worded (at 8192^3 a set's copy is
+	 * 1 GiB). */
 	void *host_in[2], *host_expected[2], *host_out;
 	CUdeviceptr in[2], expected, out_base, out;
 	CUdeviceptr bound_ref[2]; /* CHECK_BOUND, CHECK_GPU_REFERENCE: each set's reference and magnitudes */
-	/* Where the GPU checks against bound_ref (gpu_checks): whether
-	 * host_expected[k] holds a copy of it yet, fetched only to word a
-	 * failure (at 8192^3 a set's is 1 GiB). */
-	int expected_fetched[2];
 	CUdeviceptr scratch;
 	size_t scratch_bytes; /* allocated */
 	int set;              /* the input set launches read */

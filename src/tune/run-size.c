@@ -192,38 +192,36 @@ static int mark_fastest(struct run_state *s, const unsigned char *use, int top, 
 #define TRANSFER_TOP 24
 #define LONG_SEARCH 16
 
-/* The nearest smaller requested size (the largest work below k's), its
- * TRANSFER_TOP fastest on this device marked in cand, when it has that
- * many measured; SIZE_MAX when there is none or it has fewer (a worker of
- * several GPUs may take k first), SIZE_MAX - 1 on failure. */
-static size_t transfer_source(struct run_state *s, size_t k, unsigned char *cand)
+/* The nearest smaller requested size (the largest work below k's) into
+ * *from, its TRANSFER_TOP fastest on this device marked in cand, when it
+ * has that many measured; else SIZE_MAX (none smaller, or too few
+ * measured: a worker of several GPUs may take k first).  0 or -1. */
+static int transfer_source(struct run_state *s, size_t k, unsigned char *cand, size_t *from)
 {
 	const double work = s->f->work(s->dt, &s->sizes[k]);
-	size_t from = SIZE_MAX;
+	double best = 0;
+	*from = SIZE_MAX;
 	for (size_t j = 0; j < s->nreq; j++) {
 		double w = s->f->work(s->dt, &s->sizes[j]);
-		if (j != k && w < work && (from == SIZE_MAX || w > s->f->work(s->dt, &s->sizes[from])))
-			from = j;
+		if (j != k && w < work && w > best) {
+			*from = j;
+			best = w;
+		}
 	}
-	if (from == SIZE_MAX)
-		return SIZE_MAX;
+	if (*from == SIZE_MAX)
+		return 0;
 	unsigned char *use = xcalloc(s->nsizes, 1);
-	use[from] = 1;
+	use[*from] = 1;
 	int rc = mark_fastest(s, use, TRANSFER_TOP, cand);
 	free(use);
-	if (rc < 0)
-		return SIZE_MAX - 1;
 	size_t n = 0;
 	for (size_t i = 0; i < s->npts; i++)
 		n += cand[i];
-	return n >= TRANSFER_TOP ? from : SIZE_MAX;
+	if (n < TRANSFER_TOP)
+		*from = SIZE_MAX;
+	return rc;
 }
 
-/* Size k with a search strategy: what is measured already guides it, the
- * classics are measured, then (at a size of long launches) the fastest of
- * a smaller one, then the points it picks, compiled as they are picked (a
- * window of twice the workers ahead, so the workers stay busy), until the
- * budget is spent.  0, 1 when interrupted, -1 on failure. */
 /* The start of size k's search, alike for the search and for predicting
  * its first picks (prefetch_probe_draws): its budget, its strategy, and
  * what the database holds at k observed (*used counts it).  NULL on
@@ -351,10 +349,9 @@ static int search_size(struct run_state *s, struct bench *b, struct compile_pool
 	int rc = measure_given(s, b, pool, k, st, NULL, bytes, ceiling, ms_of, best_ms, &used);
 	if (rc == 0 && k < s->nreq && s->o->budget_default && *best_ms >= LONG_LAUNCH_MS) {
 		unsigned char *cand = xcalloc(s->npts ? s->npts : 1, 1);
-		size_t from = transfer_source(s, k, cand);
-		if (from == SIZE_MAX - 1)
-			rc = -1;
-		if (from < SIZE_MAX - 1) {
+		size_t from;
+		rc = transfer_source(s, k, cand, &from);
+		if (rc == 0 && from != SIZE_MAX) {
 			char size[48], source[48];
 			if (!s->o->quiet)
 				fprintf(stderr, "%sgputune: %s: launches of %.1f ms: the %d fastest at %s, then %d "
