@@ -200,28 +200,31 @@ int main(void)
 		for (size_t i = 0; i < n; i++)
 			printf("# probe %ldx%ldx%ld\n", probe[i].rows, probe[i].cols, probe[i].depth);
 		/* Searched probes (--probe-search): the 12 the same, and a small
-		 * shape of each class of K; the 4 of few tiles and the 4 small
-		 * ones are anchors, listed first. */
+		 * shape of each class of K; the 4 of few tiles, the 4 small ones
+		 * and the mid shape of 32-byte K (that one with the requested
+		 * sizes' budget) are anchors, listed first. */
 		struct dims sp[64];
 		int sa[64];
 		size_t ns = choice_probe_sizes(3, cube, 4, 4, 1, sp, sa, 64);
-		int same = ns == 16, first = 1, small = 0, nanchor = 0;
+		int same = ns == 16, first = 1, small = 0, nanchor = 0, wide = 0;
 		for (size_t i = 0; i < ns && same; i++) {
-			nanchor += sa[i];
-			first &= sa[i] == (i < 8);
+			nanchor += sa[i] != 0;
+			first &= (sa[i] != 0) == (i < 9);
 			small += sa[i] && sp[i].rows < 1200 && sp[i].cols < 1200 && sp[i].depth < 1600;
+			wide += sa[i] == PROBE_WIDE && gputune_choice_align(sp[i].depth, 4) == 32 && sp[i].rows > 2000 &&
+				sp[i].cols > 2000 && sp[i].depth > 2000;
 			int found = 0;
 			for (size_t j = 0; j < n; j++)
 				found |= sp[i].rows == probe[j].rows && sp[i].cols == probe[j].cols &&
 					 sp[i].depth == probe[j].depth && anchor[j] == 0;
 			same &= found == !(sa[i] && sp[i].depth < 1600);
 		}
-		check(same && first && nanchor == 8 && small == 4,
-		      "searched probes: the 12 and a small shape of each K class, the 8 of few tiles or small first, anchors",
+		check(same && first && nanchor == 9 && small == 4 && wide == 1,
+		      "searched probes: the 12 and a small shape of each K class; the 8 of few tiles or small and the mid one of 32-byte K first, anchors, that one searched wide",
 		      NULL);
 		for (size_t i = 0; i < ns; i++)
 			printf("# searched probe %ldx%ldx%ld%s\n", sp[i].rows, sp[i].cols, sp[i].depth,
-			       sa[i] ? " (anchor)" : "");
+			       sa[i] == PROBE_WIDE ? " (anchor, the requested sizes' budget)" : sa[i] ? " (anchor)" : "");
 	}
 	/* The extra sizes a run measures for the rule: for --sizes 1024-8192,
 	 * eight shapes of each row class, the anchors (the mid and the small

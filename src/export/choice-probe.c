@@ -64,7 +64,14 @@ static double log_position(long lo, double ln_ratio, double t)
  * search_probes, the shapes of few tiles and, for each class of K, a small
  * shape (M and N near the small end, K a little above) are anchors: each
  * gets a search of its own (of the tuner's probe budget), whose fastest
- * join the candidates.
+ * join the candidates.  And so does the mid shape of K's widest class,
+ * with the requested sizes' budget (anchor 2): its tiles fill the SMs in
+ * about two turns of the squares' fastest (128 x 256 tiles), and kernels
+ * of smaller tiles win there by more than the squares' fastest lose (on
+ * an H200, 41.9 TFLOP/s searched at 3000^3 against 39.1 for the best of
+ * the candidates of the squares and the other probes), so a run that
+ * searches only powers of two has no candidate of that kind without it
+ * (docs/studies/gemm-a-searched-mid-shape.md).
  */
 static size_t gemm_probes(long lo, long hi, size_t esize, const long *classes, int nclass, int search_probes,
 			  struct dims *out, int *anchor, size_t max)
@@ -72,25 +79,29 @@ static size_t gemm_probes(long lo, long hi, size_t esize, const long *classes, i
 	/* (M, N, K) positions between lo (0) and hi (1), log scale; N odd or
 	 * of an even class in turn; whether an anchor with search_probes, and
 	 * whether probed only then. */
-	static const struct { double at[3]; int odd_n, searched, only_searched; } shapes[] = {
-		{ { 0.5, 0.5, 0.5 }, 0, 0, 0 }, { { 0.3, 0.75, 0.4 }, 1, 0, 0 }, { { 0.0, 0.1, 1.0 }, 0, 1, 0 },
-		{ { 0.03, 0.0, 0.15 }, 0, 1, 1 },
+	static const struct { double at[3]; int odd_n, searched, only_searched, wide; } shapes[] = {
+		{ { 0.5, 0.5, 0.5 }, 0, 0, 0, 1 }, { { 0.3, 0.75, 0.4 }, 1, 0, 0, 0 }, { { 0.0, 0.1, 1.0 }, 0, 1, 0, 0 },
+		{ { 0.03, 0.0, 0.15 }, 0, 1, 1, 0 },
 	};
 	const double ln_ratio = gputune_choice_ln((double)hi / (double)lo);
 	size_t n = 0;
 	/* The anchors first (the tuner's order: pass 0), then the rest. */
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t s = 0; s < ARRAY_SIZE(shapes); s++) {
-			const int anchored = search_probes && shapes[s].searched;
-			if (anchored != !pass || (shapes[s].only_searched && !search_probes))
+			if (shapes[s].only_searched && !search_probes)
 				continue;
 			for (int c = 0; c < nclass && n < max; c++) {
+				/* The widest class of K is the last. */
+				const int wide = search_probes && shapes[s].wide && c == nclass - 1;
+				const int anchored = search_probes && (shapes[s].searched || wide);
+				if (anchored != !pass)
+					continue;
 				long even = classes[1 + (c + (int)s) % (nclass - 1)];
 				out[n].rows = with_alignment(log_position(lo, ln_ratio, shapes[s].at[0]), even, esize);
 				out[n].cols = with_alignment(log_position(lo, ln_ratio, shapes[s].at[1]),
 							     shapes[s].odd_n ? classes[0] : even, esize);
 				out[n].depth = with_alignment(log_position(lo, ln_ratio, shapes[s].at[2]), classes[c], esize);
-				anchor[n++] = anchored;
+				anchor[n++] = wide ? PROBE_WIDE : anchored;
 			}
 		}
 	}

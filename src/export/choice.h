@@ -86,12 +86,16 @@ const char *choice_how_text(int how);
  * column class varying; for a 1-D family (shape 1), three lengths of each
  * class the requested lengths lack; for a matrix product (shape 3), three
  * shapes of each class of K (choice-probe.c), none an anchor unless
- * search_probes: then its shapes of few tiles, and a small shape of each
- * class, are anchors (a search of their own).  The mid size of each class
+ * search_probes: then its shapes of few tiles, a small shape of each
+ * class and the mid shape of the widest class of K are anchors (a search
+ * of their own).  The mid size of each class
  * is an anchor, measured with the whole space, and for matrices the small
  * square too; the others are measured with the candidates only.  Writes up
- * to max sizes into out (anchor[i] set for anchors); returns how many.
+ * to max sizes into out (anchor[i] 1 for an anchor, PROBE_WIDE for one
+ * searched with the requested sizes' budget, 0 for the rest); returns how
+ * many.
  */
+#define PROBE_WIDE 2
 size_t choice_probe_sizes(int shape, const struct dims *req, size_t nreq, size_t esize, int search_probes,
 			  struct dims *out, int *anchor, size_t max);
 

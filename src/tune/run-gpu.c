@@ -194,7 +194,7 @@ static int measure_sizes(struct run_state *s, struct bench *b, struct compile_po
 	int rc = EXIT_OK, narrowed = 0;
 	size_t nanchor = 0;
 	for (size_t k = s->nreq; k < s->nsizes; k++)
-		nanchor += s->anchor[k];
+		nanchor += s->anchor[k] != 0;
 	if (s->q)
 		rc = measure_queued(s, b, pool, ceil, stop);
 	else if (prefetch_probe_draws(s, pool) < 0)

@@ -231,8 +231,10 @@ static struct strategy *search_begin(struct run_state *s, size_t k, size_t *budg
 	size_t budget = s->o->budget_n > 0 ? (size_t)s->o->budget_n : (s->npts + 9) / 10;
 	if (s->o->budget_s > 0 && s->o->budget_n <= 0)
 		budget = s->npts;
-	/* An extra size searched (an anchor of --probe-search): its own budget. */
-	if (k >= s->nreq && s->o->probe_search > 0 && budget > (size_t)s->o->probe_search)
+	/* An extra size searched (an anchor of --probe-search): its own
+	 * budget, but for the one searched as the requested sizes are. */
+	if (k >= s->nreq && s->anchor[k] != PROBE_WIDE && s->o->probe_search > 0 &&
+	    budget > (size_t)s->o->probe_search)
 		budget = (size_t)s->o->probe_search;
 	if (budget > s->npts)
 		budget = s->npts;

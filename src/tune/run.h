@@ -40,7 +40,7 @@ struct run_state {
 	struct dims *sizes;
 	size_t nsizes;
 	size_t nreq;            /* the requested sizes come first; then the probes */
-	int *anchor;            /* per size: 1 for an anchor probe (whole space) */
+	int *anchor;            /* per size: 1 for an anchor probe (searched), PROBE_WIDE searched with the requested sizes' budget */
 	size_t probe_cands;     /* candidates measured at the other probes */
 	double t_probe;
 	double t_cross;     /* a search's best variants measured at the run's other sizes */
