@@ -199,21 +199,18 @@ int main(void)
 		      "matrix products: 12 probes, 3 of each K class (one of odd N, one of a long K over few tiles)", NULL);
 		for (size_t i = 0; i < n; i++)
 			printf("# probe %ldx%ldx%ld\n", probe[i].rows, probe[i].cols, probe[i].depth);
-		/* Searched probes (--probe-search): the 12 the same, and two
-		 * small shapes of each class of K, one of odd N; the 4 of few
-		 * tiles, the 8 small ones and the mid shape of 32-byte K (that
-		 * one with the requested sizes' budget) are anchors, listed
-		 * first. */
+		/* Searched probes (--probe-search): the 12 the same, and a small
+		 * shape of each class of K; the 4 of few tiles, the 4 small ones
+		 * and the mid shape of 32-byte K (that one with the requested
+		 * sizes' budget) are anchors, listed first. */
 		struct dims sp[64];
 		int sa[64];
 		size_t ns = choice_probe_sizes(3, cube, 4, 4, 1, sp, sa, 64);
-		int same = ns == 20, first = 1, small = 0, small_odd = 0, nanchor = 0, wide = 0;
+		int same = ns == 16, first = 1, small = 0, nanchor = 0, wide = 0;
 		for (size_t i = 0; i < ns && same; i++) {
 			nanchor += sa[i] != 0;
-			first &= (sa[i] != 0) == (i < 13);
+			first &= (sa[i] != 0) == (i < 9);
 			small += sa[i] && sp[i].rows < 1200 && sp[i].cols < 1200 && sp[i].depth < 1600;
-			small_odd += sa[i] && sp[i].rows < 1200 && sp[i].cols < 1200 && sp[i].depth < 1600 &&
-				     gputune_choice_align(sp[i].cols, 4) == 4;
 			wide += sa[i] == PROBE_WIDE && gputune_choice_align(sp[i].depth, 4) == 32 && sp[i].rows > 2000 &&
 				sp[i].cols > 2000 && sp[i].depth > 2000;
 			int found = 0;
@@ -222,16 +219,8 @@ int main(void)
 					 sp[i].depth == probe[j].depth && anchor[j] == 0;
 			same &= found == !(sa[i] && sp[i].depth < 1600);
 		}
-		int classes_small_odd = 0;
-		for (long c = 4; c <= 32; c *= 2)
-			for (size_t i = 0; i < ns; i++)
-				if (sa[i] && sp[i].rows < 1200 && gputune_choice_align(sp[i].cols, 4) == 4 &&
-				    gputune_choice_align(sp[i].depth, 4) == c) {
-					classes_small_odd++;
-					break;
-				}
-		check(same && first && nanchor == 13 && small == 8 && small_odd == 4 && classes_small_odd == 4 && wide == 1,
-		      "searched probes: the 12 and two small shapes of each K class, one of odd N; the 12 of few tiles or small and the mid one of 32-byte K first, anchors, that one searched wide",
+		check(same && first && nanchor == 9 && small == 4 && wide == 1,
+		      "searched probes: the 12 and a small shape of each K class; the 8 of few tiles or small and the mid one of 32-byte K first, anchors, that one searched wide",
 		      NULL);
 		for (size_t i = 0; i < ns; i++)
 			printf("# searched probe %ldx%ldx%ld%s\n", sp[i].rows, sp[i].cols, sp[i].depth,

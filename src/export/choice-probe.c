@@ -64,11 +64,7 @@ static double log_position(long lo, double ln_ratio, double t)
  * search_probes, the shapes of few tiles and, for each class of K, a small
  * shape (M and N near the small end, K a little above) are anchors: each
  * gets a search of its own (of the tuner's probe budget), whose fastest
- * join the candidates, and so does a small shape of odd N of each class:
- * a random shape has odd N as often as not, and the rule reads sizes on
- * its side of the odd line alone where there are any, which the mid shape
- * of odd N alone would be for small ones (777 x 1333 x 2049 took there a
- * kernel at 0.73 of the header's best).  And so does the mid shape of K's widest class,
+ * join the candidates.  And so does the mid shape of K's widest class,
  * with the requested sizes' budget (anchor 2): its tiles fill the SMs in
  * about two turns of the squares' fastest (128 x 256 tiles), and kernels
  * of smaller tiles win there by more than the squares' fastest lose (on
@@ -85,7 +81,7 @@ static size_t gemm_probes(long lo, long hi, size_t esize, const long *classes, i
 	 * whether probed only then. */
 	static const struct { double at[3]; int odd_n, searched, only_searched, wide; } shapes[] = {
 		{ { 0.5, 0.5, 0.5 }, 0, 0, 0, 1 }, { { 0.3, 0.75, 0.4 }, 1, 0, 0, 0 }, { { 0.0, 0.1, 1.0 }, 0, 1, 0, 0 },
-		{ { 0.03, 0.0, 0.15 }, 0, 1, 1, 0 }, { { 0.03, 0.0, 0.15 }, 1, 1, 1, 0 },
+		{ { 0.03, 0.0, 0.15 }, 0, 1, 1, 0 },
 	};
 	const double ln_ratio = gputune_choice_ln((double)hi / (double)lo);
 	size_t n = 0;

@@ -86,8 +86,8 @@ const char *choice_how_text(int how);
  * column class varying; for a 1-D family (shape 1), three lengths of each
  * class the requested lengths lack; for a matrix product (shape 3), three
  * shapes of each class of K (choice-probe.c), none an anchor unless
- * search_probes: then its shapes of few tiles, two small shapes of each
- * class (one of odd N) and the mid shape of the widest class of K are anchors (a search
+ * search_probes: then its shapes of few tiles, a small shape of each
+ * class and the mid shape of the widest class of K are anchors (a search
  * of their own).  The mid size of each class
  * is an anchor, measured with the whole space, and for matrices the small
  * square too; the others are measured with the candidates only.  Writes up
