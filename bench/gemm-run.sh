@@ -18,7 +18,10 @@
 #   bench  bench/gemm-bench.cu built by nvcc against the header, timing
 #          the header's choice and cuBLAS SGEMM (pedantic FP32) at the ten
 #          shapes of the held-out table and $GEMM_RANDOM (default 20
-#          random shapes in [512, 8192]^3), every result checked.
+#          random shapes in [512, 8192]^3), every result checked; with
+#          $GEMM_EVERY set, every kernel of the header too, each shape's
+#          best of them printed beside the choice and every figure in
+#          OUTDIR/every.csv, which bench/gemm-replay.sh reads.
 # Usage: bench/gemm-run.sh OUTDIR [tune|split|grid|bench|all]   (from the source
 # tree, gputune built).
 set -eu
@@ -84,5 +87,6 @@ if [ "$stage" = bench ] || [ "$stage" = all ]; then
 	"$NVCC" -O3 -std=c++17 -arch=native -I. -I"$out" -DGPUTUNE_GEMM_HEADER='"gputune_gemm.h"' \
 		bench/gemm-bench.cu -lcublas -o "$work/gemm-bench"
 	# shellcheck disable=SC2086
-	"$work/gemm-bench" --header-only $TABLE "$RANDOM_SHAPES" | tee "$out/bench.txt"
+	"$work/gemm-bench" --header-only ${GEMM_EVERY:+--every-variant "$out/every.csv"} $TABLE "$RANDOM_SHAPES" |
+		tee "$out/bench.txt"
 fi

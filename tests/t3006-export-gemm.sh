@@ -6,7 +6,8 @@
 # K of an alignment nobody tuned with the best worst case (Y), an unseen
 # device of the same compute capability from the same tables, another
 # with the default variant; it agrees with `gputune query --size`; its
-# NVRTC programs compile; and the sizes' depth survives JSON export and
+# NVRTC programs compile; bench/gemm-replay.sh joins the choice to an
+# every-variant table; and the sizes' depth survives JSON export and
 # merge.
 . "$(dirname "$0")/setup"
 
@@ -114,6 +115,36 @@ else
 	not_ok "the header compiles with $CC -std=c11 -Wall -Wextra -Werror"
 	sed 's/^/#   /' "$T/cc.err" | head -20
 fi
+
+# bench/gemm-replay.sh: the choice replayed over an every-variant table.
+# Y is chosen at 777^3 and at 2048x2048x2047 (above); at 777x777x778 the
+# table lacks Y, which counts 0; a wrong result (Z at 2048x2048x2047) is
+# no one's best.
+{
+	echo "shape,variant,params,ms,tflops,of_cublas,right,chosen"
+	echo "777x777x777,0,\"$X\",1,1,0.5000,1,0"
+	echo "777x777x777,1,\"$Y\",1,1,0.8000,1,1"
+	echo "777x777x777,2,\"$Z\",1,1,0.9500,1,0"
+	echo "2048x2048x2047,0,\"$X\",1,1,0.9000,1,0"
+	echo "2048x2048x2047,1,\"$Y\",1,1,0.8500,1,1"
+	echo "2048x2048x2047,2,\"$Z\",1,1,0.9900,0,0"
+	echo "777x777x778,0,\"$X\",1,1,0.7000,1,0"
+} >"$T/every.csv"
+if "$top_srcdir/bench/gemm-replay.sh" "$GPUTUNE_DB" "$T/every.csv" >"$T/replay" 2>"$T/replay.err"; then
+	ok "gemm-replay.sh runs"
+else
+	not_ok "gemm-replay.sh runs"
+	sed 's/^/#   stderr: /' "$T/replay.err" | head -5
+fi
+sed 's/^/#   /' "$T/replay"
+grep_in "$T/replay" "| 777x777x777 | 0.800 | 0.950 | \`$Y\` |"
+grep_in "$T/replay" "| 2048x2048x2047 | 0.850 | 0.900 | \`$Y\` |"
+grep_in "$T/replay" "| 777x777x778 | not in the table | 0.700 | \`$Y\` |"
+grep_in "$T/replay" "the choice over cuBLAS at 3 shapes: worst 0.000, median 0.800, 0 at 0.90 or more; over the best of the table's kernels: worst 0.000, median 0.842"
+run_gt 0 query --no-shipped --kernel gemm --size 777x777x778
+grep_in "$T/out" "$Y"
+check "gemm-replay.sh refuses a table it cannot read" \
+	sh -c "! '$top_srcdir/bench/gemm-replay.sh' '$GPUTUNE_DB' '$T/none.csv' 2>/dev/null"
 
 # nvcc: the launch helper and the kernels it instantiates.
 printf '#include "gputune_gemm.h"\nint use(const float *a, const float *b, float *c)\n{\n\treturn (int)gputune_gemm_launch(0, a, b, c, 100, 100, 100, 0);\n}\n' > "$T/use.cu"
