@@ -65,7 +65,7 @@ static double log_position(long lo, double ln_ratio, double t)
  * shape (M and N near the small end, K a little above) are anchors: each
  * gets a search of its own (of the tuner's probe budget), whose fastest
  * join the candidates.  And so does the mid shape of K's widest class,
- * with the requested sizes' budget (anchor 2): its tiles fill the SMs in
+ * with the requested sizes' budget (PROBE_WIDE): its tiles fill the SMs in
  * about two turns of the squares' fastest (128 x 256 tiles), and kernels
  * of smaller tiles win there by more than the squares' fastest lose (on
  * an H200, 41.9 TFLOP/s searched at 3000^3 against 39.1 for the best of
@@ -77,8 +77,9 @@ static size_t gemm_probes(long lo, long hi, size_t esize, const long *classes, i
 			  struct dims *out, int *anchor, size_t max)
 {
 	/* (M, N, K) positions between lo (0) and hi (1), log scale; N odd or
-	 * of an even class in turn; whether an anchor with search_probes, and
-	 * whether probed only then. */
+	 * of an even class in turn; whether an anchor with search_probes,
+	 * whether probed only then, and whether that of the widest class of K
+	 * is an anchor of the requested sizes' budget then. */
 	static const struct { double at[3]; int odd_n, searched, only_searched, wide; } shapes[] = {
 		{ { 0.5, 0.5, 0.5 }, 0, 0, 0, 1 }, { { 0.3, 0.75, 0.4 }, 1, 0, 0, 0 }, { { 0.0, 0.1, 1.0 }, 0, 1, 0, 0 },
 		{ { 0.03, 0.0, 0.15 }, 0, 1, 1, 0 },

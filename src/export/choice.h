@@ -88,9 +88,9 @@ const char *choice_how_text(int how);
  * shapes of each class of K (choice-probe.c), none an anchor unless
  * search_probes: then its shapes of few tiles, a small shape of each
  * class and the mid shape of the widest class of K are anchors (a search
- * of their own).  The mid size of each class
- * is an anchor, measured with the whole space, and for matrices the small
- * square too; the others are measured with the candidates only.  Writes up
+ * of their own).  The mid size of each class is an anchor, measured with
+ * the whole space, and for matrices the small square too; the others are
+ * measured with the candidates only.  Writes up
  * to max sizes into out (anchor[i] 1 for an anchor, PROBE_WIDE for one
  * searched with the requested sizes' budget, 0 for the rest); returns how
  * many.
