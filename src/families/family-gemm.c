@@ -153,10 +153,10 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 		snprintf(buf, n, "shared memory exceeds the device limit (%d bytes)", smem_limit);
 		return buf;
 	}
-	int regs = BLOCK_REGS / t < THREAD_REGS ? BLOCK_REGS / t : THREAD_REGS;
-	if (regs_needed(v) > regs) {
+	int regs = BLOCK_REGS / t < THREAD_REGS ? BLOCK_REGS / t : THREAD_REGS, need = regs_needed(v);
+	if (need > regs) {
 		snprintf(buf, n, "a thread needs at least %d registers (outputs, fragments and tiles in flight), "
-			 "more than the %d a thread of %d gets: registers would spill", regs_needed(v), regs, t);
+			 "more than the %d a thread of %d gets: registers would spill", need, regs, t);
 		return buf;
 	}
 	return NULL;

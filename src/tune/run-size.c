@@ -225,6 +225,13 @@ static int transfer_source(struct run_state *s, size_t k, unsigned char *cand, s
 	return rc;
 }
 
+/* Whether size k is searched as the requested sizes are: one of them, or
+ * the extra size given their budget (PROBE_WIDE). */
+static int searched_as_requested(const struct run_state *s, size_t k)
+{
+	return k < s->nreq || s->anchor[k] == PROBE_WIDE;
+}
+
 /* The start of size k's search, alike for the search and for predicting
  * its first picks (prefetch_probe_draws): its budget, its strategy, and
  * what the database holds at k observed (*used counts it).  NULL on
@@ -236,8 +243,7 @@ static struct strategy *search_begin(struct run_state *s, size_t k, size_t *budg
 		budget = s->npts;
 	/* An extra size searched (an anchor of --probe-search): its own
 	 * budget, but for the one searched as the requested sizes are. */
-	if (k >= s->nreq && s->anchor[k] != PROBE_WIDE && s->o->probe_search > 0 &&
-	    budget > (size_t)s->o->probe_search)
+	if (!searched_as_requested(s, k) && s->o->probe_search > 0 && budget > (size_t)s->o->probe_search)
 		budget = (size_t)s->o->probe_search;
 	if (budget > s->npts)
 		budget = s->npts;
@@ -352,8 +358,7 @@ static int search_size(struct run_state *s, struct bench *b, struct compile_pool
 	/* The classics first (the report compares the winner with them), and
 	 * the points another command asks for (validate's choices). */
 	int rc = measure_given(s, b, pool, k, st, NULL, bytes, ceiling, ms_of, best_ms, &used);
-	if (rc == 0 && (k < s->nreq || s->anchor[k] == PROBE_WIDE) && s->o->budget_default &&
-	    *best_ms >= LONG_LAUNCH_MS) {
+	if (rc == 0 && searched_as_requested(s, k) && s->o->budget_default && *best_ms >= LONG_LAUNCH_MS) {
 		unsigned char *cand = xcalloc(s->npts ? s->npts : 1, 1);
 		size_t from;
 		rc = transfer_source(s, k, cand, &from);

@@ -113,8 +113,9 @@ static int cmp_variant_at(const void *a, const void *b)
 /* Registers the device, family and variants, and decides what to measure:
  * every point at every size, less what this device measured there in
  * this timing mode (with --force, only what the run a restarted process
- * continues measured; a fresh --force run measures everything again).  One query a size, not one a point and size: a matrix
- * multiply's run plans 54,540 points at 20 sizes. */
+ * continues measured; a fresh --force run measures everything again).
+ * One query a size, not one a point and size: a matrix multiply's run
+ * plans 54,540 points at 20 sizes. */
 int plan_run(struct run_state *s)
 {
 	sqlite3_stmt *st = NULL;
@@ -131,7 +132,7 @@ int plan_run(struct run_state *s)
 		p->variant_id = db_variant_id(s->db, s->family_id, s->dt->name, p->name, p->hash);
 		if (p->variant_id < 0)
 			goto fail;
-		p->needed = xcalloc(s->nsizes, 1);
+		p->needed = xmalloc(s->nsizes ? s->nsizes : 1);
 		memset(p->needed, 1, s->nsizes);
 		by_id[i] = (struct variant_at){ p->variant_id, i };
 	}
