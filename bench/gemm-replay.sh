@@ -28,8 +28,13 @@ awk -F'"' 'NR > 1 { split($1, a, ","); split($3, b, ","); print a[1] "\t" $2 "\t
 cut -f1 "$work/figures" | awk '!seen[$0]++' >"$work/shapes"
 [ -s "$work/shapes" ] || { echo "gemm-replay.sh: no shapes in '$table'" >&2; exit 2; }
 while read -r shape; do
-	"$GPUTUNE" query --db "$db" --no-shipped --kernel gemm --size "$shape" --format csv |
-		awk -F'"' -v s="$shape" 'NR == 2 { print s "\t" $2 }'
+	choice=$("$GPUTUNE" query --db "$db" --no-shipped --kernel gemm --size "$shape" --format csv |
+		awk -F'"' 'NR == 2 { print $2 }')
+	if [ -z "$choice" ]; then
+		echo "gemm-replay.sh: '$db' chooses nothing at $shape (no matrix multiply results in it?)" >&2
+		exit 2
+	fi
+	printf '%s\t%s\n' "$shape" "$choice"
 done <"$work/shapes" >"$work/choices"
 
 echo "| shape | the choice over cuBLAS | the best of the table's kernels | the choice |"

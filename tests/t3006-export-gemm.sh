@@ -145,6 +145,11 @@ run_gt 0 query --no-shipped --kernel gemm --size 777x777x778
 grep_in "$T/out" "$Y"
 check "gemm-replay.sh refuses a table it cannot read" \
 	sh -c "! '$top_srcdir/bench/gemm-replay.sh' '$GPUTUNE_DB' '$T/none.csv' 2>/dev/null"
+cp "$GPUTUNE_DB" "$T/no-winners.db"
+"$top_builddir/tests/sqlexec" "$T/no-winners.db" "DELETE FROM winner"
+check "gemm-replay.sh refuses a database that chooses nothing" \
+	sh -c "! '$top_srcdir/bench/gemm-replay.sh' '$T/no-winners.db' '$T/every.csv' >/dev/null 2>'$T/replay.err'"
+grep_in "$T/replay.err" "chooses nothing at 777x777x777"
 
 # nvcc: the launch helper and the kernels it instantiates.
 printf '#include "gputune_gemm.h"\nint use(const float *a, const float *b, float *c)\n{\n\treturn (int)gputune_gemm_launch(0, a, b, c, 100, 100, 100, 0);\n}\n' > "$T/use.cu"

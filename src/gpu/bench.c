@@ -564,9 +564,14 @@ static int judge_reason(struct bench *b, const int *v, const uint64_t *gpu, stru
 		return fail_call(r, e, "reading the output back");
 	if (!b->host_expected[b->set]) { /* gpu_checks: the reference stayed on the GPU */
 		size_t bytes = expected_bytes(b->f, b->dt, &b->d);
-		b->host_expected[b->set] = xmalloc(bytes);
-		if ((e = cu.MemcpyDtoH(b->host_expected[b->set], b->bound_ref[b->set], bytes)))
+		void *copy = xmalloc(bytes);
+		/* Kept only once read whole: a copy cut short must not be
+		 * taken for the reference at the next failure. */
+		if ((e = cu.MemcpyDtoH(copy, b->bound_ref[b->set], bytes))) {
+			free(copy);
 			return fail_call(r, e, "reading the reference back");
+		}
+		b->host_expected[b->set] = copy;
 	}
 	char why[sizeof(r->reason)];
 	const char *bad =
