@@ -14,7 +14,8 @@
 #          of each value of $GEMM_GRID_BY (default async), then the header
 #          exported from that database against cuBLAS at those sizes
 #          ($GEMM_GRID_TIMEOUT, when set, stops the tuning after that many
-#          seconds; what it measured stays).
+#          seconds; what it measured stays); with $GEMM_EVERY set, every
+#          kernel of that header too, into OUTDIR/grid-every.csv.
 #   bench  bench/gemm-bench.cu built by nvcc against the header, timing
 #          the header's choice and cuBLAS SGEMM (pedantic FP32) at the ten
 #          shapes of the held-out table and $GEMM_RANDOM (default 20
@@ -81,7 +82,8 @@ if [ "$stage" = grid ]; then
 	"$NVCC" -O3 -std=c++17 -arch=native -I. -I"$out" -DGPUTUNE_GEMM_HEADER='"gputune_gemm.h"' \
 		bench/gemm-bench.cu -lcublas -o "$work/gemm-bench"
 	# shellcheck disable=SC2086
-	"$work/gemm-bench" --header-only $(echo "$gsizes" | tr ',' ' ') | tee "$out/grid-bench.txt"
+	"$work/gemm-bench" --header-only ${GEMM_EVERY:+--every-variant "$out/grid-every.csv"} $(echo "$gsizes" | tr ',' ' ') |
+		tee "$out/grid-bench.txt"
 fi
 if [ "$stage" = bench ] || [ "$stage" = all ]; then
 	"$NVCC" -O3 -std=c++17 -arch=native -I. -I"$out" -DGPUTUNE_GEMM_HEADER='"gputune_gemm.h"' \

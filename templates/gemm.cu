@@ -21,6 +21,12 @@
  *   DBUF      1: two shared stages; the next round's tiles are loaded into
  *             registers while this round is computed, so global latency
  *             hides behind the FMAs and one barrier per round suffices.
+ *             2: as 1, and each k-step's fragments are read from shared
+ *             memory one step ahead, into a second set of registers; the
+ *             round's barrier comes before its last step, so the first
+ *             fragments of the next round are read while the last FMAs of
+ *             this one run and no warp starts a round waiting on shared
+ *             memory.
  *   GROUP     block order: 1 row by row of C's tiles; G > 1 walks G rows
  *             of tiles at a time, column by column, so the blocks running
  *             together share their A and B tiles in L2.
@@ -69,6 +75,50 @@ struct gt_gemm_shape {
 	static const int STAGE = BK * (LDA + LDB);             /* floats per stage */
 };
 
+/* Shared memory by 32-bit addresses in every build: nvcc keeps shared
+ * pointers in 32 bits and NVRTC in 64, and from C++ pointers the two built
+ * one variant into different code (128 x 128 tiles at odd N and K: the
+ * nvcc build ran at 0.81 of NVRTC's, and others above it), so an exported
+ * header's kernel was not the one measured.  gt_gemm_sptr is a float's
+ * address in shared memory, stepped in floats like a pointer; the loads
+ * and stores are ld.shared and st.shared on it.  On the host
+ * (tests/cuda-host.h) it holds a pointer. */
+#ifdef __CUDA_ARCH__
+struct gt_gemm_sptr {
+	unsigned a; /* bytes */
+	__device__ __forceinline__ gt_gemm_sptr operator+(int n) const { return { a + 4u * (unsigned)n }; }
+};
+__device__ __forceinline__ float gt_gemm_lds(gt_gemm_sptr p)
+{
+	float v;
+	asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v) : "r"(p.a) : "memory");
+	return v;
+}
+__device__ __forceinline__ float4 gt_gemm_lds4(gt_gemm_sptr p)
+{
+	float4 v;
+	asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "r"(p.a) : "memory");
+	return v;
+}
+__device__ __forceinline__ void gt_gemm_sts(gt_gemm_sptr p, float v)
+{
+	asm volatile("st.shared.f32 [%0], %1;" ::"r"(p.a), "f"(v) : "memory");
+}
+__device__ __forceinline__ void gt_gemm_sts4(gt_gemm_sptr p, float4 v)
+{
+	asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(p.a), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
+}
+#else
+struct gt_gemm_sptr {
+	float *a;
+	gt_gemm_sptr operator+(int n) const { return { a + n }; }
+};
+inline float gt_gemm_lds(gt_gemm_sptr p) { return *p.a; }
+inline float4 gt_gemm_lds4(gt_gemm_sptr p) { return *reinterpret_cast<const float4 *>(p.a); }
+inline void gt_gemm_sts(gt_gemm_sptr p, float v) { *p.a = v; }
+inline void gt_gemm_sts4(gt_gemm_sptr p, float4 v) { *reinterpret_cast<float4 *>(p.a) = v; }
+#endif
+
 /* Thread-block clusters are of compute capability 9.0 on.  A compiler
  * pass without them (nvcc's for older GPUs, whose PTX a newer GPU may run:
  * nvcc's default build; the test's host runner, tests/cuda-host.h) gets
@@ -84,11 +134,11 @@ __device__ __forceinline__ void gt_gemm_cluster_sync()
 }
 
 /* Four floats at p in the shared memory of the cluster's block rank. */
-__device__ __forceinline__ float4 gt_gemm_cluster_load4(const float *p, unsigned rank)
+__device__ __forceinline__ float4 gt_gemm_cluster_load4(gt_gemm_sptr p, unsigned rank)
 {
-	unsigned local = (unsigned)__cvta_generic_to_shared(p), remote;
+	unsigned remote;
 	float4 v;
-	asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(rank));
+	asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(p.a), "r"(rank));
 	asm volatile("ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [%4];"
 		     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
 		     : "r"(remote)
@@ -107,7 +157,7 @@ __device__ __forceinline__ void gt_gemm_cluster_sync()
 	GT_GEMM_TRAP();
 }
 
-__device__ __forceinline__ float4 gt_gemm_cluster_load4(const float *, unsigned)
+__device__ __forceinline__ float4 gt_gemm_cluster_load4(gt_gemm_sptr, unsigned)
 {
 	GT_GEMM_TRAP();
 	return make_float4(0.0f, 0.0f, 0.0f, 0.0f);
@@ -189,12 +239,12 @@ __device__ __forceinline__ void gt_gemm_fetch_shifted(const float *__restrict__ 
 /* N consecutive floats of shared memory into registers: as 16-byte reads
  * when VEC4 (N a multiple of 4 and src 16-byte aligned). */
 template <int N, bool VEC4>
-__device__ __forceinline__ void gt_gemm_frag(const float *src, float *dst)
+__device__ __forceinline__ void gt_gemm_frag(gt_gemm_sptr src, float *dst)
 {
 	if (VEC4) {
 #pragma unroll
 		for (int x = 0; x < N; x += 4) {
-			const float4 q = *reinterpret_cast<const float4 *>(src + x);
+			const float4 q = gt_gemm_lds4(src + x);
 			dst[x] = q.x;
 			dst[x + 1] = q.y;
 			dst[x + 2] = q.z;
@@ -203,7 +253,7 @@ __device__ __forceinline__ void gt_gemm_frag(const float *src, float *dst)
 	} else {
 #pragma unroll
 		for (int x = 0; x < N; x++)
-			dst[x] = src[x];
+			dst[x] = gt_gemm_lds(src + x);
 	}
 }
 
@@ -211,10 +261,10 @@ __device__ __forceinline__ void gt_gemm_frag(const float *src, float *dst)
  * or zeros where !in: a source size of 0 reads nothing, so src may then
  * point past A or B (choosing another address cost instructions a round). */
 template <int BYTES>
-__device__ __forceinline__ void gt_gemm_async(float *dst, const float *src, bool in)
+__device__ __forceinline__ void gt_gemm_async(gt_gemm_sptr dst, const float *src, bool in)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-	const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+	const unsigned d = dst.a;
 	if (BYTES == 16)
 		asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d),
 			     "l"(__cvta_generic_to_global(src)), "r"(in ? 16 : 0)
@@ -226,15 +276,14 @@ __device__ __forceinline__ void gt_gemm_async(float *dst, const float *src, bool
 #elif defined(GT_HOST_ASYNC)
 	static const float4 zeros = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
 	if (BYTES == 16)
-		gt_host_async_copy((float4 *)dst, in ? (const float4 *)src : &zeros); /* tests/cuda-host.h */
+		gt_host_async_copy((float4 *)dst.a, in ? (const float4 *)src : &zeros); /* tests/cuda-host.h */
 	else
-		gt_host_async_copy(dst, in ? src : &zeros.x);
+		gt_host_async_copy(dst.a, in ? src : &zeros.x);
 #else
 	if (BYTES == 16)
-		*reinterpret_cast<float4 *>(dst) =
-			in ? *reinterpret_cast<const float4 *>(src) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+		gt_gemm_sts4(dst, in ? *reinterpret_cast<const float4 *>(src) : make_float4(0.0f, 0.0f, 0.0f, 0.0f));
 	else
-		*dst = in ? *src : 0.0f;
+		gt_gemm_sts(dst, in ? *src : 0.0f);
 #endif
 }
 
@@ -273,8 +322,17 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 	static_assert(SPLIT == 1 || (BM % SPLIT == 0 && (BM / SPLIT * BN) % 4 == 0),
 		      "the cluster's blocks must share the tile's rows evenly");
 	static_assert(ASYNC == 0 || (ASYNC >= 2 && ASYNC <= 4 && !DBUF), "ASYNC is 0 or 2 to 4 stages, without DBUF");
+	static_assert(DBUF >= 0 && DBUF <= 2 && (DBUF < 2 || BK % 2 == 0), "DBUF is 0, 1 or 2 (2 with BK even)");
 	/* 16-byte aligned, so that the fragment reads below can be vector ones. */
 	extern __shared__ __align__(16) float gt_smem[];
+#ifdef __CUDA_ARCH__
+	/* Its address as PTX names it, in 32 bits from both compilers (the
+	 * operand only keeps the declaration, which nothing else uses). */
+	gt_gemm_sptr smem;
+	asm("mov.u32 %0, gt_smem;" : "=r"(smem.a) : "l"(gt_smem));
+#else
+	const gt_gemm_sptr smem = { gt_smem };
+#endif
 
 	/* Which tile of C: grouped order walks GROUP tile rows column by
 	 * column.  Under split-K a tile's SPLIT blocks are one cluster, of
@@ -338,30 +396,30 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 		}
 	};
 	/* ... and from registers into a shared stage, A transposed. */
-	auto stash = [&](float *as) {
-		float *bs = as + BK * S::LDA;
+	auto stash = [&](gt_gemm_sptr as) {
+		const gt_gemm_sptr bs = as + BK * S::LDA;
 #pragma unroll
 		for (int l = 0; l < S::LOADS_A; l++) {
 			const int e = (l * S::THREADS + t) * VEC, r = e / BK, c = e % BK;
 #pragma unroll
 			for (int i = 0; i < VEC; i++)
-				as[(c + i) * S::LDA + r] = ra[l][i];
+				gt_gemm_sts(as + ((c + i) * S::LDA + r), ra[l][i]);
 		}
 #pragma unroll
 		for (int l = 0; l < S::LOADS_B; l++) {
 			const int e = (l * S::THREADS + t) * VEC, r = e / BN, c = e % BN;
 			if (VEC == 4 && S::LDB % 4 == 0) {
-				*reinterpret_cast<float4 *>(bs + r * S::LDB + c) = make_float4(rb[l][0], rb[l][1], rb[l][2], rb[l][3]);
+				gt_gemm_sts4(bs + (r * S::LDB + c), make_float4(rb[l][0], rb[l][1], rb[l][2], rb[l][3]));
 			} else {
 #pragma unroll
 				for (int i = 0; i < VEC; i++)
-					bs[r * S::LDB + c + i] = rb[l][i];
+					gt_gemm_sts(bs + (r * S::LDB + c + i), rb[l][i]);
 			}
 		}
 	};
 	/* One round: BK rank-1 updates of the thread's outputs. */
-	auto compute = [&](const float *as) {
-		const float *bs = as + BK * S::LDA;
+	auto compute = [&](gt_gemm_sptr as) {
+		const gt_gemm_sptr bs = as + BK * S::LDA;
 #pragma unroll
 		for (int k = 0; k < BK; k++) {
 			float a[S::ITERM * TM], b[S::ITERN * TN];
@@ -369,11 +427,11 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 #pragma unroll
 			for (int i = 0; i < S::ITERM; i++)
 				gt_gemm_frag<TM, TM % 4 == 0 && S::LDA % 4 == 0>(
-					as + k * S::LDA + wm0 + i * S::SUBM + lm, a + i * TM);
+					as + (k * S::LDA + wm0 + i * S::SUBM + lm), a + i * TM);
 #pragma unroll
 			for (int j = 0; j < S::ITERN; j++)
 				gt_gemm_frag<TN, TN % 4 == 0 && S::LDB % 4 == 0>(
-					bs + k * S::LDB + wn0 + j * S::SUBN + ln, b + j * TN);
+					bs + (k * S::LDB + wn0 + j * S::SUBN + ln), b + j * TN);
 #pragma unroll
 			for (int i = 0; i < S::ITERM * TM; i++)
 #pragma unroll
@@ -382,16 +440,36 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 		}
 	};
 
+	/* DBUF 2: step k's fragments from the stage at as, and its FMAs. */
+	auto frags = [&](gt_gemm_sptr as, int k, float *a, float *b) {
+		const gt_gemm_sptr bs = as + BK * S::LDA;
+#pragma unroll
+		for (int i = 0; i < S::ITERM; i++)
+			gt_gemm_frag<TM, TM % 4 == 0 && S::LDA % 4 == 0>(as + (k * S::LDA + wm0 + i * S::SUBM + lm),
+									a + i * TM);
+#pragma unroll
+		for (int j = 0; j < S::ITERN; j++)
+			gt_gemm_frag<TN, TN % 4 == 0 && S::LDB % 4 == 0>(bs + (k * S::LDB + wn0 + j * S::SUBN + ln),
+									b + j * TN);
+	};
+	auto fmas = [&](const float *a, const float *b) {
+#pragma unroll
+		for (int i = 0; i < S::ITERM * TM; i++)
+#pragma unroll
+			for (int j = 0; j < S::ITERN * TN; j++)
+				acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+	};
+
 	/* ASYNC: this round's tiles (A's BM x BK at k0, B's BK x BN) copied
 	 * into the shared stage as, A transposed. */
 	constexpr bool B16 = VEC == 4 && S::LDB % 4 == 0;
-	auto issue = [&](int k0, float *as) {
-		float *bs = as + BK * S::LDA;
+	auto issue = [&](int k0, gt_gemm_sptr as) {
+		const gt_gemm_sptr bs = as + BK * S::LDA;
 #pragma unroll
 		for (int l = 0; l < BM * BK / S::THREADS; l++) {
 			const int e = l * S::THREADS + t, r = e / BK, c = e % BK;
 			const bool in = m0 + r < M && k0 + c < K;
-			gt_gemm_async<4>(as + c * S::LDA + r, A + (size_t)(m0 + r) * K + k0 + c, in);
+			gt_gemm_async<4>(as + (c * S::LDA + r), A + (size_t)(m0 + r) * K + k0 + c, in);
 		}
 		if (B16 && b_vec) {
 			/* N is a multiple of 4: a vector is wholly in B or out. */
@@ -399,14 +477,14 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 			for (int l = 0; l < BK * BN / 4 / S::THREADS; l++) {
 				const int e = (l * S::THREADS + t) * 4, r = e / BN, c = e % BN;
 				const bool in = k0 + r < K && n0 + c < N;
-				gt_gemm_async<16>(bs + r * S::LDB + c, B + (size_t)(k0 + r) * N + n0 + c, in);
+				gt_gemm_async<16>(bs + (r * S::LDB + c), B + (size_t)(k0 + r) * N + n0 + c, in);
 			}
 		} else {
 #pragma unroll
 			for (int l = 0; l < BK * BN / S::THREADS; l++) {
 				const int e = l * S::THREADS + t, r = e / BN, c = e % BN;
 				const bool in = k0 + r < K && n0 + c < N;
-				gt_gemm_async<4>(bs + r * S::LDB + c, B + (size_t)(k0 + r) * N + n0 + c, in);
+				gt_gemm_async<4>(bs + (r * S::LDB + c), B + (size_t)(k0 + r) * N + n0 + c, in);
 			}
 		}
 	};
@@ -425,7 +503,7 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 		 * the stage about to be refilled, the last round's, is read. */
 		for (int s = 0; s < ASYNC - 1; s++) {
 			if (s < rounds)
-				issue(k0 + s * BK, gt_smem + s * S::STAGE);
+				issue(k0 + s * BK, smem + s * S::STAGE);
 			gt_gemm_async_commit();
 		}
 		int cur = 0, ahead = ASYNC - 1;
@@ -433,22 +511,55 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 			gt_gemm_async_wait<(ASYNC > 1 ? ASYNC - 2 : 0)>();
 			__syncthreads();
 			if (r + ASYNC - 1 < rounds)
-				issue(k0 + (r + ASYNC - 1) * BK, gt_smem + ahead * S::STAGE);
+				issue(k0 + (r + ASYNC - 1) * BK, smem + ahead * S::STAGE);
 			gt_gemm_async_commit();
-			compute(gt_smem + cur * S::STAGE);
+			compute(smem + cur * S::STAGE);
 			cur = cur + 1 == ASYNC ? 0 : cur + 1;
 			ahead = ahead + 1 == ASYNC ? 0 : ahead + 1;
 		}
 		/* Only empty groups are left; none leaves in flight. */
 		gt_gemm_async_wait<0>();
+	} else if (DBUF == 2) {
+		/* Fragments of step k in set k % 2 (BK is even, so a round's
+		 * first step is in set 0).  The next round's tiles go into the
+		 * other stage before the barrier of the last step: that stage was
+		 * last read in the round before, which every thread has left
+		 * (its barrier); this round's is not read past the barrier, the
+		 * last step's fragments being in registers by then. */
+		float fa[2][S::ITERM * TM], fb[2][S::ITERN * TN];
+		if (SK == 1 || rounds > 0) {
+			fetch(k0);
+			stash(smem);
+		}
+		__syncthreads();
+		if (rounds > 0)
+			frags(smem, 0, fa[0], fb[0]);
+		for (int r = 0; r < rounds; r++) {
+			const gt_gemm_sptr cur = smem + (r & 1) * S::STAGE, next = smem + ((r + 1) & 1) * S::STAGE;
+			if (r + 1 < rounds)
+				fetch(k0 + (r + 1) * BK);
+#pragma unroll
+			for (int k = 0; k < BK; k++) {
+				if (k == BK - 1) {
+					if (r + 1 < rounds)
+						stash(next);
+					__syncthreads();
+				}
+				if (k + 1 < BK)
+					frags(cur, k + 1, fa[(k + 1) & 1], fb[(k + 1) & 1]);
+				else if (r + 1 < rounds)
+					frags(next, 0, fa[0], fb[0]);
+				fmas(fa[k & 1], fb[k & 1]);
+			}
+		}
 	} else if (DBUF) {
 		if (SK == 1 || rounds > 0) {
 			fetch(k0);
-			stash(gt_smem);
+			stash(smem);
 		}
 		__syncthreads();
 		for (int r = 0; r < rounds; r++) {
-			float *cur = gt_smem + (r & 1) * S::STAGE, *next = gt_smem + ((r + 1) & 1) * S::STAGE;
+			const gt_gemm_sptr cur = smem + (r & 1) * S::STAGE, next = smem + ((r + 1) & 1) * S::STAGE;
 			if (r + 1 < rounds)
 				fetch(k0 + (r + 1) * BK);
 			compute(cur);
@@ -459,9 +570,9 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 	} else {
 		for (int r = 0; r < rounds; r++) {
 			fetch(k0 + r * BK);
-			stash(gt_smem);
+			stash(smem);
 			__syncthreads();
-			compute(gt_smem);
+			compute(smem);
 			__syncthreads();
 		}
 	}
@@ -471,7 +582,7 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 		 * done with: every round ended at a barrier), then the cluster's
 		 * sum of this block's share of the rows into C. */
 		__syncthreads();
-		float *part = gt_smem;
+		const gt_gemm_sptr part = smem;
 #pragma unroll
 		for (int i = 0; i < S::ITERM; i++)
 #pragma unroll
@@ -480,17 +591,17 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 				for (int j = 0; j < S::ITERN; j++)
 #pragma unroll
 					for (int y = 0; y < TN; y++)
-						part[(wm0 + i * S::SUBM + lm + x) * BN + wn0 + j * S::SUBN + ln + y] =
-							acc[i * TM + x][j * TN + y];
+						gt_gemm_sts(part + ((wm0 + i * S::SUBM + lm + x) * BN + wn0 + j * S::SUBN + ln + y),
+							    acc[i * TM + x][j * TN + y]);
 		gt_gemm_cluster_sync();
 		const int share = BM / SPLIT * BN;
 		const bool c_vec = (N % 4) == 0 && ((size_t)C % 16) == 0;
 		for (int e = t * 4; e < share; e += S::THREADS * 4) {
 			const int r = slice * (BM / SPLIT) + e / BN, c = e % BN;
-			float4 sum = gt_gemm_cluster_load4(part + r * BN + c, 0);
+			float4 sum = gt_gemm_cluster_load4(part + (r * BN + c), 0);
 #pragma unroll
 			for (int s = 1; s < SPLIT; s++) {
-				const float4 q = gt_gemm_cluster_load4(part + r * BN + c, s);
+				const float4 q = gt_gemm_cluster_load4(part + (r * BN + c), s);
 				sum.x += q.x;
 				sum.y += q.y;
 				sum.z += q.z;

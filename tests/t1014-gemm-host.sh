@@ -9,9 +9,10 @@
 # be untouched.  Faults the runner
 # injects around a variant (host_inject) must be caught.  The sample
 # changes each day (seed printed; repeat with GPUTUNE_SAMPLE_SEED); make
-# check-full takes five times as many; realign=on's and async's variants
-# are sampled apart, as the default space has none.  Split-K (split > 1) sums over a
-# thread-block cluster, which the host runner does not model: there its
+# check-full takes five times as many; realign=on's, async's and dbuf=2's
+# variants are sampled apart, as the default space has none.  Split-K
+# (split > 1) sums over a thread-block cluster, which the host runner
+# does not model: there its
 # variants run as code built without clusters does (each tile's first
 # block multiplies it whole, the others leave); their clusters are checked
 # on GPUs (t5009).
@@ -23,6 +24,7 @@ f32 14
 f32 6 --param bm=all --param bn=all --param bk=all --param wm=all --param wn=all --param tm=all --param tn=all --param vec=all --param pad=all --param group=all --param split=all
 f32 6 --param realign=on --param vec=4
 f32 8 --param async=2,3,4 --param dbuf=0 --param vec=all --param pad=all --param split=all
+f32 6 --param dbuf=2 --param vec=all --param pad=all --param split=all
 LIST
 # A fault the runner must catch: A's last column left out.
 cat >>"$T/names" <<'FAULTS'

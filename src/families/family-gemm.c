@@ -57,8 +57,9 @@ static const struct param_def params[NPARAMS] = {
 		    NULL, { 1, 4 }, 2, { 1, 4 }, 2, 4, 0 },
 	[P_PAD] = { "pad", "GT_PAD", "floats of padding per shared-memory row (bank conflicts)",
 		    NULL, { 0, 1, 4, 8 }, 4, { 0, 4 }, 2, 4, 0 },
-	[P_DBUF] = { "dbuf", "GT_DBUF", "1: two shared stages, the next round's tiles loaded while this one is computed",
-		     NULL, { 0, 1 }, 2, { 0, 1 }, 2, 0, 0 },
+	/* 2 is not in the default space until measured against 1. */
+	[P_DBUF] = { "dbuf", "GT_DBUF", "1: two shared stages, the next round's tiles loaded while this one is computed; 2: as 1, and each step's shared-memory fragments read a step ahead, the next round's first ones before this round's last FMAs (not in the default space)",
+		     NULL, { 0, 1, 2 }, 3, { 0, 1 }, 2, 0, 0 },
 	[P_GROUP] = { "group", "GT_GROUP", "block order: 1 row by row of C's tiles; G walks G tile rows column by column (L2 reuse)",
 		      NULL, { 1, 4, 8, 16 }, 4, { 1, 8 }, 2, 1, 0 },
 	/* Quiet: the names stored before split-K existed are its split=1. */
@@ -100,9 +101,10 @@ static size_t smem_of(const int *v)
 #define BLOCK_REGS 65536
 #define THREAD_REGS 255
 
-/* Registers a thread needs at least: its outputs (wm wn / 32), one round's
- * fragments of A and B (wm / 4 + wn / 8), and with dbuf the next round's
- * tiles held in flight ((bm + bn) bk / threads).  Addresses and indices
+/* Registers a thread needs at least: its outputs (wm wn / 32), one step's
+ * fragments of A and B (wm / 4 + wn / 8; two steps' with dbuf=2), and
+ * with dbuf the next round's tiles held in flight ((bm + bn) bk /
+ * threads).  Addresses and indices
  * come on top, so a point needing more than BLOCK_REGS / threads spills
  * for certain: on an H200, each one measured ran at 1.8-2% of the best
  * at 4096^3 (bm=bn=256 with 64 x 64 warp tiles: 512 threads of 128
@@ -110,7 +112,7 @@ static size_t smem_of(const int *v)
 static int regs_needed(const int *v)
 {
 	int t = threads_of(v);
-	return v[P_WM] * v[P_WN] / 32 + v[P_WM] / 4 + v[P_WN] / 8 +
+	return v[P_WM] * v[P_WN] / 32 + (v[P_DBUF] == 2 ? 2 : 1) * (v[P_WM] / 4 + v[P_WN] / 8) +
 	       (v[P_DBUF] ? (v[P_BM] + v[P_BN]) * v[P_BK] / t : 0);
 }
 

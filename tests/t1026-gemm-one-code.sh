@@ -1,0 +1,94 @@
+#!/bin/sh
+# nvcc builds an exported header's matrix-multiply kernels to the very
+# code gputune measured (no GPU needed), as t1018 checks of the
+# transpose: a header is exported from a hand-made database of variants
+# that take each of the template's paths (register-staged rounds with one
+# and two stages and fragments read ahead, scalar and 16-byte loads,
+# realigned loads, cp.async stages, split-K over a cluster, several thread
+# tiles; the family's own kernel, which every header carries, among them)
+# and built by nvcc; every kernel it instantiates as the tuner's (the
+# unbounded build) must be, byte for byte, the code of one of the CUBINs
+# NVRTC built of those variants.  Before the template addressed shared
+# memory in 32 bits in both compilers, the two builds differed (the 128 x
+# 128 tile's of tm=8, tn=2 at 1,145 of 1,200 instruction positions).
+# Skipped without nvcc or readelf.
+. "$(dirname "$0")/setup"
+
+gpu_nvcc
+if [ ! -x "$NVCC" ] || ! command -v readelf >/dev/null 2>&1; then
+	echo "skipped: needs nvcc ($NVCC) and readelf"
+	exit 77
+fi
+
+uuid=GPU-gemmcode
+n=0
+{
+	printf '{"format": "gputune-results", "version": 1,\n'
+	printf ' "kernels": [{"name": "gemm", "params": "bm,bn,bk,wm,wn,tm,tn,vec,pad,dbuf,group,split,realign,async,inject"}],\n'
+	printf ' "devices": [{"uuid": "%s", "name": "NVIDIA H200", "cc_major": 9, "cc_minor": 0, "sm_count": 132,' $uuid
+	printf ' "mem_bytes": 150000000000, "l2_bytes": 52428800, "bus_width_bits": 6144, "mem_clock_khz": 3201000,'
+	printf ' "driver_version": 13000}],\n "results": [\n'
+	sep=''
+	while read -r params; do
+		printf '%s  {"device_uuid": "%s", "kernel": "gemm", "dtype": "f32", "rows": %s, "cols": 2000, "depth": 3000,' \
+			"$sep" $uuid $((1000 + n))
+		printf ' "timing_mode": "flushed", "params": "%s", "source_hash": "00000000000000%02d",' "$params" $n
+		printf ' "median_ms": 1, "min_ms": 0.9, "max_ms": 1.2, "p25_ms": 0.95, "p75_ms": 1.1, "launches": 30,'
+		printf ' "gbps": 40000, "fraction": 0.7, "ceiling_gbps": 64000, "memcpy_gbps": 0, "copy_kernel_gbps": 64000,'
+		printf ' "ceiling_kind": "fma", "run": {"uuid": "run-1", "started_at": "2026-11-22T00:00:00Z",'
+		printf ' "gputune_version": "0.1.0", "nvrtc_version": "13.0", "repetitions": 30}}'
+		sep=',
+'
+		n=$((n + 1))
+	done <<'LIST'
+bm=128,bn=256,bk=8,wm=64,wn=64,tm=8,tn=2,vec=4,pad=4,dbuf=1,group=8
+bm=128,bn=256,bk=8,wm=64,wn=64,tm=8,tn=4,vec=4,pad=4,dbuf=1,group=8
+bm=128,bn=128,bk=8,wm=32,wn=64,tm=8,tn=2,vec=4,pad=4,dbuf=1,group=8
+bm=128,bn=128,bk=16,wm=32,wn=64,tm=4,tn=4,vec=4,pad=4,dbuf=2,group=8
+bm=64,bn=128,bk=16,wm=32,wn=64,tm=4,tn=2,vec=4,pad=0,dbuf=0,group=1
+bm=32,bn=64,bk=8,wm=16,wn=32,tm=2,tn=4,vec=1,pad=1,dbuf=1,group=1
+bm=64,bn=128,bk=16,wm=32,wn=32,tm=4,tn=2,vec=4,pad=4,dbuf=1,group=1,realign=on
+bm=128,bn=128,bk=8,wm=32,wn=64,tm=8,tn=8,vec=4,pad=0,dbuf=0,group=8,async=3
+bm=64,bn=64,bk=16,wm=32,wn=32,tm=4,tn=4,vec=4,pad=4,dbuf=1,group=8,split=4
+bm=128,bn=64,bk=16,wm=32,wn=32,tm=8,tn=4,vec=4,pad=4,dbuf=1,group=8,split=2
+LIST
+	printf '\n]}\n'
+} > "$T/onecode.json"
+run_gt 0 db merge "$T/onecode.json"
+run_gt 0 export --kernel gemm --no-shipped -o "$T/gputune_gemm.h"
+check "export compiled every variant (no warning)" test ! -s "$T/err"
+
+printf '#include "gputune_gemm.h"\n' > "$T/h.cu"
+check "nvcc builds the header" "$NVCC" -arch=sm_90 -cubin -std=c++17 -I"$T" "$T/h.cu" -o "$T/h.cubin"
+
+# The code of section $2 of ELF file $1, as readelf dumps it.
+code() {
+	readelf -x "$2" "$1" 2>/dev/null | grep '^  0x'
+}
+# NVRTC's: the kernel of each CUBIN in the compile cache.
+k=0
+for f in $(find "$GPUTUNE_CACHE_DIR" -name '*.cubin'); do
+	if code "$f" .text.gputune_gemm > "$T/nvrtc.$k" && [ -s "$T/nvrtc.$k" ]; then
+		k=$((k + 1))
+	fi
+done
+check "the cache holds NVRTC's builds of the variants ($k)" test "$k" -ge "$n"
+# nvcc's: the header's unbounded kernels (first template argument 0).
+readelf -W -S "$T/h.cubin" 2>/dev/null |
+	sed -n 's/.* \(\.text\._Z[0-9]*gputune_gemm_kernel_[a-z]*ILi0E[^ ]*\) .*/\1/p' > "$T/sections"
+check "the header instantiates the variants unbounded ($(wc -l < "$T/sections"))" \
+	test "$(wc -l < "$T/sections")" -eq "$n"
+while read -r sec; do
+	code "$T/h.cubin" "$sec" > "$T/nvcc"
+	same=
+	i=0
+	while [ $i -lt $k ]; do
+		if cmp -s "$T/nvcc" "$T/nvrtc.$i"; then
+			same=$i
+			break
+		fi
+		i=$((i + 1))
+	done
+	check "nvcc's $sec is NVRTC's code" test -s "$T/nvcc" -a -n "$same"
+done < "$T/sections"
+done_testing
