@@ -11,6 +11,7 @@
 # Skipped without nvcc or readelf.
 . "$(dirname "$0")/setup"
 . "$top_srcdir/tests/results-doc"
+. "$top_srcdir/tests/one-code"
 
 gpu_nvcc
 if [ ! -x "$NVCC" ] || ! command -v readelf >/dev/null 2>&1; then
@@ -62,34 +63,12 @@ check "export compiled every variant (no warning)" test ! -s "$T/err"
 printf '#include "gputune_transpose.h"\n' > "$T/h.cu"
 check "nvcc builds the header" "$NVCC" -arch=sm_90 -cubin -std=c++17 -I"$T" "$T/h.cu" -o "$T/h.cubin"
 
-# The code of section $2 of ELF file $1, as readelf dumps it.
-code() {
-	readelf -x "$2" "$1" 2>/dev/null | grep '^  0x'
-}
 # NVRTC's: the transpose kernel of each CUBIN in the compile cache.
-n=0
-for f in $(find "$GPUTUNE_CACHE_DIR" -name '*.cubin'); do
-	if code "$f" .text.gputune_transpose > "$T/nvrtc.$n" && [ -s "$T/nvrtc.$n" ]; then
-		n=$((n + 1))
-	fi
-done
-check "the cache holds NVRTC's builds of the variants ($n)" test "$n" -ge 15
+nvrtc_codes gputune_transpose
+check "the cache holds NVRTC's builds of the variants ($nvrtc_count)" test "$nvrtc_count" -ge 15
 # nvcc's: the header's unbounded kernels (first template argument 0).
-readelf -W -S "$T/h.cubin" 2>/dev/null |
-	sed -n 's/.* \(\.text\._Z[0-9]*gputune_transpose_kernel[a-z_]*ILi0E[^ ]*\) .*/\1/p' > "$T/sections"
+header_sections "$T/h.cubin" gputune_transpose_kernel
 check "the header instantiates the variants unbounded ($(wc -l < "$T/sections"))" \
 	test "$(wc -l < "$T/sections")" -ge 15
-while read -r sec; do
-	code "$T/h.cubin" "$sec" > "$T/nvcc"
-	same=
-	k=0
-	while [ $k -lt $n ]; do
-		if cmp -s "$T/nvcc" "$T/nvrtc.$k"; then
-			same=$k
-			break
-		fi
-		k=$((k + 1))
-	done
-	check "nvcc's $sec is NVRTC's code" test -s "$T/nvcc" -a -n "$same"
-done < "$T/sections"
+check_same_code "$T/h.cubin"
 done_testing

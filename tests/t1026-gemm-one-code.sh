@@ -13,6 +13,7 @@
 # 128 tile's of tm=8, tn=2 at 1,145 of 1,200 instruction positions).
 # Skipped without nvcc or readelf.
 . "$(dirname "$0")/setup"
+. "$top_srcdir/tests/one-code"
 
 gpu_nvcc
 if [ ! -x "$NVCC" ] || ! command -v readelf >/dev/null 2>&1; then
@@ -61,34 +62,12 @@ check "export compiled every variant (no warning)" test ! -s "$T/err"
 printf '#include "gputune_gemm.h"\n' > "$T/h.cu"
 check "nvcc builds the header" "$NVCC" -arch=sm_90 -cubin -std=c++17 -I"$T" "$T/h.cu" -o "$T/h.cubin"
 
-# The code of section $2 of ELF file $1, as readelf dumps it.
-code() {
-	readelf -x "$2" "$1" 2>/dev/null | grep '^  0x'
-}
 # NVRTC's: the kernel of each CUBIN in the compile cache.
-k=0
-for f in $(find "$GPUTUNE_CACHE_DIR" -name '*.cubin'); do
-	if code "$f" .text.gputune_gemm > "$T/nvrtc.$k" && [ -s "$T/nvrtc.$k" ]; then
-		k=$((k + 1))
-	fi
-done
-check "the cache holds NVRTC's builds of the variants ($k)" test "$k" -ge "$n"
+nvrtc_codes gputune_gemm
+check "the cache holds NVRTC's builds of the variants ($nvrtc_count)" test "$nvrtc_count" -ge "$n"
 # nvcc's: the header's unbounded kernels (first template argument 0).
-readelf -W -S "$T/h.cubin" 2>/dev/null |
-	sed -n 's/.* \(\.text\._Z[0-9]*gputune_gemm_kernel_[a-z]*ILi0E[^ ]*\) .*/\1/p' > "$T/sections"
+header_sections "$T/h.cubin" gputune_gemm_kernel
 check "the header instantiates the variants unbounded ($(wc -l < "$T/sections"))" \
 	test "$(wc -l < "$T/sections")" -eq "$n"
-while read -r sec; do
-	code "$T/h.cubin" "$sec" > "$T/nvcc"
-	same=
-	i=0
-	while [ $i -lt $k ]; do
-		if cmp -s "$T/nvcc" "$T/nvrtc.$i"; then
-			same=$i
-			break
-		fi
-		i=$((i + 1))
-	done
-	check "nvcc's $sec is NVRTC's code" test -s "$T/nvcc" -a -n "$same"
-done < "$T/sections"
+check_same_code "$T/h.cubin"
 done_testing
