@@ -16,6 +16,12 @@
 #          ($GEMM_GRID_TIMEOUT, when set, stops the tuning after that many
 #          seconds; what it measured stays); with $GEMM_EVERY set, every
 #          kernel of that header too, into OUTDIR/grid-every.csv.
+#   profile  Nsight Compute (ncu) over one launch of cuBLAS's kernel and
+#          one of the header's choice (OUTDIR/gputune_gemm.h, from tune or
+#          grid) at each of $GEMM_PROFILE_SHAPES (default 4096x4096x4096):
+#          the kernel's name, grid, registers, shared memory, instructions
+#          and how busy it keeps the issue slots, the full reports in
+#          OUTDIR/ncu-SHAPE.txt.
 #   bench  bench/gemm-bench.cu built by nvcc against the header, timing
 #          the header's choice and cuBLAS SGEMM (pedantic FP32) at the ten
 #          shapes of the held-out table and $GEMM_RANDOM (default 20
@@ -23,10 +29,10 @@
 #          $GEMM_EVERY set, every kernel of the header too, each shape's
 #          best of them printed beside the choice and every figure in
 #          OUTDIR/every.csv, which bench/gemm-replay.sh reads.
-# Usage: bench/gemm-run.sh OUTDIR [tune|split|grid|bench|all]   (from the source
+# Usage: bench/gemm-run.sh OUTDIR [tune|split|grid|profile|bench|all]   (from the source
 # tree, gputune built).
 set -eu
-out=${1:?usage: bench/gemm-run.sh OUTDIR [tune|split|grid|bench|all]}
+out=${1:?usage: bench/gemm-run.sh OUTDIR [tune|split|grid|profile|bench|all]}
 stage=${2:-all}
 db=gemm.db
 . "$(dirname "$0")/setup.sh"
@@ -84,6 +90,24 @@ if [ "$stage" = grid ]; then
 	# shellcheck disable=SC2086
 	"$work/gemm-bench" --header-only ${GEMM_EVERY:+--every-variant "$out/grid-every.csv"} $(echo "$gsizes" | tr ',' ' ') |
 		tee "$out/grid-bench.txt"
+fi
+if [ "$stage" = profile ]; then
+	ncu=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
+	"$NVCC" -O3 -std=c++17 -arch=native -I. -I"$out" -DGPUTUNE_GEMM_HEADER='"gputune_gemm.h"' \
+		bench/gemm-bench.cu -lcublas -o "$work/gemm-bench"
+	echo "## Nsight Compute: one launch of cuBLAS's kernel, then one of the header's choice"
+	for shape in ${GEMM_PROFILE_SHAPES:-4096x4096x4096}; do
+		# The first launch of a kernel that is none of the bench's own,
+		# then the first of gputune's (the choice's checked launch).
+		for k in 'regex:^(?!(gputune|fill|reference|judge|copy16|timing_idle))' 'regex:^gputune_gemm'; do
+			"$ncu" -k "$k" --launch-count 1 --section LaunchStats --section Occupancy \
+				--section InstructionStats --section SchedulerStats --section WarpStateStats \
+				"$work/gemm-bench" --header-only "$shape" >>"$out/ncu-$shape.txt" 2>&1 || true
+		done
+		echo "### $shape"
+		grep -E "^  [A-Za-z_].*\(|Registers Per Thread|Grid Size|Block Size|Dynamic Shared Memory Per Block|Executed Instructions  |Issue Slots Busy|Warp Cycles Per Issued Instruction|Achieved Occupancy" \
+			"$out/ncu-$shape.txt" || echo "(no report: is ncu at $ncu?)"
+	done
 fi
 if [ "$stage" = bench ] || [ "$stage" = all ]; then
 	"$NVCC" -O3 -std=c++17 -arch=native -I. -I"$out" -DGPUTUNE_GEMM_HEADER='"gputune_gemm.h"' \
