@@ -417,30 +417,8 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 			}
 		}
 	};
-	/* One round: BK rank-1 updates of the thread's outputs. */
-	auto compute = [&](gt_gemm_sptr as) {
-		const gt_gemm_sptr bs = as + BK * S::LDA;
-#pragma unroll
-		for (int k = 0; k < BK; k++) {
-			float a[S::ITERM * TM], b[S::ITERN * TN];
-			/* The fragments: 16-byte reads where the tiles keep them aligned. */
-#pragma unroll
-			for (int i = 0; i < S::ITERM; i++)
-				gt_gemm_frag<TM, TM % 4 == 0 && S::LDA % 4 == 0>(
-					as + (k * S::LDA + wm0 + i * S::SUBM + lm), a + i * TM);
-#pragma unroll
-			for (int j = 0; j < S::ITERN; j++)
-				gt_gemm_frag<TN, TN % 4 == 0 && S::LDB % 4 == 0>(
-					bs + (k * S::LDB + wn0 + j * S::SUBN + ln), b + j * TN);
-#pragma unroll
-			for (int i = 0; i < S::ITERM * TM; i++)
-#pragma unroll
-				for (int j = 0; j < S::ITERN * TN; j++)
-					acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-		}
-	};
-
-	/* DBUF 2: step k's fragments from the stage at as, and its FMAs. */
+	/* Step k's fragments from the stage at as (16-byte reads where the tiles
+	 * keep them aligned), and its FMAs. */
 	auto frags = [&](gt_gemm_sptr as, int k, float *a, float *b) {
 		const gt_gemm_sptr bs = as + BK * S::LDA;
 #pragma unroll
@@ -458,6 +436,16 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 #pragma unroll
 			for (int j = 0; j < S::ITERN * TN; j++)
 				acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+	};
+
+	/* One round: BK rank-1 updates of the thread's outputs. */
+	auto compute = [&](gt_gemm_sptr as) {
+#pragma unroll
+		for (int k = 0; k < BK; k++) {
+			float a[S::ITERM * TM], b[S::ITERN * TN];
+			frags(as, k, a, b);
+			fmas(a, b);
+		}
 	};
 
 	/* ASYNC: this round's tiles (A's BM x BK at k0, B's BK x BN) copied
