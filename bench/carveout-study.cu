@@ -12,18 +12,6 @@
 #include "timing.cuh"
 #include GPUTUNE_GEMM_HEADER
 
-/* Values in [-1, 1) from a hash of the index, a seed apart. */
-__global__ void fill_unit(float *p, size_t n, unsigned seed)
-{
-	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-		unsigned x = (unsigned)i * 2654435761u ^ seed * 40503u;
-		x ^= x >> 15;
-		x *= 2246822519u;
-		x ^= x >> 13;
-		p[i] = (float)(x >> 8) / 8388608.0f - 1.0f;
-	}
-}
-
 int main(int argc, char **argv)
 {
 	flushed_timing T;
@@ -46,8 +34,8 @@ int main(int argc, char **argv)
 		CHECK(cudaMalloc(&A, (size_t)M * K * sizeof(float)));
 		CHECK(cudaMalloc(&B, (size_t)K * N * sizeof(float)));
 		CHECK(cudaMalloc(&C, (size_t)M * N * sizeof(float)));
-		fill_unit<<<1024, 256>>>(A, (size_t)M * K, 1);
-		fill_unit<<<1024, 256>>>(B, (size_t)K * N, 2);
+		fill_uniform<<<1024, 256>>>(A, (size_t)M * K, 1);
+		fill_uniform<<<1024, 256>>>(B, (size_t)K * N, 2);
 		const double flop = 2.0 * M * N * K;
 		const int chosen = gputune_gemm_choose(T.prop.name, cc, "f32", M, N, K);
 		for (int v = 0; v < GPUTUNE_GEMM_NUM_VARIANTS; v++) {

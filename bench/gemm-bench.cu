@@ -81,18 +81,6 @@ __global__ void reference(const float *A, const float *B, double *C, double *abs
 	}
 }
 
-/* Uniform in [-1, 1), counter-based so any size fills the same way. */
-__global__ void fill(float *p, size_t n, unsigned seed)
-{
-	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-		unsigned long long x = (i + 1) * 0x9e3779b97f4a7c15ULL ^ seed;
-		x ^= x >> 31;
-		x *= 0xbf58476d1ce4e5b9ULL;
-		x ^= x >> 29;
-		p[i] = (float)((double)(x >> 11) / 4503599627370496.0 - 1.0);
-	}
-}
-
 /* The worst |C - ref| / bound over the matrix (<= 1 passes). */
 __global__ void judge(const float *C, const double *ref, const double *absC, size_t n, int K, float *worst)
 {
@@ -234,8 +222,8 @@ int main(int argc, char **argv)
 		CHECK(cudaMalloc(&ref, (size_t)M * N * sizeof(double)));
 		CHECK(cudaMalloc(&absC, (size_t)M * N * sizeof(double)));
 		CHECK(cudaMalloc(&worst, sizeof(float)));
-		fill<<<1024, 256>>>(A, (size_t)M * K, 1);
-		fill<<<1024, 256>>>(B, (size_t)K * N, 2);
+		fill_uniform<<<1024, 256>>>(A, (size_t)M * K, 1);
+		fill_uniform<<<1024, 256>>>(B, (size_t)K * N, 2);
 		reference<<<dim3((N + 15) / 16, (M + 15) / 16), dim3(16, 16)>>>(A, B, ref, absC, M, N, K);
 		CHECK(cudaDeviceSynchronize());
 		const double flop = 2.0 * M * N * K;

@@ -41,6 +41,11 @@ TABLE="2048x2048x2048 4096x4096x4096 8192x8192x8192 3000x3000x3000 2500x2500x700
 	1536x6144x2048 1000x1000x1000 6000x6000x512 777x1333x2049"
 RANDOM_SHAPES=${GEMM_RANDOM:-random:20:512-8192:59}
 echo "# gemm, $(date -u +%Y-%m-%d), commit $commit"
+# bench/gemm-bench.cu built by nvcc against OUTDIR's header, into $work.
+build_bench() {
+	"$NVCC" -O3 -std=c++17 -arch=native -I. -I"$out" -DGPUTUNE_GEMM_HEADER='"gputune_gemm.h"' \
+		bench/gemm-bench.cu -lcublas -o "$work/gemm-bench"
+}
 
 if [ "$stage" = tune ] || [ "$stage" = all ]; then
 	rm -f "$GPUTUNE_DB"
@@ -85,16 +90,14 @@ if [ "$stage" = grid ]; then
 		SELECT size, val, round(max(g) / 1000, 2), sum(st = 'ok'), sum(st <> 'ok'), params FROM q \
 		GROUP BY size, val ORDER BY size, val"
 	"$GPUTUNE" export --db "$gdb" --kernel gemm --no-shipped -o "$out/gputune_gemm.h"
-	"$NVCC" -O3 -std=c++17 -arch=native -I. -I"$out" -DGPUTUNE_GEMM_HEADER='"gputune_gemm.h"' \
-		bench/gemm-bench.cu -lcublas -o "$work/gemm-bench"
+	build_bench
 	# shellcheck disable=SC2086
 	"$work/gemm-bench" --header-only ${GEMM_EVERY:+--every-variant "$out/grid-every.csv"} $(echo "$gsizes" | tr ',' ' ') |
 		tee "$out/grid-bench.txt"
 fi
 if [ "$stage" = profile ]; then
 	ncu=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
-	"$NVCC" -O3 -std=c++17 -arch=native -I. -I"$out" -DGPUTUNE_GEMM_HEADER='"gputune_gemm.h"' \
-		bench/gemm-bench.cu -lcublas -o "$work/gemm-bench"
+	build_bench
 	echo "## Nsight Compute: one launch of cuBLAS's kernel, then one of the header's choice"
 	for shape in ${GEMM_PROFILE_SHAPES:-4096x4096x4096}; do
 		# The first launch of a kernel that is none of the bench's own,
@@ -110,8 +113,7 @@ if [ "$stage" = profile ]; then
 	done
 fi
 if [ "$stage" = bench ] || [ "$stage" = all ]; then
-	"$NVCC" -O3 -std=c++17 -arch=native -I. -I"$out" -DGPUTUNE_GEMM_HEADER='"gputune_gemm.h"' \
-		bench/gemm-bench.cu -lcublas -o "$work/gemm-bench"
+	build_bench
 	# shellcheck disable=SC2086
 	"$work/gemm-bench" --header-only ${GEMM_EVERY:+--every-variant "$out/every.csv"} $TABLE "$RANDOM_SHAPES" |
 		tee "$out/bench.txt"

@@ -5,8 +5,9 @@
  * size, every other one also after an empty launch, between two events and
  * waited for; the median; at small sizes
  * rotated over placements of the buffers), and the longer one gputune
- * confirms a winner with; and the host transpose that the transpose
- * programs check against.
+ * confirms a winner with; the inputs of the matrix-multiply programs
+ * (fill_uniform); and the host transpose that the transpose programs
+ * check against.
  */
 #ifndef GPUTUNE_BENCH_TIMING_CUH
 #define GPUTUNE_BENCH_TIMING_CUH
@@ -148,6 +149,19 @@ static void timing_init(flushed_timing &T)
 		CHECK(cudaEventRecord(T.b, 0));
 		CHECK(cudaEventSynchronize(T.b));
 		CHECK(cudaEventElapsedTime(&ms, T.a, T.b));
+	}
+}
+
+/* Floats uniform in [-1, 1) into p[0..n), counter-based so any size fills
+ * the same way (seed apart for each operand). */
+__global__ void fill_uniform(float *p, size_t n, unsigned seed)
+{
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+		unsigned long long x = (i + 1) * 0x9e3779b97f4a7c15ULL ^ seed;
+		x ^= x >> 31;
+		x *= 0xbf58476d1ce4e5b9ULL;
+		x ^= x >> 29;
+		p[i] = (float)((double)(x >> 11) / 4503599627370496.0 - 1.0);
 	}
 }
 
