@@ -13,11 +13,7 @@
 . "$top_srcdir/tests/results-doc"
 . "$top_srcdir/tests/one-code"
 
-gpu_nvcc
-if [ ! -x "$NVCC" ] || ! command -v readelf >/dev/null 2>&1; then
-	echo "skipped: needs nvcc ($NVCC) and readelf"
-	exit 77
-fi
+one_code_tools
 
 uuid=GPU-onecode
 {
@@ -56,13 +52,6 @@ f16 64 block_rows=8,pad=1,unroll=2,mapping=colmajor,vec=8,shared=on,sector=on,wi
 LIST
 	printf '\n]}\n'
 } > "$T/onecode.json"
-run_gt 0 db merge "$T/onecode.json"
-run_gt 0 export --kernel transpose --no-shipped -o "$T/gputune_transpose.h"
-check "export compiled every variant (no warning)" test ! -s "$T/err"
-
-printf '#include "gputune_transpose.h"\n' > "$T/h.cu"
-check "nvcc builds the header" "$NVCC" -arch=sm_90 -cubin -std=c++17 -I"$T" "$T/h.cu" -o "$T/h.cubin"
-
 # NVRTC's transpose kernels against the header's unbounded ones.
-check_one_code "$T/h.cubin" gputune_transpose gputune_transpose_kernel 15 -ge
+check_one_code transpose 15 -ge
 done_testing

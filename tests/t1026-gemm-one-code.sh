@@ -15,11 +15,7 @@
 . "$(dirname "$0")/setup"
 . "$top_srcdir/tests/one-code"
 
-gpu_nvcc
-if [ ! -x "$NVCC" ] || ! command -v readelf >/dev/null 2>&1; then
-	echo "skipped: needs nvcc ($NVCC) and readelf"
-	exit 77
-fi
+one_code_tools
 
 uuid=GPU-gemmcode
 n=0
@@ -55,13 +51,6 @@ bm=128,bn=64,bk=16,wm=32,wn=32,tm=8,tn=4,vec=4,pad=4,dbuf=1,group=8,split=2
 LIST
 	printf '\n]}\n'
 } > "$T/onecode.json"
-run_gt 0 db merge "$T/onecode.json"
-run_gt 0 export --kernel gemm --no-shipped -o "$T/gputune_gemm.h"
-check "export compiled every variant (no warning)" test ! -s "$T/err"
-
-printf '#include "gputune_gemm.h"\n' > "$T/h.cu"
-check "nvcc builds the header" "$NVCC" -arch=sm_90 -cubin -std=c++17 -I"$T" "$T/h.cu" -o "$T/h.cubin"
-
 # NVRTC's kernels against the header's unbounded ones, one for each variant.
-check_one_code "$T/h.cubin" gputune_gemm gputune_gemm_kernel "$n" -eq
+check_one_code gemm "$n" -eq
 done_testing
