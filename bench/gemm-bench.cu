@@ -38,60 +38,13 @@
 #include <vector>
 
 #include "bench/timing.cuh"
+#include "bench/gemm-check.cuh"
 #define GT_HEADER_KERNEL gemm_kernel
 #include "templates/gemm.cu"
 #undef GT_HEADER_KERNEL
 #ifdef GPUTUNE_GEMM_HEADER
 #include GPUTUNE_GEMM_HEADER
 #endif
-
-#define CHECK_BLAS(call)                                                             \
-	do {                                                                         \
-		cublasStatus_t s_ = (call);                                          \
-		if (s_ != CUBLAS_STATUS_SUCCESS) {                                   \
-			std::fprintf(stderr, "%s failed: status %d\n", #call, (int)s_); \
-			std::exit(2);                                                \
-		}                                                                    \
-	} while (0)
-
-/* C = A B and |A| |B| in double, one element per thread over 16 x 16 tiles
- * of A and B staged in shared memory: plain and trusted, and fast enough
- * at 8192^3 (one element a thread without the tiles takes minutes). */
-__global__ void reference(const float *A, const float *B, double *C, double *absC, int M, int N, int K)
-{
-	__shared__ double a[16][16], b[16][17];
-	const int ty = threadIdx.y, tx = threadIdx.x;
-	const int i = blockIdx.y * 16 + ty, j = blockIdx.x * 16 + tx;
-	double s = 0, t = 0;
-	for (int k0 = 0; k0 < K; k0 += 16) {
-		a[ty][tx] = i < M && k0 + tx < K ? (double)A[(size_t)i * K + k0 + tx] : 0.0;
-		b[ty][tx] = k0 + ty < K && j < N ? (double)B[(size_t)(k0 + ty) * N + j] : 0.0;
-		__syncthreads();
-#pragma unroll
-		for (int k = 0; k < 16; k++) {
-			const double p = a[ty][k] * b[k][tx];
-			s += p;
-			t += fabs(p);
-		}
-		__syncthreads();
-	}
-	if (i < M && j < N) {
-		C[(size_t)i * N + j] = s;
-		absC[(size_t)i * N + j] = t;
-	}
-}
-
-/* The worst |C - ref| / bound over the matrix (<= 1 passes). */
-__global__ void judge(const float *C, const double *ref, const double *absC, size_t n, int K, float *worst)
-{
-	const double u = 1.0 / 16777216.0, gamma = K * u / (1 - K * u);
-	float w = 0;
-	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-		const double bound = gamma * absC[i] + 1e-30;
-		w = fmaxf(w, (float)(fabs((double)C[i] - ref[i]) / bound));
-	}
-	atomicMax(reinterpret_cast<int *>(worst), __float_as_int(w)); /* w >= 0: int order is float order */
-}
 
 struct point {
 	const char *name;
@@ -214,29 +167,12 @@ int main(int argc, char **argv)
 			std::fprintf(stderr, "gemm-bench: bad shape '%s' (MxNxK)\n", sh.c_str());
 			return 2;
 		}
-		float *A, *B, *C, *worst;
-		double *ref, *absC;
-		CHECK(cudaMalloc(&A, (size_t)M * K * sizeof(float)));
-		CHECK(cudaMalloc(&B, (size_t)K * N * sizeof(float)));
-		CHECK(cudaMalloc(&C, (size_t)M * N * sizeof(float)));
-		CHECK(cudaMalloc(&ref, (size_t)M * N * sizeof(double)));
-		CHECK(cudaMalloc(&absC, (size_t)M * N * sizeof(double)));
-		CHECK(cudaMalloc(&worst, sizeof(float)));
-		fill_uniform<<<1024, 256>>>(A, (size_t)M * K, 1);
-		fill_uniform<<<1024, 256>>>(B, (size_t)K * N, 2);
-		reference<<<dim3((N + 15) / 16, (M + 15) / 16), dim3(16, 16)>>>(A, B, ref, absC, M, N, K);
-		CHECK(cudaDeviceSynchronize());
+		const gemm_problem P(M, N, K);
+		const float *A = P.A, *B = P.B;
+		float *C = P.C;
 		const double flop = 2.0 * M * N * K;
-		auto check = [&](void) {
-			CHECK(cudaMemset(worst, 0, sizeof(float)));
-			judge<<<1024, 256>>>(C, ref, absC, (size_t)M * N, K, worst);
-			float w;
-			CHECK(cudaMemcpy(&w, worst, sizeof(float), cudaMemcpyDeviceToHost));
-			return w;
-		};
-		const float one = 1, zero = 0;
-		/* Row-major C = A B is column-major C^T = B^T A^T. */
-		auto blas = [&] { CHECK_BLAS(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, B, N, A, K, &zero, C, N)); };
+		auto check = [&](void) { return P.error(); };
+		auto blas = [&] { P.cublas(h); };
 		CHECK(cudaMemset(C, 0, (size_t)M * N * sizeof(float)));
 		blas();
 		const float wb = check();
@@ -296,12 +232,6 @@ int main(int argc, char **argv)
 				    100 * mb / ms, w, w <= 1 ? "" : " WRONG");
 		}
 		std::fflush(stdout);
-		CHECK(cudaFree(A));
-		CHECK(cudaFree(B));
-		CHECK(cudaFree(C));
-		CHECK(cudaFree(ref));
-		CHECK(cudaFree(absC));
-		CHECK(cudaFree(worst));
 	}
 	CHECK_BLAS(cublasDestroy(h));
 	if (every)
