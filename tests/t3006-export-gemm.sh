@@ -164,7 +164,7 @@ grep_in "$T/round.json" '"depth": 5000'
 # import takes either).
 grep_in "$T/round.json" '"gflops": 39600, "fraction": 0.7, "ceiling_gflops": 64000,'
 check "no record of the JSON calls GFLOP/s gbps" sh -c "! grep -q '\"gbps\"\|\"ceiling_gbps\"' '$T/round.json'"
-grep_in "$T/round.json" '"name": "gemm", "params": "bm,bn,bk,wm,wn,tm,tn,vec,pad,dbuf,group,split,realign,async,inject", "shape": "3d"'
+grep_in "$T/round.json" '"name": "gemm", "params": "bm,bn,bk,wm,wn,tm,tn,vec,pad,dbuf,group,split,realign,async,vecrounds,inject", "shape": "3d"'
 run_gt 0 db merge "$T/round.json" --db "$T/round.db"
 check "the merged copy stores the family's shape as 3d" \
 	test "$("$top_builddir/tests/sqlexec" "$T/round.db" "SELECT shape FROM family WHERE name = 'gemm'")" = 3d
@@ -185,7 +185,7 @@ grep_in "$T/err" "cannot write $T/big/gputune_gemm.h"
 mkdir "$T/big"
 run_gt 0 export --kernel gemm --no-shipped --db "$T/big.db" -o "$T/big/gputune_gemm.h"
 check "the header opts the 128 KiB variant's kernels in before their launch" \
-	grep -q "gputune_gemm_optin(gputune_gemm_kernel<[0-9]*, 128, 256, 8, 64, 64, 8, 2, 4, 4, 1, 8, 2, 0, 0>, smem)" \
+	grep -q "gputune_gemm_optin(gputune_gemm_kernel<[0-9]*, 128, 256, 8, 64, 64, 8, 2, 4, 4, 1, 8, 2, 0, 0, 0>, smem)" \
 	"$T/big/gputune_gemm.h"
 check "and only that variant's" test "$(grep -c 'gputune_gemm_optin(gputune_gemm_kernel' "$T/big/gputune_gemm.h")" -le 2
 cat > "$T/big/g.c" <<'C'
