@@ -260,13 +260,8 @@ __device__ __forceinline__ void gt_gemm_frag(gt_gemm_sptr src, float *dst)
 {
 	if (VEC4) {
 #pragma unroll
-		for (int x = 0; x < N; x += 4) {
-			const float4 q = gt_gemm_lds4(src + x);
-			dst[x] = q.x;
-			dst[x + 1] = q.y;
-			dst[x + 2] = q.z;
-			dst[x + 3] = q.w;
-		}
+		for (int x = 0; x < N; x += 4)
+			gt_gemm_unpack4(gt_gemm_lds4(src + x), dst + x);
 	} else {
 #pragma unroll
 		for (int x = 0; x < N; x++)
@@ -325,7 +320,6 @@ template <int PENDING> __device__ __forceinline__ void gt_gemm_async_wait()
 #endif
 }
 
-/* A compile-time flag as a type, for a generic lambda's two copies. */
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP, int SPLIT,
 	  int REALIGN, int ASYNC, int VECROUNDS>
 __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float *__restrict__ B,
@@ -584,64 +578,42 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 				fmas(fa[k & 1], fb[k & 1]);
 			}
 		}
-	} else if constexpr (DBUF && VECROUNDS) {
-		/* (Discarded where VECROUNDS is 0, so that those variants' code is
-		 * the code of the template before it.)  Where every row allows
-		 * 16-byte loads, the rounds below in a copy whose loads are one
-		 * predicated vector each (a vector at a column that is a multiple
-		 * of 4 is wholly in its row or out), which loads and stashes past
-		 * the last round too (those loads are out of K, so access
-		 * nothing, and that stage is read no more): no branch in a round.
-		 * Else the rounds below. */
-		if (a_vec && b_vec) {
-			auto fetch_v = [&](int k0) {
+	} else if (VECROUNDS && a_vec && b_vec) {
+		/* dbuf=1's rounds (below) where every row allows 16-byte loads:
+		 * each load one predicated vector (a vector at a column that is a
+		 * multiple of 4 is wholly in its row or out), loading and
+		 * stashing past the last round too (those loads are out of K, so
+		 * access nothing, and that stage is read no more): no branch in a
+		 * round. */
+		auto fetch_v = [&](int k0) {
 #pragma unroll
-				for (int l = 0; l < S::LOADS_A; l++) {
-					const int e = (l * S::THREADS + t) * VEC, r = e / BK, c = e % BK;
-					float4 x = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-					if (m0 + r < M && k0 + c < K)
-						x = *reinterpret_cast<const float4 *>(A + (size_t)(m0 + r) * K + k0 + c);
-					gt_gemm_unpack4(x, ra[l]);
-				}
+			for (int l = 0; l < S::LOADS_A; l++) {
+				const int e = (l * S::THREADS + t) * VEC, r = e / BK, c = e % BK;
+				float4 x = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+				if (m0 + r < M && k0 + c < K)
+					x = *reinterpret_cast<const float4 *>(A + (size_t)(m0 + r) * K + k0 + c);
+				gt_gemm_unpack4(x, ra[l]);
+			}
 #pragma unroll
-				for (int l = 0; l < S::LOADS_B; l++) {
-					const int e = (l * S::THREADS + t) * VEC, r = e / BN, c = e % BN;
-					float4 x = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-					if (k0 + r < K && n0 + c < N)
-						x = *reinterpret_cast<const float4 *>(B + (size_t)(k0 + r) * N + n0 + c);
-					gt_gemm_unpack4(x, rb[l]);
-				}
-			};
-			if (SK == 1 || rounds > 0) {
-				fetch_v(k0);
-				stash(smem);
+			for (int l = 0; l < S::LOADS_B; l++) {
+				const int e = (l * S::THREADS + t) * VEC, r = e / BN, c = e % BN;
+				float4 x = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+				if (k0 + r < K && n0 + c < N)
+					x = *reinterpret_cast<const float4 *>(B + (size_t)(k0 + r) * N + n0 + c);
+				gt_gemm_unpack4(x, rb[l]);
 			}
+		};
+		if (SK == 1 || rounds > 0) {
+			fetch_v(k0);
+			stash(smem);
+		}
+		__syncthreads();
+		for (int r = 0; r < rounds; r++) {
+			const gt_gemm_sptr cur = smem + (r & 1) * S::STAGE, next = smem + ((r + 1) & 1) * S::STAGE;
+			fetch_v(k0 + (r + 1) * BK);
+			compute(cur);
+			stash(next);
 			__syncthreads();
-			for (int r = 0; r < rounds; r++) {
-				const gt_gemm_sptr cur = smem + (r & 1) * S::STAGE, next = smem + ((r + 1) & 1) * S::STAGE;
-				fetch_v(k0 + (r + 1) * BK);
-				compute(cur);
-				stash(next);
-				__syncthreads();
-			}
-		} else {
-			/* dbuf=1's rounds below, spelt again: the two as one lambda
-			 * changed the machine code of every dbuf=1 variant, which
-			 * must stay the code measured. */
-			if (SK == 1 || rounds > 0) {
-				fetch(k0);
-				stash(smem);
-			}
-			__syncthreads();
-			for (int r = 0; r < rounds; r++) {
-				const gt_gemm_sptr cur = smem + (r & 1) * S::STAGE, next = smem + ((r + 1) & 1) * S::STAGE;
-				if (r + 1 < rounds)
-					fetch(k0 + (r + 1) * BK);
-				compute(cur);
-				if (r + 1 < rounds)
-					stash(next);
-				__syncthreads();
-			}
 		}
 	} else if (DBUF) {
 		if (SK == 1 || rounds > 0) {
