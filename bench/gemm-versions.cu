@@ -17,10 +17,10 @@
 #include "bench/gemm-check.cuh"
 
 typedef void (*kernel_t)(const float *, const float *, float *, int, int, int);
-enum { BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC, VECROUNDS, NPOINT };
+enum { BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC, FLAT, NPOINT };
 struct version_point {
 	const char *version, *params;
-	int v[NPOINT]; /* vecrounds 0 where a point does not give it */
+	int v[NPOINT]; /* flat 0 where a point does not give it */
 	kernel_t kernel;
 };
 #include "gemm-versions.h"

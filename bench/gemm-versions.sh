@@ -8,10 +8,10 @@
 # times each version at each of $GEMM_POINTS beside cuBLAS SGEMM, every
 # result checked.  It builds without a GPU; run `OUTDIR/gemm-versions
 # SHAPE...` on one.  A version must have the header kernels of 4b580bb on
-# (MIN_BLOCKS, then the 14 parameters bm to async; vecrounds, later, is
+# (MIN_BLOCKS, then the 14 parameters bm to async; flat, later, is
 # 0 unless given; a point that gives it needs versions that have it).
 # GEMM_POINTS: points separated by spaces, each
-#   bm,bn,bk,wm,wn,tm,tn,vec,pad,dbuf,group,split,realign,async[,vecrounds]
+#   bm,bn,bk,wm,wn,tm,tn,vec,pad,dbuf,group,split,realign,async[,flat]
 # (default: three of the 128 x 256 and 128 x 128 tiles that win the
 # squares).
 # Usage: bench/gemm-versions.sh OUTDIR VERSION...   (from the source tree)
@@ -24,7 +24,7 @@ NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 POINTS=${GEMM_POINTS:-"128,256,8,64,64,4,2,4,4,1,8,1,0,0 128,256,8,64,64,8,2,4,4,1,8,1,0,0 128,128,8,64,32,4,2,4,4,1,8,1,0,0"}
 for p in $POINTS; do
 	echo "$p" | grep -Eq '^[0-9]+(,[0-9]+){13,14}$' ||
-		{ echo "gemm-versions.sh: bad point '$p' (14 numbers, bm to async, or 15 with vecrounds)" >&2; exit 2; }
+		{ echo "gemm-versions.sh: bad point '$p' (14 numbers, bm to async, or 15 with flat)" >&2; exit 2; }
 done
 mkdir -p "$out"
 h="$out/gemm-versions.h"

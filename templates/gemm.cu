@@ -4,7 +4,7 @@
  * densely packed.
  *
  * One template, gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT,
- * REALIGN, ASYNC, VECROUNDS>:
+ * REALIGN, ASYNC, FLAT>:
  *   BM x BN   the block's tile of C; BK the step along K staged in shared
  *             memory per round.
  *   WM x WN   a warp's tile of the block tile; (BM / WM) * (BN / WN) warps.
@@ -56,13 +56,16 @@
  *             a time along the row.  Outside A or B the copy fills zeros.
  *             Code for GPUs before 8.0 copies synchronously, in the same
  *             order, which the same barriers keep right.
- *   VECROUNDS 1 (with VEC 4 and DBUF 1): a second copy of the rounds,
- *             taken where every row of A and B allows 16-byte loads (K
- *             and N multiples of 4, A and B aligned), whose loads are one
- *             predicated vector each and which tests neither the last
- *             round nor the interior: no branch in a round, so that the
- *             compiler may spread the next round's loads and their
- *             addresses among the FMAs.  Code grows by the copy.
+ *   FLAT      1 (with VEC 4 and DBUF 1): DBUF 1's rounds with no branch in them,
+ *             so that the compiler may spread the next round's loads and
+ *             their addresses among the FMAs: each load is predicated
+ *             (zeros outside A or B), one 16-byte vector where every row
+ *             of A and B allows it (VEC 4, K and N multiples of 4, A and
+ *             B aligned), else a float at a time; the round after the
+ *             block's last is loaded too (predicated as the others, so
+ *             inside A and B or nothing) into a stage nobody reads.  Faster for
+ *             mid tiles, slower for the largest
+ *             (docs/studies/gemm-flat-rounds.md).
  * A is stored transposed in shared memory (As[k][m]) so that a thread's
  * TM values of A for one k are contiguous, like its TN values of B.
  * M, N and K need not be multiples of anything: loads outside A or B read
@@ -208,6 +211,27 @@ __device__ __forceinline__ void gt_gemm_fetch(const float *__restrict__ p, int r
 	}
 }
 
+/* FLAT: VEC consecutive floats of row r (of rows x cols, leading
+ * dimension ld) from column c, zeros outside, every load predicated
+ * rather than branched around: as one 16-byte vector where V4 (VEC 4,
+ * every row 16-byte aligned and c a multiple of 4, so that a vector is
+ * wholly inside the row or outside), else a float at a time. */
+template <int VEC, bool V4>
+__device__ __forceinline__ void gt_gemm_fetch_flat(const float *__restrict__ p, int rows, int cols, int ld, int r,
+						   int c, float *v)
+{
+	if (V4) {
+		float4 x = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+		if (r < rows && c + 3 < cols)
+			x = *reinterpret_cast<const float4 *>(p + (size_t)r * ld + c);
+		gt_gemm_unpack4(x, v);
+	} else {
+#pragma unroll
+		for (int i = 0; i < VEC; i++)
+			v[i] = r < rows && c + i < cols ? p[(size_t)r * ld + c + i] : 0.0f;
+	}
+}
+
 /* REALIGN: the 4 floats of row r (of rows x cols, leading dimension ld,
  * rows starting off 16 bytes) from column c (a multiple of 4), zeros
  * outside, as two aligned 16-byte loads shifted into place: the one at or
@@ -321,7 +345,7 @@ template <int PENDING> __device__ __forceinline__ void gt_gemm_async_wait()
 }
 
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP, int SPLIT,
-	  int REALIGN, int ASYNC, int VECROUNDS>
+	  int REALIGN, int ASYNC, int FLAT>
 __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float *__restrict__ B,
 					float *__restrict__ C, int M, int N, int K)
 {
@@ -335,8 +359,7 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 		      "the cluster's blocks must share the tile's rows evenly");
 	static_assert(ASYNC == 0 || (ASYNC >= 2 && ASYNC <= 4 && !DBUF), "ASYNC is 0 or 2 to 4 stages, without DBUF");
 	static_assert(DBUF >= 0 && DBUF <= 2 && (DBUF < 2 || BK % 2 == 0), "DBUF is 0, 1 or 2 (2 with BK even)");
-	static_assert(!VECROUNDS || (VEC == 4 && DBUF == 1 && !ASYNC && !REALIGN),
-		      "VECROUNDS is of VEC 4 and DBUF 1 alone");
+	static_assert(!FLAT || (VEC == 4 && DBUF == 1 && !ASYNC && !REALIGN), "FLAT is of VEC 4 and DBUF 1 alone");
 	/* 16-byte aligned, so that the fragment reads below can be vector ones. */
 	extern __shared__ __align__(16) float gt_smem[];
 #ifdef __CUDA_ARCH__
@@ -578,43 +601,48 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 				fmas(fa[k & 1], fb[k & 1]);
 			}
 		}
-	} else if (VECROUNDS && a_vec && b_vec) {
-		/* dbuf=1's rounds (below) where every row allows 16-byte loads:
-		 * each load one predicated vector (a vector at a column that is a
-		 * multiple of 4 is wholly in its row or out), loading and
-		 * stashing past the last round too (those loads are out of K, so
-		 * access nothing, and that stage is read no more): no branch in a
-		 * round. */
-		auto fetch_v = [&](int k0) {
+	} else if constexpr (FLAT) {
+		/* The same rounds as DBUF 1's below, in one of two copies: of
+		 * vector loads where every row allows them, else of floats.
+		 * Discarded (constexpr) where FLAT is 0, so that those kernels
+		 * are the code they were before it: as a plain branch, dead,
+		 * it still moved ptxas's registers in split-K kernels. */
+		auto fetch_flat = [&](int k0, bool v4) {
 #pragma unroll
 			for (int l = 0; l < S::LOADS_A; l++) {
 				const int e = (l * S::THREADS + t) * VEC, r = e / BK, c = e % BK;
-				float4 x = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-				if (m0 + r < M && k0 + c < K)
-					x = *reinterpret_cast<const float4 *>(A + (size_t)(m0 + r) * K + k0 + c);
-				gt_gemm_unpack4(x, ra[l]);
+				if (v4)
+					gt_gemm_fetch_flat<VEC, true>(A, M, K, K, m0 + r, k0 + c, ra[l]);
+				else
+					gt_gemm_fetch_flat<VEC, false>(A, M, K, K, m0 + r, k0 + c, ra[l]);
 			}
 #pragma unroll
 			for (int l = 0; l < S::LOADS_B; l++) {
 				const int e = (l * S::THREADS + t) * VEC, r = e / BN, c = e % BN;
-				float4 x = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-				if (k0 + r < K && n0 + c < N)
-					x = *reinterpret_cast<const float4 *>(B + (size_t)(k0 + r) * N + n0 + c);
-				gt_gemm_unpack4(x, rb[l]);
+				if (v4)
+					gt_gemm_fetch_flat<VEC, true>(B, K, N, N, k0 + r, n0 + c, rb[l]);
+				else
+					gt_gemm_fetch_flat<VEC, false>(B, K, N, N, k0 + r, n0 + c, rb[l]);
 			}
 		};
-		if (SK == 1 || rounds > 0) {
-			fetch_v(k0);
-			stash(smem);
-		}
-		__syncthreads();
-		for (int r = 0; r < rounds; r++) {
-			const gt_gemm_sptr cur = smem + (r & 1) * S::STAGE, next = smem + ((r + 1) & 1) * S::STAGE;
-			fetch_v(k0 + (r + 1) * BK);
-			compute(cur);
-			stash(next);
+		auto flat_rounds = [&](bool v4) {
+			if (SK == 1 || rounds > 0) {
+				fetch_flat(k0, v4);
+				stash(smem);
+			}
 			__syncthreads();
-		}
+			for (int r = 0; r < rounds; r++) {
+				const gt_gemm_sptr cur = smem + (r & 1) * S::STAGE, next = smem + ((r + 1) & 1) * S::STAGE;
+				fetch_flat(k0 + (r + 1) * BK, v4);
+				compute(cur);
+				stash(next);
+				__syncthreads();
+			}
+		};
+		if (a_vec && b_vec)
+			flat_rounds(true);
+		else
+			flat_rounds(false);
 	} else if (DBUF) {
 		if (SK == 1 || rounds > 0) {
 			fetch(k0);
@@ -733,46 +761,46 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 #define GT_GEMM_CLUSTERED GT_GEMM_PASTE(GT_HEADER_KERNEL, _cluster)
 #define GT_GEMM_ENTRY GT_GEMM_PASTE(GT_HEADER_KERNEL, _entry)
 template <int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF,
-	  int GROUP, int SPLIT, int REALIGN, int ASYNC, int VECROUNDS>
+	  int GROUP, int SPLIT, int REALIGN, int ASYNC, int FLAT>
 __global__ void
 __launch_bounds__(gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>::THREADS, MIN_BLOCKS)
 GT_GEMM_PLAIN(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N, int K)
 {
-	gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC, VECROUNDS>(A, B, C, M, N, K);
+	gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC, FLAT>(A, B, C, M, N, K);
 }
 
 template <int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF,
-	  int GROUP, int SPLIT, int REALIGN, int ASYNC, int VECROUNDS>
+	  int GROUP, int SPLIT, int REALIGN, int ASYNC, int FLAT>
 __global__ void GT_GEMM_CLUSTER_DIMS(SPLIT)
 __launch_bounds__(gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>::THREADS, MIN_BLOCKS)
 GT_GEMM_CLUSTERED(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N,
 		  int K)
 {
-	gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC, VECROUNDS>(A, B, C, M, N, K);
+	gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC, FLAT>(A, B, C, M, N, K);
 }
 
 typedef void (*gt_gemm_kernel_t)(const float *__restrict__, const float *__restrict__, float *__restrict__, int,
 				 int, int);
 template <bool CLUSTER, int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD,
-	  int DBUF, int GROUP, int SPLIT, int REALIGN, int ASYNC, int VECROUNDS>
+	  int DBUF, int GROUP, int SPLIT, int REALIGN, int ASYNC, int FLAT>
 struct GT_GEMM_ENTRY {
 	static constexpr gt_gemm_kernel_t kernel =
-		GT_GEMM_PLAIN<MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC, VECROUNDS>;
+		GT_GEMM_PLAIN<MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC, FLAT>;
 };
 template <int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF,
-	  int GROUP, int SPLIT, int REALIGN, int ASYNC, int VECROUNDS>
+	  int GROUP, int SPLIT, int REALIGN, int ASYNC, int FLAT>
 struct GT_GEMM_ENTRY<true, MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC,
-		     VECROUNDS> {
+		     FLAT> {
 	static constexpr gt_gemm_kernel_t kernel =
 		GT_GEMM_CLUSTERED<MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC,
-				  VECROUNDS>;
+				  FLAT>;
 };
-/* VECROUNDS last and 0 unless given, so that programs naming the kernels
+/* FLAT last and 0 unless given, so that programs naming the kernels
  * of templates before it (bench/gemm-versions.sh) name these alike. */
 template <int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF,
-	  int GROUP, int SPLIT, int REALIGN, int ASYNC, int VECROUNDS = 0>
+	  int GROUP, int SPLIT, int REALIGN, int ASYNC, int FLAT = 0>
 constexpr gt_gemm_kernel_t GT_HEADER_KERNEL = GT_GEMM_ENTRY<(SPLIT > 1), MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC,
-							     PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC, VECROUNDS>::kernel;
+							     PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC, FLAT>::kernel;
 #undef GT_GEMM_PLAIN
 #undef GT_GEMM_CLUSTERED
 #undef GT_GEMM_ENTRY
@@ -795,7 +823,7 @@ extern "C" __global__ void GT_GEMM_CLUSTER
 __launch_bounds__(gt_gemm_shape<GT_BM, GT_BN, GT_BK, GT_WM, GT_WN, GT_TM, GT_TN, GT_VEC, GT_PAD, GT_DBUF, GT_GROUP, GT_SPLIT>::THREADS)
 GT_KERNEL_NAME(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N, int K)
 {
-	gt_gemm<GT_BM, GT_BN, GT_BK, GT_WM, GT_WN, GT_TM, GT_TN, GT_VEC, GT_PAD, GT_DBUF, GT_GROUP, GT_SPLIT, GT_REALIGN, GT_ASYNC, GT_VECROUNDS>(A, B, C, M, N, K);
+	gt_gemm<GT_BM, GT_BN, GT_BK, GT_WM, GT_WN, GT_TM, GT_TN, GT_VEC, GT_PAD, GT_DBUF, GT_GROUP, GT_SPLIT, GT_REALIGN, GT_ASYNC, GT_FLAT>(A, B, C, M, N, K);
 }
 #undef GT_GEMM_CLUSTER
 #undef GT_KERNEL_NAME

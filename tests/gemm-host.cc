@@ -57,13 +57,13 @@ typedef const char *(*runner)(const float *A, const float *B, float *C, int M, i
  * runner does not model: as in a GPU's code built without clusters, its
  * SPLIT blocks a tile run, and the first multiplies the tile whole. */
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP, int SPLIT,
-	  int REALIGN, int ASYNC, int VECROUNDS>
+	  int REALIGN, int ASYNC, int FLAT>
 const char *run(const float *A, const float *B, float *C, int M, int N, int K)
 {
 	typedef gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT> S;
 	const unsigned tiles = (unsigned)(((M + BM - 1) / BM) * ((N + BN - 1) / BN));
 	return cuda_host::launch(tiles * SPLIT, S::THREADS, 1, [&] {
-		gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC, VECROUNDS>(A, B, C, M, N, K);
+		gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC, FLAT>(A, B, C, M, N, K);
 	});
 }
 
@@ -71,7 +71,7 @@ const char *run(const float *A, const float *B, float *C, int M, int N, int K)
  * (src/families/family-gemm.c: its stages, dbuf's or async's, or under split-K the partial
  * tile where that is more). */
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP, int SPLIT,
-	  int REALIGN, int ASYNC, int VECROUNDS>
+	  int REALIGN, int ASYNC, int FLAT>
 size_t smem_floats()
 {
 	const size_t stages = (ASYNC ? ASYNC : DBUF ? 2 : 1) * (size_t)gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>::STAGE;

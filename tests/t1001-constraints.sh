@@ -254,15 +254,15 @@ check "the default space leaves out 128 x 256 x 16 of two stages (49 KiB)" \
 run_gt 0 gemm --list --arch sm_90 $warp --param bk=8,16
 grep_in "$T/out" "bm=128,bn=256,bk=16,wm=64,wn=64,tm=8,tn=2,vec=4,pad=4,dbuf=1,group=8"
 run_gt 0 gemm --dry-run --arch sm_90 --param bm=64 --param bn=64 --param bk=8 --param wm=32,64 --param wn=32,64 \
-	--param tm=4,8 --param tn=4 --param vec=4 --param pad=4 --param dbuf=1 --param group=8 --param split=1
+	--param tm=4,8 --param tn=4 --param vec=4 --param pad=4 --param dbuf=1 --param group=8 --param split=1 --param flat=off
 grep_in "$T/out" "8 points, 8 valid, 0 rejected"
 # Clusters are of compute capability 9.0 on.
 run_gt 0 gemm --dry-run --arch sm_80 --param bm=64 --param bn=64 --param bk=8 --param wm=32 --param wn=32 \
-	--param tm=4 --param tn=4 --param vec=4 --param pad=4 --param dbuf=1 --param group=8 --param split=1,2,4
+	--param tm=4 --param tn=4 --param vec=4 --param pad=4 --param dbuf=1 --param group=8 --param split=1,2,4 --param flat=off
 grep_in "$T/out" "3 points, 1 valid, 2 rejected"
 grep_in "$T/out" "rejected     2  split-K sums over a thread-block cluster, which needs compute capability 9.0"
 run_gt 0 gemm --dry-run --arch sm_90 --param bm=16,128 --param bn=64 --param bk=8 --param wm=16,32 --param wn=64 \
-	--param tm=8 --param tn=8 --param vec=4 --param pad=0 --param dbuf=0 --param group=1 --param split=1
+	--param tm=8 --param tn=8 --param vec=4 --param pad=0 --param dbuf=0 --param group=1 --param split=1 --param flat=off
 grep_in "$T/out" "4 points, 1 valid, 3 rejected"
 grep_in "$T/out" "rejected     1  the warp tile does not divide the block tile"
 grep_in "$T/out" "rejected     2  the thread tile does not divide the warp tile"

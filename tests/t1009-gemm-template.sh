@@ -3,19 +3,19 @@
 # the points its benchmark times, with scalar loads and odd padding too,
 # split-K over clusters of 2, 4 and 8 blocks, the shifted loads of
 # realign=on, stages filled by cp.async (async=2 to 4, also under split-K
-# and with scalar loads), vecrounds=on's second copy of the rounds (also
-# under split-K), and refuses points whose tiles do not divide and
+# and with scalar loads), flat=on's rounds without a branch (also under
+# split-K), and refuses points whose tiles do not divide and
 # async stages beside dbuf's (its static checks).
 . "$(dirname "$0")/setup"
 NVRTC_PROGRAM="$top_builddir/tests/nvrtc-program"
 
-# point NAME BM BN BK WM WN TM TN VEC PAD DBUF GROUP [SPLIT [REALIGN [ASYNC [VECROUNDS]]]]:
+# point NAME BM BN BK WM WN TM TN VEC PAD DBUF GROUP [SPLIT [REALIGN [ASYNC [FLAT]]]]:
 # a program file.
 point() {
 	name=$1
 	shift
 	set -- BM "$1" BN "$2" BK "$3" WM "$4" WN "$5" TM "$6" TN "$7" VEC "$8" PAD "$9" DBUF "${10}" GROUP "${11}" \
-		SPLIT "${12:-1}" REALIGN "${13:-0}" ASYNC "${14:-0}" VECROUNDS "${15:-0}"
+		SPLIT "${12:-1}" REALIGN "${13:-0}" ASYNC "${14:-0}" FLAT "${15:-0}"
 	{
 		while [ $# -gt 0 ]; do
 			echo "#define GT_$1 $2"
@@ -39,10 +39,10 @@ point async2 128 128 16 64 32 8 4 4 4 0 8 1 0 2
 point async3-wide 128 256 8 64 64 8 2 4 0 0 8 1 0 3
 point async4-scalar-odd-pad 128 128 8 64 32 8 4 1 1 0 1 1 0 4
 point async3-split2 64 128 16 32 32 8 4 4 4 0 8 2 0 3
-point vecrounds-wide 128 256 8 64 64 4 2 4 4 1 8 1 0 0 1
-point vecrounds-split2 64 128 8 32 64 4 2 4 0 1 1 2 0 0 1
+point flat-wide 128 256 8 64 64 4 2 4 4 1 8 1 0 0 1
+point flat-split2 64 128 8 32 64 4 2 4 0 1 1 2 0 0 1
 for f in simple reg2d wide deep small scalar-odd-pad split2 split4 split8 realign realign-wide-split async2 async3-wide \
-	async4-scalar-odd-pad async3-split2 vecrounds-wide vecrounds-split2; do
+	async4-scalar-odd-pad async3-split2 flat-wide flat-split2; do
 	check "the $f point compiles" "$NVRTC_PROGRAM" "$T/$f.cu"
 done
 point bad-warp 96 128 8 64 64 8 4 4 4 1 8
@@ -59,11 +59,11 @@ else
 	ok "async stages beside dbuf's are refused"
 fi
 grep_in "$T/bad.out" "ASYNC is 0 or 2 to 4 stages, without DBUF"
-point bad-vecrounds 128 128 8 32 64 8 8 4 4 2 1 1 0 0 1
-if "$NVRTC_PROGRAM" "$T/bad-vecrounds.cu" > "$T/bad.out" 2>&1; then
-	not_ok "vecrounds beside dbuf=2 is refused"
+point bad-flat 128 128 8 32 64 8 8 4 4 2 1 1 0 0 1
+if "$NVRTC_PROGRAM" "$T/bad-flat.cu" > "$T/bad.out" 2>&1; then
+	not_ok "flat beside dbuf=2 is refused"
 else
-	ok "vecrounds beside dbuf=2 is refused"
+	ok "flat beside dbuf=2 is refused"
 fi
-grep_in "$T/bad.out" "VECROUNDS is of VEC 4 and DBUF 1 alone"
+grep_in "$T/bad.out" "FLAT is of VEC 4 and DBUF 1 alone"
 done_testing

@@ -9,9 +9,9 @@
 # be untouched.  Faults the runner
 # injects around a variant (host_inject) must be caught.  The sample
 # changes each day (seed printed; repeat with GPUTUNE_SAMPLE_SEED); make
-# check-full takes five times as many; realign=on's, async's, dbuf=2's
-# and vecrounds=on's variants are sampled apart, as the default space has
-# none.  Split-K
+# check-full takes five times as many; realign=on's, async's and dbuf=2's
+# variants are sampled apart, as the default space has none, and flat=on's,
+# so that every sample holds some.  Split-K
 # (split > 1) sums over a thread-block cluster, which the host runner
 # does not model: there its
 # variants run as code built without clusters does (each tile's first
@@ -26,14 +26,14 @@ f32 6 --param bm=all --param bn=all --param bk=all --param wm=all --param wn=all
 f32 6 --param realign=on --param vec=4
 f32 8 --param async=2,3,4 --param dbuf=0 --param vec=all --param pad=all --param split=all
 f32 6 --param dbuf=2 --param vec=all --param pad=all --param split=all
-f32 6 --param vecrounds=on --param vec=4 --param dbuf=1 --param pad=all --param split=all
+f32 6 --param flat=on --param vec=4 --param dbuf=1 --param pad=all --param split=all
 LIST
 # A fault the runner must catch: A's last column left out.
 cat >>"$T/names" <<'FAULTS'
 f32 bm=64,bn=64,bk=16,wm=32,wn=32,tm=4,tn=4,vec=4,pad=4,dbuf=1,group=8,inject=wrong
 f32 bm=32,bn=32,bk=8,wm=16,wn=16,tm=2,tn=2,vec=1,pad=0,dbuf=0,group=1,inject=wrong
 FAULTS
-host_runner gemm 30 2 BM BN BK WM WN TM TN VEC PAD DBUF GROUP SPLIT REALIGN ASYNC VECROUNDS
+host_runner gemm 30 2 BM BN BK WM WN TM TN VEC PAD DBUF GROUP SPLIT REALIGN ASYNC FLAT
 
 # Shapes: one element, less than a tile and a thread's tile, whole tiles,
 # remainders in M, N and K with every buffer off its alignment, several

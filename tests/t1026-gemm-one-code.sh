@@ -4,8 +4,8 @@
 # transpose: a header is exported from a hand-made database of variants
 # that take each of the template's paths (register-staged rounds with one
 # and two stages and fragments read ahead, scalar and 16-byte loads,
-# realigned loads, cp.async stages, split-K over a cluster, vecrounds=on's
-# second copy of the rounds, several thread tiles; the family's own kernel, which every header carries, among them)
+# realigned loads, cp.async stages, split-K over a cluster, flat=on's
+# rounds without a branch, under split-K too, several thread tiles; the family's own kernel, which every header carries, among them)
 # and built by nvcc; every kernel it instantiates as the tuner's (the
 # unbounded build) must be, byte for byte, the code of one of the CUBINs
 # NVRTC built of those variants.  Before the template addressed shared
@@ -21,7 +21,7 @@ uuid=GPU-gemmcode
 n=0
 {
 	printf '{"format": "gputune-results", "version": 1,\n'
-	printf ' "kernels": [{"name": "gemm", "params": "bm,bn,bk,wm,wn,tm,tn,vec,pad,dbuf,group,split,realign,async,vecrounds,inject"}],\n'
+	printf ' "kernels": [{"name": "gemm", "params": "bm,bn,bk,wm,wn,tm,tn,vec,pad,dbuf,group,split,realign,async,flat,inject"}],\n'
 	printf ' "devices": [{"uuid": "%s", "name": "NVIDIA H200", "cc_major": 9, "cc_minor": 0, "sm_count": 132,' $uuid
 	printf ' "mem_bytes": 150000000000, "l2_bytes": 52428800, "bus_width_bits": 6144, "mem_clock_khz": 3201000,'
 	printf ' "driver_version": 13000}],\n "results": [\n'
@@ -48,7 +48,8 @@ bm=64,bn=128,bk=16,wm=32,wn=32,tm=4,tn=2,vec=4,pad=4,dbuf=1,group=1,realign=on
 bm=128,bn=128,bk=8,wm=32,wn=64,tm=8,tn=8,vec=4,pad=0,dbuf=0,group=8,async=3
 bm=64,bn=64,bk=16,wm=32,wn=32,tm=4,tn=4,vec=4,pad=4,dbuf=1,group=8,split=4
 bm=128,bn=64,bk=16,wm=32,wn=32,tm=8,tn=4,vec=4,pad=4,dbuf=1,group=8,split=2
-bm=64,bn=128,bk=8,wm=32,wn=64,tm=4,tn=2,vec=4,pad=4,dbuf=1,group=8,vecrounds=on
+bm=64,bn=128,bk=8,wm=32,wn=64,tm=4,tn=2,vec=4,pad=4,dbuf=1,group=8,flat=on
+bm=64,bn=128,bk=8,wm=32,wn=64,tm=4,tn=4,vec=4,pad=0,dbuf=1,group=1,split=2,flat=on
 LIST
 	printf '\n]}\n'
 } > "$T/onecode.json"

@@ -164,7 +164,7 @@ grep_in "$T/round.json" '"depth": 5000'
 # import takes either).
 grep_in "$T/round.json" '"gflops": 39600, "fraction": 0.7, "ceiling_gflops": 64000,'
 check "no record of the JSON calls GFLOP/s gbps" sh -c "! grep -q '\"gbps\"\|\"ceiling_gbps\"' '$T/round.json'"
-grep_in "$T/round.json" '"name": "gemm", "params": "bm,bn,bk,wm,wn,tm,tn,vec,pad,dbuf,group,split,realign,async,vecrounds,inject", "shape": "3d"'
+grep_in "$T/round.json" '"name": "gemm", "params": "bm,bn,bk,wm,wn,tm,tn,vec,pad,dbuf,group,split,realign,async,flat,inject", "shape": "3d"'
 run_gt 0 db merge "$T/round.json" --db "$T/round.db"
 check "the merged copy stores the family's shape as 3d" \
 	test "$("$top_builddir/tests/sqlexec" "$T/round.db" "SELECT shape FROM family WHERE name = 'gemm'")" = 3d

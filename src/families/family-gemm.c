@@ -32,12 +32,12 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { P_BM, P_BN, P_BK, P_WM, P_WN, P_TM, P_TN, P_VEC, P_PAD, P_DBUF, P_GROUP, P_SPLIT, P_REALIGN, P_ASYNC, P_VECROUNDS, P_INJECT, NPARAMS };
+enum { P_BM, P_BN, P_BK, P_WM, P_WN, P_TM, P_TN, P_VEC, P_PAD, P_DBUF, P_GROUP, P_SPLIT, P_REALIGN, P_ASYNC, P_FLAT, P_INJECT, NPARAMS };
 _Static_assert(NPARAMS <= MAX_PARAMS, "more parameters than MAX_PARAMS");
 
 static const char *const inject_names[] = { "none", "wrong", NULL };
 static const char *const realign_names[] = { "off", "on", NULL };
-static const char *const vecrounds_names[] = { "off", "on", NULL };
+static const char *const flat_names[] = { "off", "on", NULL };
 
 static const struct param_def params[NPARAMS] = {
 	[P_BM] = { "bm", "GT_BM", "rows of C per block (the block tile's height)",
@@ -74,14 +74,15 @@ static const struct param_def params[NPARAMS] = {
 	 * the register-staged rounds. */
 	[P_ASYNC] = { "async", "GT_ASYNC", "0: the tiles pass through registers (dbuf); 2 to 4: that many shared stages filled by cp.async (compute capability 8.0 on), the rounds ahead in flight without registers; A a float at a time (any K), B 16 bytes at a time where N allows, else a float at a time",
 		      NULL, { 0, 2, 3, 4 }, 4, { 0 }, 1, 0, 0, 1 },
-	/* Quiet, as split; not in the default space until measured in the
-	 * tuner: side by side on an H200 it took 128 x 256 tiles from 0.95 to
-	 * 0.83 of cuBLAS at 4096^3 and 128 x 128 tiles of 64 x 64 warps from
-	 * 0.89 to 0.95, and a 64 x 128 tile to 0.98 at 3000^3, for about 1.6
-	 * times the compile time
-	 * (docs/studies/gemm-fma-order-and-interior-rounds.md). */
-	[P_VECROUNDS] = { "vecrounds", "GT_VECROUNDS", "with vec=4 and dbuf=1: a second copy of the rounds, taken where every row of A and B allows 16-byte loads, whose loads are one predicated vector each and whose rounds have no branch (not in the default space)",
-			  vecrounds_names, { 0, 1 }, 2, { 0 }, 1, 0, 0, 1 },
+	/* Quiet, as split (the names stored before it are its off).  Side by
+	 * side on an H200 it took a 64 x 128 tile of split=2 from 0.92 to
+	 * 0.98 of cuBLAS at 3000^3, from 0.72 to 0.82 at 777x1333x2049 and
+	 * 0.75 to 0.88 at 1522x6781x5565, 128 x 128 tiles of 64 x 64 warps
+	 * from 0.90 to 0.97 at 4096^3, and the 128 x 256 tiles that win the
+	 * squares from 0.96 to 0.84: a parameter, both in the default space
+	 * (docs/studies/gemm-flat-rounds.md). */
+	[P_FLAT] = { "flat", "GT_FLAT", "with vec=4 and dbuf=1: rounds without a branch, every load predicated (one 16-byte vector where every row of A and B allows it, else a float at a time), the next round's loads free to move among the FMAs",
+		     flat_names, { 0, 1 }, 2, { 0, 1 }, 2, 0, 0, 1 },
 	[P_INJECT] = { "inject", "GT_INJECT", "test-only: GT_INJECT for a test's copy of the template (tests/faults), which injects a fault: wrong (leaves out A's last column); the shipped template has none",
 		       inject_names, { 0, 1 }, 2, { 0 }, 1, 0, 1 },
 };
@@ -151,8 +152,8 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 		return "realign shifts 16-byte loads into place (it needs vec=4)";
 	if (v[P_ASYNC] && v[P_DBUF])
 		return "async's stages replace dbuf's registers (async > 0 needs dbuf=0)";
-	if (v[P_VECROUNDS] && (v[P_VEC] != 4 || v[P_DBUF] != 1 || v[P_REALIGN]))
-		return "vecrounds copies dbuf=1's rounds of 16-byte loads (it needs vec=4, dbuf=1 and realign=off)";
+	if (v[P_FLAT] && (v[P_VEC] != 4 || v[P_DBUF] != 1 || v[P_REALIGN]))
+		return "flat is dbuf=1's rounds of vec=4 without a branch (it needs vec=4, dbuf=1 and realign=off)";
 	if (v[P_ASYNC] && lim->cc && lim->cc < 80)
 		return "async copies (cp.async) need compute capability 8.0";
 	if (v[P_SPLIT] > 1 && lim->cc && lim->cc < 90)
