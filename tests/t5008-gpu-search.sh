@@ -37,7 +37,7 @@ done
 # picks, where 512^3 measures its whole space (72 points, and the classics:
 # none of them is in it); --budget then searches it in full.
 P="--param bm=64,128 --param bn=64,128 --param bk=8,16 --param wm=32 --param wn=64 --param vec=4 --param pad=4"
-P="$P --param group=8 --param dbuf=1 --param split=1"
+P="$P --param group=8 --param dbuf=1 --param split=1 --param flat=off"
 # shellcheck disable=SC2086
 run_gt 0 gemm --sizes 512,4096 --no-probe $P --db "$T/g.db"
 check "512^3 measured its 72 and the 3 classics" test "$(count "$T/g.db" 512)" -eq 75
