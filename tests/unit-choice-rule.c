@@ -83,6 +83,13 @@ int main(void)
 	check(v == 20, "even columns: the sizes of even columns alone", NULL);
 	v = gputune_choice_rule(5, nrows + 1, ncols + 1, NULL, nwinner + 1, 2, cand, nshare + 2, f32, 3001, 3001, 1, &how);
 	check(v == 20 && how == GPUTUNE_CHOICE_CLASS, "odd columns with none measured: the row class's others", NULL);
+	/* A matrix product's sizes across the odd line stay evidence at the
+	 * penalty alone: the same sizes as products of one odd K, and the five
+	 * of even N outvote the one of odd N. */
+	long ndepths[] = { 2049, 2049, 2049, 2049, 2049, 2049 };
+	v = gputune_choice_rule(6, nrows, ncols, ndepths, nwinner, 2, cand, nshare, f32, 9001, 1001, 2049, &how);
+	check(v == 20 && how == GPUTUNE_CHOICE_CLASS,
+	      "matrix products of odd N: the sizes of even N are evidence too, at the odd line's penalty", NULL);
 	/* A size where a candidate was not measured (share -1: a search's or a
 	 * sample's size) is no evidence, however near: 7001x5003, measured for
 	 * 20 alone, would outvote 3001x3001 at 7001x5001 if it counted; it

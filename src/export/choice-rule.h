@@ -37,8 +37,9 @@
  * depth K: its row class is K's (the rows of A are K long, and K's
  * alignment decides whether A is read in 16-byte loads), its column class
  * N's (B and C), the area is the volume M N K, and the distance adds
- * 0.5 |ln of the ratio of K / N| to the aspect term.  Other families have
- * no depth (NULL depths; K = 1).
+ * 0.5 |ln of the ratio of K / N| to the aspect term, and no narrowing:
+ * a run measures one size of odd N per class of K, too few to speak alone
+ * (docs/studies/gemm-flat-rounds.md).  Others have no depth (NULL; K 1).
  */
 #ifndef GPUTUNE_CHOICE_RULE
 #define GPUTUNE_CHOICE_RULE
@@ -153,7 +154,7 @@ static inline int gputune_choice_rank(int n, const long *rows, const long *cols,
 		if (!gputune_choice_whole(share + i * ncand, ncand))
 			continue;
 		same += GPUTUNE_CHOICE_CLASS_OF(i) == klass;
-		narrow |= GPUTUNE_CHOICE_SIDE(i);
+		narrow |= !depths && GPUTUNE_CHOICE_SIDE(i);
 	}
 	if (ncand == 0) {
 		int best = -1;
