@@ -164,6 +164,10 @@ int main(void)
 		check(gputune_choice_fill(288, 132) > 0.727 && gputune_choice_fill(288, 132) < 0.728 &&
 			      gputune_choice_fill(512, 132) > 0.969 && gputune_choice_fill(5, 0) == 1,
 		      "the fill: blocks over the SMs' turns (288 tiles on 132 SMs: 73%)", NULL);
+		check(gputune_choice_fill_weight(288, 132) > 0.8527 && gputune_choice_fill_weight(288, 132) < 0.8529 &&
+			      gputune_choice_fill_weight(1, 132) > 0.08703 && gputune_choice_fill_weight(1, 132) < 0.08704 &&
+			      gputune_choice_fill_weight(264, 132) == 1,
+		      "the fill's weight: its square root (288 tiles: 0.853; one block on 132 SMs: 0.087)", NULL);
 		nr = gputune_choice_rank(2, grows, gcols, gdepth, gwin, 2, gcand, gshare, NULL, NULL, NULL, f32, 3000,
 					 3000, 3000, 1, out, &how);
 		check(nr == 1 && out[0] == 1, "without the fill, the faster variant where measured", NULL);

@@ -6,11 +6,12 @@
  * tiles of 128 x 256 at 3000 x 3000 put three blocks on some of 132 SMs
  * and two on the rest, so it takes three blocks' time with 73% of the SMs'
  * turns used, where 4096 x 4096's 512 tiles use 97%.  A candidate's share
- * at each size of evidence is scaled by its fill at the size asked over
- * its fill at that size, so that the evidence speaks of its speed per busy
- * SM and the rule of its fill where asked.  The turns are an SM's, not a
- * block slot's: blocks that share an SM share its FMA units, so one left
- * alone on an SM in the last turn runs faster than beside another.
+ * at each size of evidence is scaled by its fill's weight at the size
+ * asked over its weight at that size, so that the evidence speaks of its
+ * speed per busy SM and the rule of its fill where asked.  The turns are
+ * an SM's, not a block slot's: blocks that share an SM share its FMA
+ * units, so one left alone on an SM in the last turn runs faster than
+ * beside another.
  * Compiled into gputune and copied verbatim into the headers of the
  * families that read it.
  */
@@ -25,6 +26,23 @@ static inline double gputune_choice_fill(long blocks, long sms)
 		return 1;
 	long turns = (blocks + sms - 1) / sms;
 	return (double)blocks / ((double)turns * (double)sms);
+}
+
+/* The weight the rule gives a fill: its square root.  Where an SM holds
+ * several of a kernel's blocks at once (a 64 x 128 tile's, three), one
+ * more of them costs it less than a turn, which the fill counts, and more
+ * than nothing, which a count of waves would; the tiles that win a
+ * matrix product's mid and small shapes are such.  On an H200 (the run
+ * of 37f813f, 30 held-out shapes replayed) the fill taken whole cost the
+ * choice 0.04 to 0.12 of cuBLAS at four shapes and gained 0.03 at one;
+ * its square root makes the same choices as no fill there, and keeps the
+ * fill's sense (docs/studies/gemm-flat-rounds.md). */
+static inline double gputune_choice_fill_weight(long blocks, long sms)
+{
+	double x = gputune_choice_fill(blocks, sms), y = 1;
+	for (int i = 0; i < 16; i++) /* Newton's, from 1: x is in [1 / sms, 1] */
+		y = 0.5 * (y + x / y);
+	return y;
 }
 
 #endif

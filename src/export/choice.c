@@ -224,13 +224,13 @@ static void name_fill(struct choice_group *g)
 			family_fallback_point(f, g->point[i]); /* not a point of f: never a candidate */
 }
 
-/* The fill (choice-fill.h) of name v's launch at rows x cols x depth. */
+/* The fill's weight (choice-fill.h) of name v's launch at rows x cols x depth. */
 static double group_fill(const void *ctx, int v, long rows, long cols, long depth)
 {
 	const struct choice_group *g = ctx;
 	struct launch_geometry geo;
 	g->fam->geometry(g->point[v], g->dt, &(struct dims){ rows, cols, depth }, &geo);
-	return gputune_choice_fill((long)geo.grid[0] * geo.grid[1] * geo.grid[2], g->sms);
+	return gputune_choice_fill_weight((long)geo.grid[0] * geo.grid[1] * geo.grid[2], g->sms);
 }
 
 int choice_load(const char *db_path, const struct result_filter *flt, const char *templates_dir,

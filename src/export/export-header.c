@@ -490,12 +490,12 @@ static void write_helpers(const struct header *h)
 	if (fill_text) {
 		fprintf(f, "%s\nstatic inline void gputune_%s_geometry(int variant, %s,\n"
 			   "\tunsigned grid[3], unsigned block[3], unsigned *smem);\n\n", fill_text->text, P, geo_params);
-		fprintf(f, "/* The fill of variant v's grid at a size (gputune_choice_fill), ctx its group. */\n"
+		fprintf(f, "/* The fill's weight of variant v's grid at a size (gputune_choice_fill_weight), ctx its group. */\n"
 			   "static inline double gputune_%s_fill(const void *ctx, int v, long rows, long cols, long depth)\n{\n"
 			   "\tconst gputune_%s_group *g = (const gputune_%s_group *)ctx;\n"
 			   "\tunsigned grid[3], block[3], smem;\n"
 			   "\tgputune_%s_geometry(v, (int)rows, (int)cols, (int)depth, grid, block, &smem);\n"
-			   "\treturn gputune_choice_fill((long)grid[0] * grid[1] * grid[2], g->sms);\n}\n\n",
+			   "\treturn gputune_choice_fill_weight((long)grid[0] * grid[1] * grid[2], g->sms);\n}\n\n",
 			P, P, P, P);
 		snprintf(fill, sizeof(fill), "gputune_%s_fill, g", P);
 	}
