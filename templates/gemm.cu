@@ -56,16 +56,20 @@
  *             a time along the row.  Outside A or B the copy fills zeros.
  *             Code for GPUs before 8.0 copies synchronously, in the same
  *             order, which the same barriers keep right.
- *   FLAT      1 (with VEC 4 and DBUF 1): DBUF 1's rounds with no branch in them,
- *             so that the compiler may spread the next round's loads and
- *             their addresses among the FMAs: each load is predicated
- *             (zeros outside A or B), one 16-byte vector where every row
- *             of A and B allows it (VEC 4, K and N multiples of 4, A and
- *             B aligned), else a float at a time; the round after the
+ *   FLAT      1 (with VEC 4 and DBUF 1): DBUF 1's rounds with no branch
+ *             in them, so that the compiler may spread the next round's
+ *             loads and their addresses among the FMAs: each load is
+ *             predicated (zeros outside A or B), one 16-byte vector where
+ *             every row of A and B allows it (K and N multiples of 4, A
+ *             and B aligned), else a float at a time; the round after the
  *             block's last is loaded too (predicated as the others, so
- *             inside A and B or nothing) into a stage nobody reads.  Faster for
- *             mid tiles, slower for the largest
- *             (docs/studies/gemm-flat-rounds.md).
+ *             inside A and B or nothing) into a stage nobody reads.
+ *             Faster for mid tiles, slower for the largest
+ *             (docs/studies/gemm-flat-rounds.md).  2: as 1, but where
+ *             rows are off 16 bytes a warp's float loads read consecutive
+ *             floats (a float a lane) rather than every fourth (4
+ *             consecutive a thread); not in the default space until
+ *             measured.
  * A is stored transposed in shared memory (As[k][m]) so that a thread's
  * TM values of A for one k are contiguous, like its TN values of B.
  * M, N and K need not be multiples of anything: loads outside A or B read
@@ -229,6 +233,42 @@ __device__ __forceinline__ void gt_gemm_fetch_flat(const float *__restrict__ p, 
 #pragma unroll
 		for (int i = 0; i < VEC; i++)
 			v[i] = r < rows && c + i < cols ? p[(size_t)r * ld + c + i] : 0.0f;
+	}
+}
+
+/* FLAT 2: a thread's NL floats of the R x C tile at (r0, c0) of a rows x
+ * cols matrix (leading dimension ld), zeros outside, float j being the
+ * tile's element j T + t (T threads): a warp's load reads 32 consecutive
+ * floats of a row, or whole rows of a shorter one.  Rows are walked by
+ * one pointer, so that the loads' addresses are not each held in
+ * registers.  T and C are powers of two. */
+template <int R, int C, int T, int NL>
+__device__ __forceinline__ void gt_gemm_fetch_lanes(const float *__restrict__ p, int rows, int cols, int ld, int r0,
+						    int c0, int t, float *v)
+{
+	constexpr int SPAN = T >= C ? T / C : 1, PER = C > T ? C / T : 1; /* rows a load, loads a row */
+	const int tr = T >= C ? t / C : 0, tc = T >= C ? t % C : t;
+	const float *q = p + (size_t)(r0 + tr) * ld + c0 + tc;
+#pragma unroll
+	for (int j = 0; j < NL; j++) {
+		const int r = r0 + tr + (j / PER) * SPAN, c = c0 + tc + (j % PER) * T;
+		v[j] = r < rows && c < cols ? q[(j % PER) * T] : 0.0f;
+		if (j % PER == PER - 1)
+			q += (size_t)SPAN * ld;
+	}
+}
+
+/* ... and into the shared tile at s (row length ld), transposed (s[c][r],
+ * A's) or not (s[r][c], B's). */
+template <int C, int T, int NL, bool TRANSPOSED>
+__device__ __forceinline__ void gt_gemm_stash_lanes(gt_gemm_sptr s, int ld, int t, const float *v)
+{
+	constexpr int SPAN = T >= C ? T / C : 1, PER = C > T ? C / T : 1;
+	const int tr = T >= C ? t / C : 0, tc = T >= C ? t % C : t;
+#pragma unroll
+	for (int j = 0; j < NL; j++) {
+		const int r = tr + (j / PER) * SPAN, c = tc + (j % PER) * T;
+		gt_gemm_sts(TRANSPOSED ? s + (c * ld + r) : s + (r * ld + c), v[j]);
 	}
 }
 
@@ -625,17 +665,41 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 					gt_gemm_fetch_flat<VEC, false>(B, K, N, N, k0 + r, n0 + c, rb[l]);
 			}
 		};
+		/* FLAT 2's copy of floats: a warp's load reads consecutive floats
+		 * of a row, where FLAT 1's reads every fourth float of 128 four
+		 * times over (gt_gemm_fetch_lanes); each float stashed alone. */
+		auto fetch_lanes = [&](int k0) {
+			gt_gemm_fetch_lanes<BM, BK, S::THREADS, S::LOADS_A * VEC>(A, M, K, K, m0, k0, t, &ra[0][0]);
+			gt_gemm_fetch_lanes<BK, BN, S::THREADS, S::LOADS_B * VEC>(B, K, N, N, k0, n0, t, &rb[0][0]);
+		};
+		auto stash_lanes = [&](gt_gemm_sptr as) {
+			gt_gemm_stash_lanes<BK, S::THREADS, S::LOADS_A * VEC, true>(as, S::LDA, t, &ra[0][0]);
+			gt_gemm_stash_lanes<BN, S::THREADS, S::LOADS_B * VEC, false>(as + BK * S::LDA, S::LDB, t, &rb[0][0]);
+		};
 		auto flat_rounds = [&](bool v4) {
+			const bool lanes = FLAT == 2 && !v4;
 			if (SK == 1 || rounds > 0) {
-				fetch_flat(k0, v4);
-				stash(smem);
+				if (lanes)
+					fetch_lanes(k0);
+				else
+					fetch_flat(k0, v4);
+				if (lanes)
+					stash_lanes(smem);
+				else
+					stash(smem);
 			}
 			__syncthreads();
 			for (int r = 0; r < rounds; r++) {
 				const gt_gemm_sptr cur = smem + (r & 1) * S::STAGE, next = smem + ((r + 1) & 1) * S::STAGE;
-				fetch_flat(k0 + (r + 1) * BK, v4);
+				if (lanes)
+					fetch_lanes(k0 + (r + 1) * BK);
+				else
+					fetch_flat(k0 + (r + 1) * BK, v4);
 				compute(cur);
-				stash(next);
+				if (lanes)
+					stash_lanes(next);
+				else
+					stash(next);
 				__syncthreads();
 			}
 		};

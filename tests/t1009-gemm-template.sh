@@ -3,8 +3,8 @@
 # the points its benchmark times, with scalar loads and odd padding too,
 # split-K over clusters of 2, 4 and 8 blocks, the shifted loads of
 # realign=on, stages filled by cp.async (async=2 to 4, also under split-K
-# and with scalar loads), flat=on's rounds without a branch (also under
-# split-K), and refuses points whose tiles do not divide and
+# and with scalar loads), flat's rounds without a branch (on and lanes,
+# also under split-K), and refuses points whose tiles do not divide and
 # async stages beside dbuf's (its static checks).
 . "$(dirname "$0")/setup"
 NVRTC_PROGRAM="$top_builddir/tests/nvrtc-program"
@@ -41,8 +41,10 @@ point async4-scalar-odd-pad 128 128 8 64 32 8 4 1 1 0 1 1 0 4
 point async3-split2 64 128 16 32 32 8 4 4 4 0 8 2 0 3
 point flat-wide 128 256 8 64 64 4 2 4 4 1 8 1 0 0 1
 point flat-split2 64 128 8 32 64 4 2 4 0 1 1 2 0 0 1
+point flat-lanes 64 128 16 32 64 8 2 4 4 1 8 2 0 0 2
+point flat-lanes-wide 128 256 8 64 64 4 2 4 4 1 8 1 0 0 2
 for f in simple reg2d wide deep small scalar-odd-pad split2 split4 split8 realign realign-wide-split async2 async3-wide \
-	async4-scalar-odd-pad async3-split2 flat-wide flat-split2; do
+	async4-scalar-odd-pad async3-split2 flat-wide flat-split2 flat-lanes flat-lanes-wide; do
 	check "the $f point compiles" "$NVRTC_PROGRAM" "$T/$f.cu"
 done
 point bad-warp 96 128 8 64 64 8 4 4 4 1 8

@@ -37,7 +37,7 @@ _Static_assert(NPARAMS <= MAX_PARAMS, "more parameters than MAX_PARAMS");
 
 static const char *const inject_names[] = { "none", "wrong", NULL };
 static const char *const realign_names[] = { "off", "on", NULL };
-static const char *const flat_names[] = { "off", "on", NULL };
+static const char *const flat_names[] = { "off", "on", "lanes", NULL };
 
 static const struct param_def params[NPARAMS] = {
 	[P_BM] = { "bm", "GT_BM", "rows of C per block (the block tile's height)",
@@ -80,9 +80,10 @@ static const struct param_def params[NPARAMS] = {
 	 * 0.75 to 0.88 at 1522x6781x5565, 128 x 128 tiles of 64 x 64 warps
 	 * from 0.90 to 0.97 at 4096^3, and the 128 x 256 tiles that win the
 	 * squares from 0.96 to 0.84: a parameter, both in the default space
-	 * (docs/studies/gemm-flat-rounds.md). */
-	[P_FLAT] = { "flat", "GT_FLAT", "with vec=4 and dbuf=1: rounds without a branch, every load predicated (one 16-byte vector where every row of A and B allows it, else a float at a time), the next round's loads free to move among the FMAs",
-		     flat_names, { 0, 1 }, 2, { 0, 1 }, 2, 0, 0, 1 },
+	 * (docs/studies/gemm-flat-rounds.md).  lanes, whose float loads read
+	 * consecutive floats a warp, is not until measured. */
+	[P_FLAT] = { "flat", "GT_FLAT", "with vec=4 and dbuf=1: rounds without a branch, every load predicated (one 16-byte vector where every row of A and B allows it, else a float at a time), the next round's loads free to move among the FMAs; lanes: as on, a warp's float loads reading consecutive floats of a row (not in the default space)",
+		     flat_names, { 0, 1, 2 }, 3, { 0, 1 }, 2, 0, 0, 1 },
 	[P_INJECT] = { "inject", "GT_INJECT", "test-only: GT_INJECT for a test's copy of the template (tests/faults), which injects a fault: wrong (leaves out A's last column); the shipped template has none",
 		       inject_names, { 0, 1 }, 2, { 0 }, 1, 0, 1 },
 };
