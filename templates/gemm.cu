@@ -217,14 +217,15 @@ __device__ __forceinline__ void gt_gemm_fetch(const float *__restrict__ p, int r
 
 /* FLAT: VEC consecutive floats of row r (of rows x cols, leading
  * dimension ld) from column c, zeros outside, every load predicated
- * rather than branched around: as one 16-byte vector where V4 (VEC 4,
+ * rather than branched around: as one 16-byte vector where v4 (VEC 4,
  * every row 16-byte aligned and c a multiple of 4, so that a vector is
- * wholly inside the row or outside), else a float at a time. */
-template <int VEC, bool V4>
+ * wholly inside the row or outside), else a float at a time.  v4 is a
+ * constant at every call (a copy of the rounds each), not a branch. */
+template <int VEC>
 __device__ __forceinline__ void gt_gemm_fetch_flat(const float *__restrict__ p, int rows, int cols, int ld, int r,
-						   int c, float *v)
+						   int c, bool v4, float *v)
 {
-	if (V4) {
+	if (VEC == 4 && v4) {
 		float4 x = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
 		if (r < rows && c + 3 < cols)
 			x = *reinterpret_cast<const float4 *>(p + (size_t)r * ld + c);
@@ -236,25 +237,34 @@ __device__ __forceinline__ void gt_gemm_fetch_flat(const float *__restrict__ p, 
 	}
 }
 
-/* FLAT 2: a thread's NL floats of the R x C tile at (r0, c0) of a rows x
- * cols matrix (leading dimension ld), zeros outside, float j being the
- * tile's element j T + t (T threads): a warp's load reads 32 consecutive
- * floats of a row, or whole rows of a shorter one.  Rows are walked by
- * one pointer, so that the loads' addresses are not each held in
- * registers.  T and C are powers of two. */
-template <int R, int C, int T, int NL>
+/* FLAT 2: where in a tile of C columns thread t of T keeps its floats:
+ * float j is the tile's element j T + t, so that a warp's load reads 32
+ * consecutive floats of a row, or whole rows of a shorter one.  T and C
+ * are powers of two: a load spans SPAN rows, a row takes PER loads. */
+template <int C, int T> struct gt_gemm_lanes {
+	static constexpr int SPAN = T >= C ? T / C : 1, PER = C > T ? C / T : 1;
+	int tr, tc; /* float 0's row and column */
+	__device__ __forceinline__ gt_gemm_lanes(int t) : tr(T >= C ? t / C : 0), tc(T >= C ? t % C : t) {}
+	/* float j's row and column, from a tile's origin at r0, c0 */
+	__device__ __forceinline__ int row(int j, int r0 = 0) const { return r0 + tr + (j / PER) * SPAN; }
+	__device__ __forceinline__ int col(int j, int c0 = 0) const { return c0 + tc + (j % PER) * T; }
+};
+
+/* ... a thread's NL floats of the tile of C columns at (r0, c0) of a rows
+ * x cols matrix (leading dimension ld), zeros outside, rows walked by one
+ * pointer, so that the loads' addresses are not each held in registers ... */
+template <int C, int T, int NL>
 __device__ __forceinline__ void gt_gemm_fetch_lanes(const float *__restrict__ p, int rows, int cols, int ld, int r0,
 						    int c0, int t, float *v)
 {
-	constexpr int SPAN = T >= C ? T / C : 1, PER = C > T ? C / T : 1; /* rows a load, loads a row */
-	const int tr = T >= C ? t / C : 0, tc = T >= C ? t % C : t;
-	const float *q = p + (size_t)(r0 + tr) * ld + c0 + tc;
+	typedef gt_gemm_lanes<C, T> L;
+	const L at(t);
+	const float *q = p + (size_t)(r0 + at.tr) * ld + c0 + at.tc;
 #pragma unroll
 	for (int j = 0; j < NL; j++) {
-		const int r = r0 + tr + (j / PER) * SPAN, c = c0 + tc + (j % PER) * T;
-		v[j] = r < rows && c < cols ? q[(j % PER) * T] : 0.0f;
-		if (j % PER == PER - 1)
-			q += (size_t)SPAN * ld;
+		v[j] = at.row(j, r0) < rows && at.col(j, c0) < cols ? q[(j % L::PER) * T] : 0.0f;
+		if (j % L::PER == L::PER - 1)
+			q += (size_t)L::SPAN * ld;
 	}
 }
 
@@ -263,11 +273,10 @@ __device__ __forceinline__ void gt_gemm_fetch_lanes(const float *__restrict__ p,
 template <int C, int T, int NL, bool TRANSPOSED>
 __device__ __forceinline__ void gt_gemm_stash_lanes(gt_gemm_sptr s, int ld, int t, const float *v)
 {
-	constexpr int SPAN = T >= C ? T / C : 1, PER = C > T ? C / T : 1;
-	const int tr = T >= C ? t / C : 0, tc = T >= C ? t % C : t;
+	const gt_gemm_lanes<C, T> at(t);
 #pragma unroll
 	for (int j = 0; j < NL; j++) {
-		const int r = tr + (j / PER) * SPAN, c = tc + (j % PER) * T;
+		const int r = at.row(j), c = at.col(j);
 		gt_gemm_sts(TRANSPOSED ? s + (c * ld + r) : s + (r * ld + c), v[j]);
 	}
 }
@@ -651,26 +660,20 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 #pragma unroll
 			for (int l = 0; l < S::LOADS_A; l++) {
 				const int e = (l * S::THREADS + t) * VEC, r = e / BK, c = e % BK;
-				if (v4)
-					gt_gemm_fetch_flat<VEC, true>(A, M, K, K, m0 + r, k0 + c, ra[l]);
-				else
-					gt_gemm_fetch_flat<VEC, false>(A, M, K, K, m0 + r, k0 + c, ra[l]);
+				gt_gemm_fetch_flat<VEC>(A, M, K, K, m0 + r, k0 + c, v4, ra[l]);
 			}
 #pragma unroll
 			for (int l = 0; l < S::LOADS_B; l++) {
 				const int e = (l * S::THREADS + t) * VEC, r = e / BN, c = e % BN;
-				if (v4)
-					gt_gemm_fetch_flat<VEC, true>(B, K, N, N, k0 + r, n0 + c, rb[l]);
-				else
-					gt_gemm_fetch_flat<VEC, false>(B, K, N, N, k0 + r, n0 + c, rb[l]);
+				gt_gemm_fetch_flat<VEC>(B, K, N, N, k0 + r, n0 + c, v4, rb[l]);
 			}
 		};
 		/* FLAT 2's copy of floats: a warp's load reads consecutive floats
 		 * of a row, where FLAT 1's reads every fourth float of 128 four
 		 * times over (gt_gemm_fetch_lanes); each float stashed alone. */
 		auto fetch_lanes = [&](int k0) {
-			gt_gemm_fetch_lanes<BM, BK, S::THREADS, S::LOADS_A * VEC>(A, M, K, K, m0, k0, t, &ra[0][0]);
-			gt_gemm_fetch_lanes<BK, BN, S::THREADS, S::LOADS_B * VEC>(B, K, N, N, k0, n0, t, &rb[0][0]);
+			gt_gemm_fetch_lanes<BK, S::THREADS, S::LOADS_A * VEC>(A, M, K, K, m0, k0, t, &ra[0][0]);
+			gt_gemm_fetch_lanes<BN, S::THREADS, S::LOADS_B * VEC>(B, K, N, N, k0, n0, t, &rb[0][0]);
 		};
 		auto stash_lanes = [&](gt_gemm_sptr as) {
 			gt_gemm_stash_lanes<BK, S::THREADS, S::LOADS_A * VEC, true>(as, S::LDA, t, &ra[0][0]);
@@ -678,28 +681,28 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 		};
 		auto flat_rounds = [&](bool v4) {
 			const bool lanes = FLAT == 2 && !v4;
+			auto get = [&](int k) {
+				if (lanes)
+					fetch_lanes(k);
+				else
+					fetch_flat(k, v4);
+			};
+			auto put = [&](gt_gemm_sptr as) {
+				if (lanes)
+					stash_lanes(as);
+				else
+					stash(as);
+			};
 			if (SK == 1 || rounds > 0) {
-				if (lanes)
-					fetch_lanes(k0);
-				else
-					fetch_flat(k0, v4);
-				if (lanes)
-					stash_lanes(smem);
-				else
-					stash(smem);
+				get(k0);
+				put(smem);
 			}
 			__syncthreads();
 			for (int r = 0; r < rounds; r++) {
 				const gt_gemm_sptr cur = smem + (r & 1) * S::STAGE, next = smem + ((r + 1) & 1) * S::STAGE;
-				if (lanes)
-					fetch_lanes(k0 + (r + 1) * BK);
-				else
-					fetch_flat(k0 + (r + 1) * BK, v4);
+				get(k0 + (r + 1) * BK);
 				compute(cur);
-				if (lanes)
-					stash_lanes(next);
-				else
-					stash(next);
+				put(next);
 				__syncthreads();
 			}
 		};
