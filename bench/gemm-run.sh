@@ -4,7 +4,8 @@
 #   tune   from an empty database and compile cache, `gputune gemm --sizes
 #          $GEMM_SIZES` (default 1024-8192; $GEMM_DEVICES, when set, is its
 #          --devices; $GEMM_OPTIONS, when set, more of its options), timed, its summary kept; then the header exported
-#          from that database alone.
+#          from that database alone, and the database gzipped beside it
+#          (OUTDIR/gemm.db.gz).
 #   split  the split-K study: `gputune gemm` at shapes of few tiles and a
 #          long K (default space), and each size's best of each split
 #          value from the database.
@@ -59,6 +60,10 @@ if [ "$stage" = tune ] || [ "$stage" = all ]; then
 	# the sizes of long launches that started from a smaller one's fastest.
 	grep "variants in\|launches of" "$out/tune.err" || true
 	"$GPUTUNE" export --kernel gemm --no-shipped -o "$out/gputune_gemm.h"
+	# A compressed copy beside it: a run's database (17 MB for 1024-8192, 2.5 MB gzipped) is what
+	# db/shipped.json and bench/gemm-replay.sh take, and may be too large
+	# to bring back from a GPU machine whole.
+	gzip -9c "$GPUTUNE_DB" >"$GPUTUNE_DB.gz"
 fi
 if [ "$stage" = split ] || [ "$stage" = all ]; then
 	sdb="$out/split.db"
