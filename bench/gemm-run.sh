@@ -60,9 +60,9 @@ if [ "$stage" = tune ] || [ "$stage" = all ]; then
 	# the sizes of long launches that started from a smaller one's fastest.
 	grep "variants in\|launches of" "$out/tune.err" || true
 	"$GPUTUNE" export --kernel gemm --no-shipped -o "$out/gputune_gemm.h"
-	# A compressed copy beside it: a run's database (17 MB for 1024-8192, 2.5 MB gzipped) is what
-	# db/shipped.json and bench/gemm-replay.sh take, and may be too large
-	# to bring back from a GPU machine whole.
+	# A compressed copy beside it: a run's database (17 MB for 1024-8192,
+	# 2.5 MB gzipped) is what db/shipped.json and bench/gemm-replay.sh
+	# take, and may be too large to bring back from a GPU machine whole.
 	gzip -9c "$GPUTUNE_DB" >"$GPUTUNE_DB.gz"
 fi
 if [ "$stage" = split ] || [ "$stage" = all ]; then
