@@ -68,8 +68,8 @@
  *             (docs/studies/gemm-flat-rounds.md).  2: as 1, but where
  *             rows are off 16 bytes a warp's float loads read consecutive
  *             floats (a float a lane) rather than every fourth (4
- *             consecutive a thread); not in the default space until
- *             measured.
+ *             consecutive a thread): faster for most tiles where N or K
+ *             is odd (docs/studies/gemm-flat-lanes.md).
  * A is stored transposed in shared memory (As[k][m]) so that a thread's
  * TM values of A for one k are contiguous, like its TN values of B.
  * M, N and K need not be multiples of anything: loads outside A or B read
@@ -219,8 +219,9 @@ __device__ __forceinline__ void gt_gemm_fetch(const float *__restrict__ p, int r
  * dimension ld) from column c, zeros outside, every load predicated
  * rather than branched around: as one 16-byte vector where v4 (VEC 4,
  * every row 16-byte aligned and c a multiple of 4, so that a vector is
- * wholly inside the row or outside), else a float at a time.  v4 is a
- * constant at every call (a copy of the rounds each), not a branch. */
+ * wholly inside the row or outside), else a float at a time (as
+ * gt_gemm_fetch's).  v4 is a constant at every call (a copy of the rounds
+ * each), not a branch. */
 template <int VEC>
 __device__ __forceinline__ void gt_gemm_fetch_flat(const float *__restrict__ p, int rows, int cols, int ld, int r,
 						   int c, bool v4, float *v)
@@ -231,9 +232,7 @@ __device__ __forceinline__ void gt_gemm_fetch_flat(const float *__restrict__ p, 
 			x = *reinterpret_cast<const float4 *>(p + (size_t)r * ld + c);
 		gt_gemm_unpack4(x, v);
 	} else {
-#pragma unroll
-		for (int i = 0; i < VEC; i++)
-			v[i] = r < rows && c + i < cols ? p[(size_t)r * ld + c + i] : 0.0f;
+		gt_gemm_fetch<VEC>(p, rows, cols, ld, r, c, false, v);
 	}
 }
 

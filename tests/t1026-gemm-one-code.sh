@@ -4,7 +4,7 @@
 # transpose: a header is exported from a hand-made database of variants
 # that take each of the template's paths (register-staged rounds with one
 # and two stages and fragments read ahead, scalar and 16-byte loads,
-# realigned loads, cp.async stages, split-K over a cluster, flat=on's
+# realigned loads, cp.async stages, split-K over a cluster, flat's
 # rounds without a branch (on and lanes), under split-K too, several thread tiles; the family's own kernel, which every header carries, among them)
 # and built by nvcc; every kernel it instantiates as the tuner's (the
 # unbounded build) must be, byte for byte, the code of one of the CUBINs
