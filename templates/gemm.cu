@@ -38,7 +38,9 @@
  *             shared memories, block 0's first, then 1's and so on, so
  *             the sum is in one order at every run (deterministic) and
  *             needs neither scratch memory nor a second kernel.  A shape
- *             of few tiles and a long K fills the GPU this way.  Code
+ *             of few tiles and a long K fills the GPU this way; S need
+ *             not be a power of two (3 fits some grids into their waves
+ *             where 2 and 4 do not: docs/studies/gemm-split-3.md).  Code
  *             built without clusters (for GPUs before 9.0, which a newer
  *             one may run from its PTX) multiplies each tile whole in its
  *             first block.
@@ -403,8 +405,8 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 	static_assert((BM * BK / VEC) % S::THREADS == 0 && (BK * BN / VEC) % S::THREADS == 0,
 		      "the threads must share the tile loads evenly");
 	static_assert(BK % VEC == 0 && BN % VEC == 0, "vector loads must not straddle a tile row");
-	static_assert(SPLIT == 1 || (BM % SPLIT == 0 && (BM / SPLIT * BN) % 4 == 0),
-		      "the cluster's blocks must share the tile's rows evenly");
+	static_assert(SPLIT == 1 || (SPLIT <= 8 && BM >= SPLIT && BN % 4 == 0),
+		      "the cluster's blocks must each sum whole rows of the tile, 4 floats at a time");
 	static_assert(ASYNC == 0 || (ASYNC >= 2 && ASYNC <= 4 && !DBUF), "ASYNC is 0 or 2 to 4 stages, without DBUF");
 	static_assert(DBUF >= 0 && DBUF <= 2 && (DBUF < 2 || BK % 2 == 0), "DBUF is 0, 1 or 2 (2 with BK even)");
 	static_assert(!FLAT || (VEC == 4 && DBUF == 1 && !ASYNC && !REALIGN), "FLAT is of VEC 4 and DBUF 1 alone");
@@ -751,10 +753,15 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 						gt_gemm_sts(part + ((wm0 + i * S::SUBM + lm + x) * BN + wn0 + j * S::SUBN + ln + y),
 							    acc[i * TM + x][j * TN + y]);
 		gt_gemm_cluster_sync();
-		const int share = BM / SPLIT * BN;
+		/* Block s sums rows s BM / S to (s + 1) BM / S: as many for each
+		 * where S divides BM (the code of the splits before 3 and 6), else
+		 * whole rows all the same. */
+		constexpr bool EVEN = BM % SPLIT == 0;
+		const int row0 = EVEN ? slice * (BM / SPLIT) : slice * BM / SPLIT;
+		const int share = EVEN ? BM / SPLIT * BN : ((slice + 1) * BM / SPLIT - row0) * BN;
 		const bool c_vec = (N % 4) == 0 && ((size_t)C % 16) == 0;
 		for (int e = t * 4; e < share; e += S::THREADS * 4) {
-			const int r = slice * (BM / SPLIT) + e / BN, c = e % BN;
+			const int r = row0 + e / BN, c = e % BN;
 			float4 sum = gt_gemm_cluster_load4(part + (r * BN + c), 0);
 #pragma unroll
 			for (int s = 1; s < SPLIT; s++) {

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The matrix multiply template (templates/gemm.cu) compiles with NVRTC at
 # the points its benchmark times, with scalar loads and odd padding too,
-# split-K over clusters of 2, 4 and 8 blocks, the shifted loads of
+# split-K over clusters of 2, 3, 4, 6 and 8 blocks (3 and 6 with rows
+# shared unevenly), the shifted loads of
 # realign=on, stages filled by cp.async (async=2 to 4, also under split-K
 # and with scalar loads), flat's rounds without a branch (on and lanes,
 # also under split-K), and refuses points whose tiles do not divide and
@@ -33,6 +34,8 @@ point scalar-odd-pad 64 128 8 32 64 8 8 1 1 1 1
 point split2 64 128 8 32 64 8 8 4 4 1 8 2
 point split4 64 64 16 32 32 4 4 4 4 1 1 4
 point split8 32 64 8 32 32 4 4 1 0 0 1 8
+point split3 64 128 16 32 64 8 2 4 4 1 8 3 0 0 2
+point split6 128 64 16 32 64 4 2 4 4 1 1 6
 point realign 128 128 8 32 64 8 8 4 4 0 1 1 1
 point realign-wide-split 128 256 8 64 64 8 4 4 4 1 8 2 1
 point async2 128 128 16 64 32 8 4 4 4 0 8 1 0 2
@@ -43,7 +46,7 @@ point flat-wide 128 256 8 64 64 4 2 4 4 1 8 1 0 0 1
 point flat-split2 64 128 8 32 64 4 2 4 0 1 1 2 0 0 1
 point flat-lanes 64 128 16 32 64 8 2 4 4 1 8 2 0 0 2
 point flat-lanes-wide 128 256 8 64 64 4 2 4 4 1 8 1 0 0 2
-for f in simple reg2d wide deep small scalar-odd-pad split2 split4 split8 realign realign-wide-split async2 async3-wide \
+for f in simple reg2d wide deep small scalar-odd-pad split2 split4 split8 split3 split6 realign realign-wide-split async2 async3-wide \
 	async4-scalar-odd-pad async3-split2 flat-wide flat-split2 flat-lanes flat-lanes-wide; do
 	check "the $f point compiles" "$NVRTC_PROGRAM" "$T/$f.cu"
 done

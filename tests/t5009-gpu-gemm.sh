@@ -182,7 +182,7 @@ fi
 export GPUTUNE_DB="$T/split.db"
 split="--strategy exhaustive --param bm=32,64 --param bn=64 --param bk=8,16 --param wm=32 --param wn=32
 	--param tm=4 --param tn=4 --param vec=1,4 --param pad=4 --param dbuf=all --param group=1,8
-	--param split=1,2,4,8"
+	--param split=1,2,3,4,6,8"
 # shellcheck disable=SC2086
 run_gt 0 gemm --sizes 97x65x1000,130x70x3,64x64x4096 --quiet --no-probe $split
 for s in "97 65 1000" "130 70 3" "64 64 4096"; do
@@ -198,7 +198,7 @@ q "SELECT v.params, round(m.gbps) FROM winner w JOIN measurement m ON m.id = w.m
 # variants are right, the injected fault is caught, and the size's winner
 # is among the header's kernels below, whose launch opts in too.
 big="--strategy exhaustive --param bm=128 --param bn=128 --param bk=8 --param wm=64 --param wn=64 --param tm=8
-	--param tn=4 --param vec=4 --param pad=4 --param dbuf=1 --param group=8 --param split=2,4 --param inject=none,wrong"
+	--param tn=4 --param vec=4 --param pad=4 --param dbuf=1 --param group=8 --param split=2,3,4 --param inject=none,wrong"
 # shellcheck disable=SC2086
 run_gt 0 gemm --templates "$T/faults" --sizes 200x300x2000 --quiet --no-probe $big
 checks_at 200 300 2000
