@@ -39,11 +39,11 @@
  *             the sum is in one order at every run (deterministic) and
  *             needs neither scratch memory nor a second kernel.  A shape
  *             of few tiles and a long K fills the GPU this way; S need
- *             not be a power of two (3 fits some grids into their waves
- *             where 2 and 4 do not: docs/studies/gemm-split-3.md).  Code
- *             built without clusters (for GPUs before 9.0, which a newer
- *             one may run from its PTX) multiplies each tile whole in its
- *             first block.
+ *             not be a power of two (3 fits some grids into the SMs'
+ *             waves where 2 and 4 do not: docs/studies/gemm-split-3.md).
+ *             Code built without clusters (for GPUs before 9.0, which a
+ *             newer one may run from its PTX) multiplies each tile whole
+ *             in its first block.
  *   REALIGN   1 (with VEC 4): rows of A or B that start off 16 bytes (K
  *             or N not a multiple of 4) are loaded as aligned 16-byte
  *             vectors shifted into place (gt_gemm_fetch_shifted) rather

@@ -68,10 +68,13 @@ static const struct param_def params[NPARAMS] = {
 	 * side on an H200 a 64 x 128 tile of 64 x 64 warps reached 0.93 of
 	 * cuBLAS at 777x1333x2049 with it, where the best of 2 and 4 over
 	 * eight tiles was 0.88, and a 64 x 128 tile 1.00 at 2504x688x2060
-	 * (0.91 with 2; docs/studies/gemm-split-3.md).  6 and 8 only when
-	 * asked. */
+	 * (0.91 with 2).  But a cold run with 3 in the default space (96,068
+	 * points) found no kernel with it that won a held-out shape, and its
+	 * header did worse there (0.755 worst, 0.944 median of cuBLAS,
+	 * against 0.837 and 0.957 without): 3 and 6, like 8, only when asked
+	 * (docs/studies/gemm-split-3.md). */
 	[P_SPLIT] = { "split", "GT_SPLIT", "blocks per tile of C, each multiplying a slice of K, summed in order over a thread-block cluster's shared memory (compute capability 9.0 on)",
-		      NULL, { 1, 2, 3, 4, 6, 8 }, 6, { 1, 2, 3, 4 }, 4, 1, 0, 1 },
+		      NULL, { 1, 2, 3, 4, 6, 8 }, 6, { 1, 2, 4 }, 3, 1, 0, 1 },
 	/* Quiet, as split; not in the default space until measured against
 	 * the element-by-element loads it replaces. */
 	[P_REALIGN] = { "realign", "GT_REALIGN", "with vec=4: rows of A or B that start off 16 bytes (K or N not a multiple of 4) loaded as aligned 16-byte vectors shifted into place through the warp's shuffles, instead of element by element (measured on an H200 at 0.44-0.64 of realign=off's speed: not in the default space)",
