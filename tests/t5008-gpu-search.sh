@@ -4,7 +4,8 @@
 # same variants (the guided ones follow the figures, which vary from run
 # to run); a second run with a larger budget goes on from the first (it
 # measures only the difference); a size of long launches starts from a
-# smaller size's fastest; a budget in seconds stops in time.
+# smaller size's fastest; the family's seeds are measured first where the
+# space holds them; a budget in seconds stops in time.
 . "$(dirname "$0")/setup"
 skip_without_gpu
 SQL="$top_builddir/tests/sqlexec"
@@ -48,6 +49,20 @@ grep_in "$T/err" "the 24 fastest at 512x512x512, then 16 more the search picks"
 # shellcheck disable=SC2086
 run_gt 0 gemm --sizes 4096 --no-probe $P --budget 75 --db "$T/g.db"
 check "with --budget it goes on to the whole space" test "$(count "$T/g.db" 4096)" -eq 75
+# The seeds are measured first at every size a search covers, where the
+# space holds them: of a space holding one (64 x 128 of split=2, lanes) and
+# leaving out the others (tn=2, wn=64 with wm=32 only), a random search of
+# 5 (the 3 classics, the seed and one pick) measures it at both sizes.
+seed="bm=64,bn=128,bk=16,wm=32,wn=64,tm=8,tn=2,vec=4,pad=4,dbuf=1,group=8,split=2,flat=lanes"
+P="--param bm=64,128 --param bn=128 --param bk=16 --param wm=32 --param wn=64 --param tm=4,8 --param tn=2"
+P="$P --param vec=4 --param pad=4 --param dbuf=1 --param group=8 --param split=1,2 --param flat=on,lanes"
+# shellcheck disable=SC2086
+run_gt 0 gemm --sizes 256,300x200x100 --no-probe $P --strategy random --budget 5 --db "$T/seed.db"
+seeded() { "$SQL" "$T/seed.db" "SELECT count(*) FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE v.params = '$1'"; }
+check "the seed in the space is measured at both sizes" test "$(seeded "$seed")" -eq 2
+check "a seed outside it is not measured" \
+	test "$(seeded "bm=128,bn=64,bk=16,wm=32,wn=64,tm=4,tn=2,vec=4,pad=4,dbuf=1,group=1,split=4,flat=lanes")" -eq 0
+check "each size measured its budget of 5" test "$(count "$T/seed.db" 256)" -eq 5 -a "$(count "$T/seed.db" 300)" -eq 5
 s=$(date +%s)
 # At 16384x16384 the whole space takes about 20 s to measure.
 run_gt 0 transpose --sizes 16384 --no-probe --strategy genetic --budget 3s --db "$T/s.db"

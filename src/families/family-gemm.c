@@ -373,6 +373,26 @@ static const char *const classics[] = {
 	NULL
 };
 
+/*
+ * The search's seeds: the variants that won the most sizes a tuning run
+ * measured (its requested sizes and its extra ones) in two cold runs of
+ * 1024-8192 on an H200 (docs/studies/gemm-seeds.md), and the squares'
+ * winners.  The genetic search draws at random from 74,988 points; a run
+ * whose draws missed these kernels exported a header that ran at 0.755
+ * of cuBLAS at its worst held-out shape where another's, which had them,
+ * ran at 0.837 (docs/studies/gemm-split-3.md).  Measured first at every
+ * size a search covers, they are candidates wherever they are strong.
+ */
+static const char *const seeds[] = {
+	"bm=64,bn=128,bk=16,wm=32,wn=64,tm=8,tn=2,vec=4,pad=4,dbuf=1,group=8,split=2,flat=lanes",
+	"bm=128,bn=64,bk=16,wm=32,wn=64,tm=4,tn=2,vec=4,pad=4,dbuf=1,group=1,split=4,flat=lanes",
+	"bm=128,bn=64,bk=16,wm=64,wn=32,tm=4,tn=4,vec=4,pad=4,dbuf=1,group=1,split=2,flat=lanes",
+	"bm=128,bn=64,bk=16,wm=64,wn=32,tm=8,tn=4,vec=4,pad=4,dbuf=1,group=1,split=2,flat=lanes",
+	"bm=128,bn=256,bk=8,wm=64,wn=64,tm=4,tn=2,vec=4,pad=0,dbuf=1,group=1",
+	"bm=128,bn=128,bk=8,wm=64,wn=64,tm=8,tn=2,vec=4,pad=0,dbuf=1,group=1,flat=lanes",
+	NULL
+};
+
 const struct family family_gemm = {
 	.name = "gemm",
 	.summary = "single-precision matrix multiply C = A B on the CUDA cores",
@@ -452,6 +472,7 @@ const struct family family_gemm = {
 	.classics = classics,
 	.nreport = 2,
 	.fallback = 2,
+	.seeds = seeds,
 	.validate_sizes = "random:12:512-4096",
 	.strategy = STRATEGY_GENETIC,
 	.budget = 240,

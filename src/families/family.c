@@ -262,4 +262,9 @@ void family_print_params(const struct family *f, FILE *out)
 		print_values(p, p->defaults, p->ndefaults, out);
 		fprintf(out, "]\n  %-11s %s\n", "", p->help);
 	}
+	if (f->seeds && f->seeds[0]) {
+		fputs("\nA search measures these first at each size, where its space holds them:\n", out);
+		for (int i = 0; f->seeds[i]; i++)
+			fprintf(out, "  %s\n", f->seeds[i]);
+	}
 }

@@ -285,6 +285,11 @@ struct family {
 	const char *const *classics;
 	int nreport;
 	int fallback; /* the classic an untuned device gets (exported headers) */
+	/* Points "p=v,p=v" every search measures first at each size, where
+	 * the run's space holds them, NULL-terminated (or NULL): the winners
+	 * of the family's studies, so that a run's candidates hold them
+	 * whatever its random draws find. */
+	const char *const *seeds;
 	/* validate's sizes when not given */
 	const char *validate_sizes;
 	/* How its space is walked when --strategy is not given (strategy.h):

@@ -134,6 +134,22 @@ static void add_classics(struct run_state *s, const struct device_limits *lim)
 	}
 }
 
+/* The family's seeds that are points of this run's space (added before:
+ * the space's values and --param decide), measured first at every size
+ * a search covers.  A seed outside it (a value --param left out, a
+ * split-K point below compute capability 9.0) is not added. */
+static void mark_seeds(struct run_state *s)
+{
+	for (int i = 0; s->f->seeds && s->f->seeds[i]; i++) {
+		int v[MAX_PARAMS] = {0};
+		if (family_point_parse(s->f, s->f->seeds[i], v) < 0 || !s->index_cap)
+			continue;
+		size_t h = index_slot(s, v);
+		if (s->index[h])
+			s->pts[s->index[h] - 1].always = 1;
+	}
+}
+
 /* Reasons that differ only in their numbers ("... shared memory (65812
  * bytes)") are one line: their shape is the text with each run of digits
  * as '#', and their numbers are kept, at most REASON_NUMBERS of them. */
@@ -568,8 +584,10 @@ int tune_run_queued(const struct family *f, const struct tune_opts *o, struct tu
 		free(mine);
 		if (o->dry_run && o->shard.n && !(x && x->no_report))
 			printf("shard %d/%d: %zu of the %zu variants\n", o->shard.k, o->shard.n, nmine, sp.npoints);
-		if (!o->dry_run)
+		if (!o->dry_run) {
+			mark_seeds(&s);
 			add_classics(&s, &lim);
+		}
 		if (!o->dry_run && f->check == CHECK_REFERENCE && reference_rejected(f, s.dt, &lim))
 			rc = EXIT_USAGE;
 		if (x)
