@@ -256,7 +256,7 @@ grep_in "$T/out" "bm=128,bn=256,bk=16,wm=64,wn=64,tm=8,tn=2,vec=4,pad=4,dbuf=1,g
 # The search's seeds (listed by help) are points of the default space for
 # sm_90, where a run measures them first at each size.
 run_gt 0 help gemm
-sed -n '/^A search measures these first/,/^$/p' "$T/out" | sed -n 's/^  //p' > "$T/seeds"
+sed -n '/^A run measures these first/,/^$/p' "$T/out" | sed -n 's/^  //p' > "$T/seeds"
 check "help lists the matrix multiply's seeds" test "$(wc -l < "$T/seeds")" -ge 4
 run_gt 0 gemm --list --arch sm_90
 check "every seed is a point of the default space" sh -c "! grep -vxF -f '$T/out' '$T/seeds'"

@@ -49,7 +49,7 @@ grep_in "$T/err" "the 24 fastest at 512x512x512, then 16 more the search picks"
 # shellcheck disable=SC2086
 run_gt 0 gemm --sizes 4096 --no-probe $P --budget 75 --db "$T/g.db"
 check "with --budget it goes on to the whole space" test "$(count "$T/g.db" 4096)" -eq 75
-# The seeds are measured first at every size a search covers, where the
+# The seeds are measured first at every size of a run, where the
 # space holds them: of a space holding one (64 x 128 of split=2, lanes) and
 # leaving out the others (tn=2, wn=64 with wm=32 only), a random search of
 # 5 measures the 3 classics, the seed and one pick.  One size a run: a run

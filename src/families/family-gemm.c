@@ -381,7 +381,7 @@ static const char *const classics[] = {
  * whose draws missed these kernels exported a header that ran at 0.755
  * of cuBLAS at its worst held-out shape where another's, which had them,
  * ran at 0.837 (docs/studies/gemm-split-3.md).  Measured first at every
- * size a search covers, they are candidates wherever they are strong.
+ * size of a run, they are candidates wherever they are strong.
  */
 static const char *const seeds[] = {
 	"bm=64,bn=128,bk=16,wm=32,wn=64,tm=8,tn=2,vec=4,pad=4,dbuf=1,group=8,split=2,flat=lanes",

@@ -285,7 +285,7 @@ struct family {
 	const char *const *classics;
 	int nreport;
 	int fallback; /* the classic an untuned device gets (exported headers) */
-	/* Points "p=v,p=v" every search measures first at each size, where
+	/* Points "p=v,p=v" every run measures first at each of its sizes, where
 	 * the run's space holds them, NULL-terminated (or NULL): the winners
 	 * of the family's studies, so that a run's candidates hold them
 	 * whatever its random draws find. */

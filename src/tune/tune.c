@@ -136,7 +136,7 @@ static void add_classics(struct run_state *s, const struct device_limits *lim)
 
 /* The family's seeds that are points of this run's space (added before:
  * the space's values and --param decide), measured first at every size
- * a search covers.  A seed outside it (a value --param left out, a
+ * of the run.  A seed outside it (a value --param left out, a
  * split-K point below compute capability 9.0) is not added. */
 static void mark_seeds(struct run_state *s)
 {
