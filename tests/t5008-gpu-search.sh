@@ -59,12 +59,12 @@ seed="bm=64,bn=128,bk=16,wm=32,wn=64,tm=8,tn=2,vec=4,pad=4,dbuf=1,group=8,split=
 other="bm=128,bn=64,bk=16,wm=32,wn=64,tm=4,tn=2,vec=4,pad=4,dbuf=1,group=1,split=4,flat=lanes"
 P="--param bm=64,128 --param bn=128 --param bk=16 --param wm=32 --param wn=64 --param tm=4,8 --param tn=2"
 P="$P --param vec=4 --param pad=4 --param dbuf=1 --param group=8 --param split=1,2 --param flat=on,lanes"
+seeded() { "$SQL" "$1" "SELECT count(*) FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE v.params = '$2'"; }
 for size in 256 300x200x100; do
 	# shellcheck disable=SC2086
 	run_gt 0 gemm --sizes $size --no-probe $P --strategy random --budget 5 --db "$T/seed-$size.db"
-	seeded() { "$SQL" "$T/seed-$size.db" "SELECT count(*) FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE v.params = '$1'"; }
-	check "$size: the seed in the space is measured" test "$(seeded "$seed")" -eq 1
-	check "$size: a seed outside it is not" test "$(seeded "$other")" -eq 0
+	check "$size: the seed in the space is measured" test "$(seeded "$T/seed-$size.db" "$seed")" -eq 1
+	check "$size: a seed outside it is not" test "$(seeded "$T/seed-$size.db" "$other")" -eq 0
 	check "$size: within the budget of 5" test "$(count "$T/seed-$size.db" "${size%%x*}")" -eq 5
 done
 s=$(date +%s)

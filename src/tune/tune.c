@@ -74,6 +74,16 @@ static size_t index_slot(const struct run_state *s, const int *v)
 	return h;
 }
 
+/* The index of point v in s->pts, or -1 where the run has no such point
+ * (add_point's lookup, which it keeps inline to hash a new point once). */
+static long find_point(const struct run_state *s, const int *v)
+{
+	if (!s->index_cap)
+		return -1;
+	size_t h = index_slot(s, v);
+	return s->index[h] ? (long)s->index[h] - 1 : -1;
+}
+
 /* Adds point v unless it is already there; returns its index.  (A run of
  * the matrix multiply adds 54,540: looked up one by one, as before, that
  * took 10 s of a 2-core machine's start.) */
@@ -142,11 +152,9 @@ static void mark_seeds(struct run_state *s)
 {
 	for (int i = 0; s->f->seeds && s->f->seeds[i]; i++) {
 		int v[MAX_PARAMS] = {0};
-		if (family_point_parse(s->f, s->f->seeds[i], v) < 0 || !s->index_cap)
-			continue;
-		size_t h = index_slot(s, v);
-		if (s->index[h])
-			s->pts[s->index[h] - 1].always = 1;
+		long at = family_point_parse(s->f, s->f->seeds[i], v) < 0 ? -1 : find_point(s, v);
+		if (at >= 0)
+			s->pts[at].always = 1;
 	}
 }
 
