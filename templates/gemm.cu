@@ -243,6 +243,7 @@ __device__ __forceinline__ void gt_gemm_fetch_flat(const float *__restrict__ p, 
  * consecutive floats of a row, or whole rows of a shorter one.  T and C
  * are powers of two: a load spans SPAN rows, a row takes PER loads. */
 template <int C, int T> struct gt_gemm_lanes {
+	static_assert((C & (C - 1)) == 0 && (T & (T - 1)) == 0, "lanes: the tile's columns and threads are powers of two");
 	static constexpr int SPAN = T >= C ? T / C : 1, PER = C > T ? C / T : 1;
 	int tr, tc; /* float 0's row and column */
 	__device__ __forceinline__ gt_gemm_lanes(int t) : tr(T >= C ? t / C : 0), tc(T >= C ? t % C : t) {}

@@ -5,7 +5,8 @@
 # too; every correct variant is 'ok', checked against the GPU's
 # double-precision reference; a variant that leaves out one product per
 # output is 'wrong' on the exact input and never wins; the figure is
-# GFLOP/s against a measured FMA ceiling; the family's default search
+# GFLOP/s against a measured FMA ceiling; tiles of 96 rows too; the
+# family's default search
 # measures its budget, and then each size's best at the others; validate
 # measures the choice at held-out sizes; --probe-search searches extra
 # sizes of its own; an exported header's kernel,
@@ -193,6 +194,21 @@ for s in "97 65 1000" "130 70 3" "64 64 4096"; do
 		"$(q "SELECT count(*) $j AND m.status <> 'ok'")" = 0
 done
 q "SELECT v.params, round(m.gbps) FROM winner w JOIN measurement m ON m.id = w.measurement_id JOIN variant v ON v.id = m.variant_id WHERE w.depth = 4096" | sed 's/^/# 64x64x4096 winner: /'
+# Tiles of 96 rows (warps of 48 rows: three sub-tiles down), unsplit and
+# split over 2, 3 and 4 blocks, each way of loading (flat off, on, lanes),
+# at sizes off every tile: right but for the injected fault, caught.
+export GPUTUNE_DB="$T/rows96.db"
+rows96="--strategy exhaustive --param bm=96 --param bn=64,128 --param bk=16 --param wm=48 --param wn=32,64
+	--param tm=4 --param tn=4 --param vec=4 --param pad=4 --param dbuf=1 --param group=8 --param split=1,2,3,4
+	--param flat=off,on,lanes --param inject=none,wrong"
+# shellcheck disable=SC2086
+run_gt 0 gemm --templates "$T/faults" --sizes 97x65x1000,333x222x113 --quiet --no-probe $rows96
+for s in "97 65 1000" "333 222 113"; do
+	# shellcheck disable=SC2086
+	checks_at $s
+done
+check "tiles of 96 rows: the 36 valid variants without the fault measured at both sizes" \
+	test "$(q "SELECT count(*) FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE v.params LIKE 'bm=96,%' AND v.params NOT LIKE '%inject%' AND m.status = 'ok'")" = 72
 # Past the 48 KiB of shared memory a launch gets without opting in (the
 # partial tile of 128 x 128, 64 KiB): the tuner's launches opt in, the
 # variants are right, the injected fault is caught, and the size's winner

@@ -40,14 +40,22 @@ static const char *const realign_names[] = { "off", "on", NULL };
 static const char *const flat_names[] = { "off", "on", "lanes", NULL };
 
 static const struct param_def params[NPARAMS] = {
+	/* 96 rows (warps of 48, in the default space; 192 and warps of 96
+	 * only when asked): a shape's rows fill fewer tiles of 96 where they
+	 * are just past a multiple of 64 or 128 (777 is 8.1 tiles of 96, 6.1
+	 * of 128).  Side by side on an H200, a 96 x 64 tile of 48 x 32 warps
+	 * (split=2, lanes) reached 1.08 of cuBLAS at 777x1333x2049, where the
+	 * best of the space's tiles reached 0.85, and 0.89 at 909x2081x2328
+	 * (0.86) (docs/studies/gemm-tiles-of-96-rows.md).  Columns stay
+	 * powers of two: flat=lanes deals a row's floats out by them. */
 	[P_BM] = { "bm", "GT_BM", "rows of C per block (the block tile's height)",
-		   NULL, { 16, 32, 64, 128, 256 }, 5, { 32, 64, 128, 256 }, 4, 128, 0 },
+		   NULL, { 16, 32, 64, 96, 128, 192, 256 }, 7, { 32, 64, 96, 128, 256 }, 5, 128, 0 },
 	[P_BN] = { "bn", "GT_BN", "columns of C per block (the block tile's width)",
 		   NULL, { 16, 32, 64, 128, 256 }, 5, { 32, 64, 128, 256 }, 4, 128, 0 },
 	[P_BK] = { "bk", "GT_BK", "the step along K staged in shared memory per round",
 		   NULL, { 8, 16, 32 }, 3, { 8, 16, 32 }, 3, 8, 0 },
 	[P_WM] = { "wm", "GT_WM", "rows of a warp's tile (a multiple of 4 tm)",
-		   NULL, { 4, 8, 16, 32, 64, 128 }, 6, { 16, 32, 64, 128 }, 4, 32, 0 },
+		   NULL, { 4, 8, 16, 32, 48, 64, 96, 128 }, 8, { 16, 32, 48, 64, 128 }, 5, 32, 0 },
 	[P_WN] = { "wn", "GT_WN", "columns of a warp's tile (a multiple of 8 tn)",
 		   NULL, { 8, 16, 32, 64, 128 }, 5, { 16, 32, 64, 128 }, 4, 64, 0 },
 	[P_TM] = { "tm", "GT_TM", "rows of a thread's tile (outputs kept in registers)",
@@ -377,7 +385,9 @@ static const char *const classics[] = {
  * The search's seeds: the variants that won the most sizes a tuning run
  * measured (its requested sizes and its extra ones) in two cold runs of
  * 1024-8192 on an H200 (docs/studies/gemm-seeds.md), and the squares'
- * winners.  The genetic search draws at random from 74,988 points; a run
+ * winners, and the tile of 96 rows that was the best measured side by
+ * side at shapes whose rows are just past a multiple of 64 or 128.  The
+ * genetic search draws at random from 79,676 points; a run
  * whose draws missed these kernels exported a header that ran at 0.755
  * of cuBLAS at its worst held-out shape where another's, which had them,
  * ran at 0.837 (docs/studies/gemm-split-3.md).  Measured first at every
@@ -390,6 +400,7 @@ static const char *const seeds[] = {
 	"bm=128,bn=64,bk=16,wm=64,wn=32,tm=8,tn=4,vec=4,pad=4,dbuf=1,group=1,split=2,flat=lanes",
 	"bm=128,bn=256,bk=8,wm=64,wn=64,tm=4,tn=2,vec=4,pad=0,dbuf=1,group=1",
 	"bm=128,bn=128,bk=8,wm=64,wn=64,tm=8,tn=2,vec=4,pad=0,dbuf=1,group=1,flat=lanes",
+	"bm=96,bn=64,bk=16,wm=48,wn=32,tm=4,tn=4,vec=4,pad=4,dbuf=1,group=8,split=2,flat=lanes",
 	NULL
 };
 
