@@ -25,6 +25,14 @@ static double tile_fill(const void *ctx, int v, long rows, long cols, long depth
 	return gputune_choice_fill(((rows + bm - 1) / bm) * ((cols + bn - 1) / bn), 132);
 }
 
+/* The cover alone: variant 1's tiles 128 x 128, variant 2's 96 x 128. */
+static double tile_cover(const void *ctx, int v, long rows, long cols, long depth)
+{
+	(void)ctx;
+	(void)depth;
+	return gputune_choice_cover(rows, cols, v == 1 ? 128 : 96, 128);
+}
+
 int main(void)
 {
 	const long f32 = 4;
@@ -178,6 +186,30 @@ int main(void)
 		nr = gputune_choice_rank(2, grows, gcols, gdepth, gwin, 2, gcand, gshare, NULL, tile_fill, NULL, f32,
 					 8192, 8192, 8192, 1, out, &how);
 		check(nr == 1 && out[0] == 1, "with the fill, the faster variant where both fill the SMs (8192^3)", NULL);
+	}
+	/* The cover: variant 1's tiles of 128 x 128, variant 2's of 96 x 128,
+	 * measured at 1536^3 (a whole number of either), variant 1 the faster.
+	 * 777 rows take 7 tiles of 128 (87% of them inside) or 9 of 96
+	 * (90%): variant 2 wins there with the cover; at 768 rows, 6 and 8
+	 * whole tiles, variant 1. */
+	{
+		long crows[] = { 1536 }, ccols[] = { 1536 }, cdepth[] = { 1536 };
+		int cwin[] = { 1 }, ccand[] = { 1, 2 };
+		float cshare[] = { 1.0f, 0.98f };
+		check(gputune_choice_cover(777, 1536, 128, 128) > 0.8671 && gputune_choice_cover(777, 1536, 128, 128) < 0.8672 &&
+			      gputune_choice_cover(777, 1536, 96, 128) > 0.8993 &&
+			      gputune_choice_cover(777, 1536, 96, 128) < 0.8994 &&
+			      gputune_choice_cover(661, 1433, 64, 128) > 0.8759 &&
+			      gputune_choice_cover(661, 1433, 64, 128) < 0.8760 && gputune_choice_cover(768, 1536, 96, 128) == 1 &&
+			      gputune_choice_cover(777, 1536, 0, 128) == 1,
+		      "the cover: the share of the tiles inside the output (777 rows: 87% in tiles of 128, 90% in 96)",
+		      NULL);
+		nr = gputune_choice_rank(1, crows, ccols, cdepth, cwin, 2, ccand, cshare, NULL, tile_cover, NULL, f32, 777,
+					 1536, 1536, 1, out, &how);
+		check(nr == 1 && out[0] == 2, "with the cover, the tiles of 96 rows at 777 rows", NULL);
+		nr = gputune_choice_rank(1, crows, ccols, cdepth, cwin, 2, ccand, cshare, NULL, tile_cover, NULL, f32, 768,
+					 1536, 1536, 1, out, &how);
+		check(nr == 1 && out[0] == 1, "with the cover, the faster variant where both tiles fit (768 rows)", NULL);
 	}
 	/* A matrix product's probes for gemm --sizes 1024-8192 (f32): three
 	 * shapes of each of K's four classes, none an anchor, within the

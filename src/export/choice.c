@@ -218,19 +218,25 @@ static void name_fill(struct choice_group *g)
 		return;
 	g->fam = f;
 	g->sms = g->key->sm_count;
+	for (int i = 0; i < 2; i++)
+		g->tile[i] = f->fill_tile[i] ? family_param_index(f, f->fill_tile[i]) : -1;
 	g->point = xcalloc((size_t)g->nnames + 1, sizeof(*g->point));
 	for (int i = 0; i < g->nnames; i++)
 		if (family_point_check(f, g->names[i], g->point[i], (char[160]){ 0 }, 160) < 0)
 			family_fallback_point(f, g->point[i]); /* not a point of f: never a candidate */
 }
 
-/* The fill's weight (choice-fill.h) of name v's launch at rows x cols x depth. */
+/* The fill's weight (choice-fill.h) of name v's launch at rows x cols x
+ * depth, times its tiles' cover where the family names them. */
 static double group_fill(const void *ctx, int v, long rows, long cols, long depth)
 {
 	const struct choice_group *g = ctx;
 	struct launch_geometry geo;
 	g->fam->geometry(g->point[v], g->dt, &(struct dims){ rows, cols, depth }, &geo);
-	return gputune_choice_fill_weight((long)geo.grid[0] * geo.grid[1] * geo.grid[2], g->sms);
+	double w = gputune_choice_fill_weight((long)geo.grid[0] * geo.grid[1] * geo.grid[2], g->sms);
+	if (g->tile[0] >= 0 && g->tile[1] >= 0)
+		w *= gputune_choice_cover(rows, cols, g->point[v][g->tile[0]], g->point[v][g->tile[1]]);
+	return w;
 }
 
 int choice_load(const char *db_path, const struct result_filter *flt, const char *templates_dir,

@@ -32,12 +32,14 @@ struct choice_group {
 	float *share;                 /* n x ncand: candidate's GB/s over the size's best */
 	const struct result **source; /* n x ncand: the measurement each share comes from */
 	/* Where the family reads candidates by their fill (choice-fill.h):
-	 * per name its point, the element type and the GPU's SMs; fam NULL
+	 * per name its point, the element type, the GPU's SMs and where the
+	 * point gives a block's tile of the output; fam NULL
 	 * otherwise. */
 	const struct family *fam;
 	const struct dtype *dt;
 	int (*point)[MAX_PARAMS];
 	long sms;
+	int tile[2]; /* the family's fill_tile as indices of point[], -1 without */
 };
 
 struct choice_set {

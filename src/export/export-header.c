@@ -490,13 +490,21 @@ static void write_helpers(const struct header *h)
 	if (fill_text) {
 		fprintf(f, "%s\nstatic inline void gputune_%s_geometry(int variant, %s,\n"
 			   "\tunsigned grid[3], unsigned block[3], unsigned *smem);\n\n", fill_text->text, P, geo_params);
-		fprintf(f, "/* The fill's weight of variant v's grid at a size (gputune_choice_fill_weight), ctx its group. */\n"
+		/* Times its tiles' cover (gputune_choice_cover) where the
+		 * family names the parameters of a block's tile. */
+		char cover[256] = "";
+		if (fam->fill_tile[0] && fam->fill_tile[1])
+			snprintf(cover, sizeof(cover),
+				 " *\n\t       gputune_choice_cover(rows, cols, gputune_%s_variants[v].config.%s,"
+				 " gputune_%s_variants[v].config.%s)",
+				 P, fam->fill_tile[0], P, fam->fill_tile[1]);
+		fprintf(f, "/* The fill's weight of variant v's grid at a size (gputune_choice_fill_weight)%s, ctx its group. */\n"
 			   "static inline double gputune_%s_fill(const void *ctx, int v, long rows, long cols, long depth)\n{\n"
 			   "\tconst gputune_%s_group *g = (const gputune_%s_group *)ctx;\n"
 			   "\tunsigned grid[3], block[3], smem;\n"
 			   "\tgputune_%s_geometry(v, (int)rows, (int)cols, (int)depth, grid, block, &smem);\n"
-			   "\treturn gputune_choice_fill_weight((long)grid[0] * grid[1] * grid[2], g->sms);\n}\n\n",
-			P, P, P, P);
+			   "\treturn gputune_choice_fill_weight((long)grid[0] * grid[1] * grid[2], g->sms)%s;\n}\n\n",
+			*cover ? ", times its tiles' cover" : "", P, P, P, P, cover);
 		snprintf(fill, sizeof(fill), "gputune_%s_fill, g", P);
 	}
 	fprintf(f, "/* The rule's count best at this size (count <= GPUTUNE_CHOICE_MAX_RANK), best first, into\n"

@@ -455,6 +455,7 @@ const struct family family_gemm = {
 	.ceiling = CEILING_FMA,
 	.args = ARGS_GEMM,
 	.choice_fill = 1,
+	.fill_tile = { "bm", "bn" },
 	.params = params,
 	.nparams = NPARAMS,
 	.reject = reject,

@@ -184,6 +184,12 @@ struct family {
 	 * for kernels of few long blocks, whose last wave decides much.  A
 	 * 3-D family's alone (a header's fill calls its geometry with m, n, k). */
 	int choice_fill;
+	/* With choice_fill: the names of the parameters that give the rows
+	 * and the columns of the tile of the output a block computes, which
+	 * the fill scales by the share of the tiles inside the output
+	 * (choice-fill.h, gputune_choice_cover); NULL where blocks are not
+	 * such tiles. */
+	const char *fill_tile[2];
 	const struct param_def *params;
 	int nparams;
 	/* NULL when point v is valid for dt on a device with lim; otherwise
