@@ -243,7 +243,6 @@ __device__ __forceinline__ void gt_gemm_fetch_flat(const float *__restrict__ p, 
  * consecutive floats of a row, or whole rows of a shorter one.  T and C
  * are powers of two: a load spans SPAN rows, a row takes PER loads. */
 template <int C, int T> struct gt_gemm_lanes {
-	static_assert((C & (C - 1)) == 0 && (T & (T - 1)) == 0, "lanes: the tile's columns and threads are powers of two");
 	static constexpr int SPAN = T >= C ? T / C : 1, PER = C > T ? C / T : 1;
 	int tr, tc; /* float 0's row and column */
 	__device__ __forceinline__ gt_gemm_lanes(int t) : tr(T >= C ? t / C : 0), tc(T >= C ? t % C : t) {}
@@ -411,6 +410,8 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 	static_assert(ASYNC == 0 || (ASYNC >= 2 && ASYNC <= 4 && !DBUF), "ASYNC is 0 or 2 to 4 stages, without DBUF");
 	static_assert(DBUF >= 0 && DBUF <= 2 && (DBUF < 2 || BK % 2 == 0), "DBUF is 0, 1 or 2 (2 with BK even)");
 	static_assert(!FLAT || (VEC == 4 && DBUF == 1 && !ASYNC && !REALIGN), "FLAT is of VEC 4 and DBUF 1 alone");
+	static_assert(FLAT != 2 || ((BN & (BN - 1)) == 0 && (BK & (BK - 1)) == 0 && (S::THREADS & (S::THREADS - 1)) == 0),
+		      "FLAT 2 deals a round's floats out by powers of two: bn, bk and the threads");
 	/* 16-byte aligned, so that the fragment reads below can be vector ones. */
 	extern __shared__ __align__(16) float gt_smem[];
 #ifdef __CUDA_ARCH__
