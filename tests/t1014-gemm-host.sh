@@ -17,7 +17,7 @@
 # does not model: there its
 # variants run as code built without clusters does (each tile's first
 # block multiplies it whole, the others leave); their clusters are checked
-# on GPUs (t5009).
+# on GPUs (t5014).
 . "$(dirname "$0")/setup"
 
 host_cxx
