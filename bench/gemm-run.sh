@@ -106,9 +106,11 @@ if [ "$stage" = profile ]; then
 	echo "## Nsight Compute: one launch of cuBLAS's kernel, then one of the header's choice"
 	for shape in ${GEMM_PROFILE_SHAPES:-4096x4096x4096}; do
 		# The first launch of a kernel that is none of the bench's own,
-		# then the first of gputune's (the choice's checked launch).
+		# then the first of gputune's (the choice's checked launch).  At
+		# the clocks the GPU runs at: ncu's default would lock them to
+		# base for the profile, a change to a shared card's settings.
 		for k in 'regex:^(?!(gputune|fill|reference|judge|copy16|timing_idle))' 'regex:^gputune_gemm'; do
-			"$ncu" -k "$k" --launch-count 1 --section LaunchStats --section Occupancy \
+			"$ncu" --clock-control none -k "$k" --launch-count 1 --section LaunchStats --section Occupancy \
 				--section InstructionStats --section SchedulerStats --section WarpStateStats \
 				"$work/gemm-bench" --header-only "$shape" >>"$out/ncu-$shape.txt" 2>&1 || true
 		done
