@@ -104,49 +104,34 @@ check "validate stored both held-out points with the choice's figure" \
 # The exported header, built by nvcc, at a size nobody tuned.
 if [ -n "$NVCC" ] && command -v "$NVCC" >/dev/null 2>&1; then
 	run_gt 0 export --kernel gemm --format header --no-shipped --output "$T/gputune_gemm.h"
+	cp "$top_srcdir/tests/gemm-exact.h" "$T/"
 	cat >"$T/use.cu" <<'CU'
-#include <cmath>
 #include <cstdio>
 #include <vector>
 #include "gputune_gemm.h"
+#include "gemm-exact.h"
 int main(void)
 {
 	const int m = 301, n = 203, k = 77;
-	std::vector<float> a((size_t)m * k), b((size_t)k * n), c((size_t)m * n);
-	for (size_t i = 0; i < a.size(); i++)
-		a[i] = (float)((int)(i * 7 % 13) - 6) / 8;
-	for (size_t i = 0; i < b.size(); i++)
-		b[i] = (float)((int)(i * 5 % 11) - 5) / 4;
+	gemm_exact g;
+	std::vector<float> c((size_t)m * n);
+	if (gemm_exact_init(g, m, n, k) != 0)
+		return 2;
 	cudaDeviceProp p;
 	cudaGetDeviceProperties(&p, 0);
 	int v = gputune_gemm_choose(p.name, p.major * 10 + p.minor, "f32", m, n, k);
-	float *A, *B, *C;
-	cudaMalloc(&A, a.size() * 4);
-	cudaMalloc(&B, b.size() * 4);
-	cudaMalloc(&C, c.size() * 4);
-	cudaMemcpy(A, a.data(), a.size() * 4, cudaMemcpyHostToDevice);
-	cudaMemcpy(B, b.data(), b.size() * 4, cudaMemcpyHostToDevice);
-	if (gputune_gemm_launch(v, A, B, C, m, n, k, 0) != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess)
+	if (gputune_gemm_launch(v, g.A, g.B, g.C, m, n, k, 0) != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess)
 		return 2;
 	/* Then calibration at the same size, C cleared first: its launches
 	 * must leave the product, and its pick be one of the ranked. */
 	int cv = -1, ranked[GPUTUNE_CHOICE_MAX_RANK];
 	long bad = 0;
 	for (int pass = 0; pass < 2; pass++) {
-		if (pass == 1 && (cudaMemset(C, 0, c.size() * 4) != cudaSuccess ||
-				  gputune_gemm_calibrate("f32", A, B, C, m, n, k, 0, &cv) != cudaSuccess))
+		if (pass == 1 && (cudaMemset(g.C, 0, c.size() * 4) != cudaSuccess ||
+				  gputune_gemm_calibrate("f32", g.A, g.B, g.C, m, n, k, 0, &cv) != cudaSuccess))
 			return 2;
-		cudaMemcpy(c.data(), C, c.size() * 4, cudaMemcpyDeviceToHost);
-		/* The inputs are multiples of 1/32 below 1 in size: every product
-		 * and partial sum is exact in single precision, so any order is. */
-		long wrong = 0;
-		for (int i = 0; i < m; i++)
-			for (int j = 0; j < n; j++) {
-				double s = 0;
-				for (int x = 0; x < k; x++)
-					s += (double)a[(size_t)i * k + x] * b[(size_t)x * n + j];
-				wrong += c[(size_t)i * n + j] != s;
-			}
+		cudaMemcpy(c.data(), g.C, c.size() * 4, cudaMemcpyDeviceToHost);
+		long wrong = gemm_exact_wrong(g, c.data());
 		int u = pass ? cv : v;
 		printf("%s variant %d (%s): %ld of %d outputs differ\n", pass ? "calibrated" : "chosen", u,
 		       gputune_gemm_variants[u].params, wrong, m * n);

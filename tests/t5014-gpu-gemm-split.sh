@@ -57,47 +57,35 @@ run_gt 0 gemm --templates "$T/faults" --sizes 200x300x2000 --quiet --no-probe $b
 gemm_fault_checks 200 300 2000
 if [ -n "$NVCC" ] && command -v "$NVCC" >/dev/null 2>&1; then
 	run_gt 0 export --kernel gemm --format header --no-shipped --output "$T/split.h"
+	cp "$top_srcdir/tests/gemm-exact.h" "$T/"
 	cat >"$T/split.cu" <<'CU'
 #include <cstdio>
 #include <cstring>
 #include <vector>
 #include "split.h"
+#include "gemm-exact.h"
 /* Every variant of the header at an untuned size, twice: exact against
  * the host, and the same bits both times. */
 int main(int argc, char **argv)
 {
 	const int m = 77, n = 131, k = 1333;
 	const int split_only = argc > 1; /* the split-K variants alone */
-	std::vector<float> a((size_t)m * k), b((size_t)k * n), c((size_t)m * n), d(c.size());
-	for (size_t i = 0; i < a.size(); i++)
-		a[i] = (float)((int)(i * 7 % 13) - 6) / 8;
-	for (size_t i = 0; i < b.size(); i++)
-		b[i] = (float)((int)(i * 5 % 11) - 5) / 4;
-	float *A, *B, *C;
-	cudaMalloc(&A, a.size() * 4);
-	cudaMalloc(&B, b.size() * 4);
-	cudaMalloc(&C, c.size() * 4);
-	cudaMemcpy(A, a.data(), a.size() * 4, cudaMemcpyHostToDevice);
-	cudaMemcpy(B, b.data(), b.size() * 4, cudaMemcpyHostToDevice);
+	gemm_exact e;
+	std::vector<float> c((size_t)m * n), d(c.size());
+	if (gemm_exact_init(e, m, n, k) != 0)
+		return 2;
 	int bad = 0, splits = 0;
 	for (int v = 0; v < GPUTUNE_GEMM_NUM_VARIANTS; v++) {
 		if (split_only && gputune_gemm_variants[v].config.split == 1)
 			continue;
-		long wrong = 0;
 		for (int pass = 0; pass < 2; pass++) {
-			cudaMemset(C, 0, c.size() * 4);
-			if (gputune_gemm_launch(v, A, B, C, m, n, k, 0) != cudaSuccess ||
+			cudaMemset(e.C, 0, c.size() * 4);
+			if (gputune_gemm_launch(v, e.A, e.B, e.C, m, n, k, 0) != cudaSuccess ||
 			    cudaDeviceSynchronize() != cudaSuccess)
 				return 2;
-			cudaMemcpy(pass ? d.data() : c.data(), C, c.size() * 4, cudaMemcpyDeviceToHost);
+			cudaMemcpy(pass ? d.data() : c.data(), e.C, c.size() * 4, cudaMemcpyDeviceToHost);
 		}
-		for (int i = 0; i < m; i++)
-			for (int j = 0; j < n; j++) {
-				double s = 0;
-				for (int x = 0; x < k; x++)
-					s += (double)a[(size_t)i * k + x] * b[(size_t)x * n + j];
-				wrong += c[(size_t)i * n + j] != s;
-			}
+		long wrong = gemm_exact_wrong(e, c.data());
 		int same = !memcmp(c.data(), d.data(), c.size() * 4);
 		splits += gputune_gemm_variants[v].config.split > 1;
 		printf("variant %d (%s): %ld of %d outputs differ, %s\n", v, gputune_gemm_variants[v].params, wrong,
