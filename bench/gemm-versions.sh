@@ -14,6 +14,9 @@
 #   bm,bn,bk,wm,wn,tm,tn,vec,pad,dbuf,group,split,realign,async[,flat]
 # (default: three of the 128 x 256 and 128 x 128 tiles that win the
 # squares).
+# GEMM_MIN_BLOCKS: the blocks an SM every kernel's __launch_bounds__
+# promises (default 0, none, as the tuner builds them): ptxas places the
+# loads of a round by it (docs/studies/gemm-what-cublas-runs-at-the-worst-shapes.md).
 # Usage: bench/gemm-versions.sh OUTDIR VERSION...   (from the source tree)
 set -eu
 usage="usage: bench/gemm-versions.sh OUTDIR VERSION..."
@@ -21,6 +24,11 @@ out=${1:?$usage}
 shift
 [ $# -gt 0 ] || { echo "$usage" >&2; exit 2; }
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+MIN_BLOCKS=${GEMM_MIN_BLOCKS:-0}
+case $MIN_BLOCKS in
+[0-9] | [0-9][0-9]) ;;
+*) echo "gemm-versions.sh: bad GEMM_MIN_BLOCKS '$MIN_BLOCKS' (0 to 99)" >&2; exit 2 ;;
+esac
 POINTS=${GEMM_POINTS:-"128,256,8,64,64,4,2,4,4,1,8,1,0,0 128,256,8,64,64,8,2,4,4,1,8,1,0,0 128,128,8,64,32,4,2,4,4,1,8,1,0,0"}
 for p in $POINTS; do
 	echo "$p" | grep -Eq '^[0-9]+(,[0-9]+){13,14}$' ||
@@ -43,10 +51,10 @@ echo "static const version_point points[] = {" >>"$h"
 i=0
 for v in "$@"; do
 	for p in $POINTS; do
-		echo "	{ \"$v\", \"$p\", { $p }, (kernel_t)gv$i<0, $p> }," >>"$h"
+		echo "	{ \"$v\", \"$p\", { $p }, (kernel_t)gv$i<$MIN_BLOCKS, $p> }," >>"$h"
 	done
 	i=$((i + 1))
 done
 echo "};" >>"$h"
 "$NVCC" -O3 -std=c++17 -arch=sm_90 -I. -I"$out" bench/gemm-versions.cu -lcublas -o "$out/gemm-versions"
-echo "built $out/gemm-versions: $# versions, $(echo $POINTS | wc -w) points each"
+echo "built $out/gemm-versions: $# versions, $(echo $POINTS | wc -w) points each, $MIN_BLOCKS blocks an SM promised"
