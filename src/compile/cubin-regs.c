@@ -8,7 +8,9 @@
  * whose payload is the kernel's symbol index and the count, 32 bits each.
  * The symbol index is that of the kernel's name in .symtab.  Nothing in
  * the image is trusted: every offset is checked against its length, since
- * the image may come from a cache file that was cut short.
+ * the image may come from a cache file that was cut short.  The same walk
+ * gives a section's bytes by name (a kernel's machine code is in
+ * .text.NAME), which bench/sass-order reads.
  */
 #include "compile/cubin-regs.h"
 
@@ -72,28 +74,46 @@ static int string_is(const struct elf *e, const struct section *strtab, uint64_t
 	return memcmp(e->p + strtab->off + off, name, n + 1) == 0;
 }
 
+/* Whether image[0..len) starts as a 64-bit little-endian ELF file. */
+static int is_elf64(const void *image, size_t len)
+{
+	static const unsigned char magic[] = { 0x7f, 'E', 'L', 'F', 2 /* 64-bit */, 1 /* little-endian */ };
+	return len >= 0x40 && memcmp(image, magic, sizeof(magic)) == 0;
+}
+
+const unsigned char *cubin_section(const void *image, size_t len, const char *name, size_t *size)
+{
+	const struct elf e = { image, len };
+	*size = 0;
+	if (!is_elf64(image, len))
+		return NULL;
+	unsigned shnum = (unsigned)rd(&e, 0x3c, 2), shstrndx = (unsigned)rd(&e, 0x3e, 2);
+	struct section names, s;
+	if (shstrndx >= shnum || section(&e, shstrndx, &names) < 0)
+		return NULL;
+	for (unsigned i = 0; i < shnum; i++) {
+		if (section(&e, i, &s) < 0)
+			return NULL;
+		if (string_is(&e, &names, s.name, name) && has_bytes(&e, &s)) {
+			*size = (size_t)s.size;
+			return e.p + s.off;
+		}
+	}
+	return NULL;
+}
+
 int cubin_registers(const void *image, size_t len, const char *name)
 {
 	const struct elf e = { image, len };
-	static const unsigned char magic[] = { 0x7f, 'E', 'L', 'F', 2 /* 64-bit */, 1 /* little-endian */ };
-	if (len < 0x40 || memcmp(image, magic, sizeof(magic)) != 0)
+	if (!is_elf64(image, len))
 		return -1;
-	unsigned shnum = (unsigned)rd(&e, 0x3c, 2), shstrndx = (unsigned)rd(&e, 0x3e, 2);
-	struct section names;
-	if (shstrndx >= shnum || section(&e, shstrndx, &names) < 0)
-		return -1;
+	unsigned shnum = (unsigned)rd(&e, 0x3c, 2);
 	/* The kernel's symbol index, and the attributes. */
 	long long sym = -1;
-	struct section info = { 0 };
-	int have_info = 0;
 	for (unsigned i = 0; i < shnum; i++) {
 		struct section s, strtab;
 		if (section(&e, i, &s) < 0)
 			return -1;
-		if (string_is(&e, &names, s.name, ".nv.info") && has_bytes(&e, &s)) {
-			info = s;
-			have_info = 1;
-		}
 		if (s.type != SHT_SYMTAB || s.entsize < 24 || !has_bytes(&e, &s) || s.link >= shnum ||
 		    section(&e, (unsigned)s.link, &strtab) < 0)
 			continue;
@@ -101,14 +121,17 @@ int cubin_registers(const void *image, size_t len, const char *name)
 			if (string_is(&e, &strtab, rd(&e, s.off + k * s.entsize, 4), name))
 				sym = (long long)k;
 	}
-	if (sym < 0 || !have_info)
+	size_t info_size;
+	const unsigned char *info = cubin_section(image, len, ".nv.info", &info_size);
+	if (sym < 0 || !info)
 		return -1;
-	for (uint64_t at = info.off; at + 4 <= info.off + info.size;) {
+	const uint64_t start = (uint64_t)(info - e.p), end = start + info_size;
+	for (uint64_t at = start; at + 4 <= end;) {
 		unsigned format = e.p[at], kind = e.p[at + 1], n = (unsigned)rd(&e, at + 2, 2);
 		at += 4;
 		if (format != NV_INFO_FORMAT_PAYLOAD)
 			continue;
-		if (n > info.off + info.size - at)
+		if (n > end - at)
 			return -1;
 		if (kind == NV_INFO_REGCOUNT && n == 8 && rd(&e, at, 4) == (uint64_t)sym)
 			return (int)rd(&e, at + 4, 4);
