@@ -22,8 +22,8 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "../src/compile/cubin-regs.h"
+#include "../src/util/util.h"
 
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,72 +59,39 @@ static void stretch(const unsigned char *code, size_t from, size_t to)
 	printf("\n");
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *p = NULL;
-	size_t cap = 0;
-	*len = 0;
-	for (;;) {
-		if (*len == cap) {
-			char *q = realloc(p, cap = cap ? 2 * cap : 1 << 16);
-			if (!q)
-				break;
-			p = q;
-		}
-		size_t r = fread(p + *len, 1, cap - *len, f);
-		if (r == 0)
-			break;
-		*len += r;
-	}
-	int bad = ferror(f);
-	fclose(f);
-	if (bad) {
-		free(p);
-		return NULL;
-	}
-	return p;
-}
-
 int main(int argc, char **argv)
 {
 	const char *kernel = "gputune_gemm";
-	int files = 0, status = 0;
+	const char **files = xcalloc((size_t)argc, sizeof(*files));
+	int nfiles = 0, status = 0;
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--kernel") && i + 1 < argc)
 			kernel = argv[++i];
-		else if (argv[i][0] == '-') {
-			fprintf(stderr, "usage: sass-order CUBIN... [--kernel NAME]\n");
-			return 2;
-		}
-	char section[256];
-	if (snprintf(section, sizeof(section), ".text.%s", kernel) >= (int)sizeof(section)) {
-		fprintf(stderr, "sass-order: kernel name '%s' is too long\n", kernel);
+		else if (argv[i][0] == '-')
+			nfiles = -1;
+		else if (nfiles >= 0)
+			files[nfiles++] = argv[i];
+	if (nfiles <= 0) {
+		fprintf(stderr, "usage: sass-order CUBIN... [--kernel NAME]\n");
 		return 2;
 	}
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--kernel")) {
-			i++;
-			continue;
-		}
-		files++;
+	char *section = xasprintf(".text.%s", kernel);
+	for (int i = 0; i < nfiles; i++) {
 		size_t len, size;
-		char *image = slurp(argv[i], &len);
+		char *image = read_file(files[i], &len);
 		if (!image) {
-			fprintf(stderr, "sass-order: cannot read '%s'\n", argv[i]);
+			fprintf(stderr, "sass-order: cannot read '%s'\n", files[i]);
 			status = 1;
 			continue;
 		}
 		const unsigned char *code = cubin_section(image, len, section, &size);
 		if (!code || size % 16) {
 			/* A compile cache also holds the tuner's other kernels. */
-			printf("%s: no %s\n", argv[i], section);
+			printf("%s: no %s\n", files[i], section);
 			free(image);
 			continue;
 		}
-		printf("%s: %s, %zu instructions, %d registers\n", argv[i], kernel, size / 16,
+		printf("%s: %s, %zu instructions, %d registers\n", files[i], kernel, size / 16,
 		       cubin_registers(image, len, kernel));
 		size_t from = 0, n = size / 16;
 		for (size_t k = 0; k < n; k++)
@@ -135,9 +102,7 @@ int main(int argc, char **argv)
 		stretch(code, from, n);
 		free(image);
 	}
-	if (!files) {
-		fprintf(stderr, "usage: sass-order CUBIN... [--kernel NAME]\n");
-		return 2;
-	}
+	free(section);
+	free(files);
 	return status;
 }

@@ -43,11 +43,12 @@ static const struct param_def params[NPARAMS] = {
 	/* 96 rows (warps of 48, in the default space; 192 and warps of 96
 	 * only when asked): rows just past a multiple of 64 or 128 leave
 	 * less of a last tile of 96 outside C (777 rows: 9 tiles of 96
-	 * compute 864, 7 of 128 compute 896).  Side by side on an H200, a 96 x 64 tile of 48 x 32 warps
-	 * (split=2, lanes) reached 1.08 of cuBLAS at 777x1333x2049, where the
-	 * best of the space's tiles reached 0.85, and 0.89 at 909x2081x2328
-	 * (0.86) (docs/studies/gemm-tiles-of-96-rows.md).  Columns stay
-	 * powers of two: flat=lanes deals a row's floats out by them. */
+	 * compute 864, 7 of 128 compute 896).  Side by side on an H200, a
+	 * 96 x 64 tile of 48 x 32 warps (split=2, lanes) reached 1.08 of
+	 * cuBLAS at 777x1333x2049, where the best of the space's tiles
+	 * reached 0.85, and 0.89 at 909x2081x2328 (0.86)
+	 * (docs/studies/gemm-tiles-of-96-rows.md).  Columns stay powers of
+	 * two: flat=lanes deals a row's floats out by them. */
 	[P_BM] = { "bm", "GT_BM", "rows of C per block (the block tile's height)",
 		   NULL, { 16, 32, 64, 96, 128, 192, 256 }, 7, { 32, 64, 96, 128, 256 }, 5, 128, 0 },
 	[P_BN] = { "bn", "GT_BN", "columns of C per block (the block tile's width)",
