@@ -73,6 +73,7 @@ int main(int argc, char **argv)
 			files[nfiles++] = argv[i];
 	if (nfiles <= 0) {
 		fprintf(stderr, "usage: sass-order CUBIN... [--kernel NAME]\n");
+		free(files);
 		return 2;
 	}
 	char *section = xasprintf(".text.%s", kernel);
