@@ -71,7 +71,11 @@
  *             rows are off 16 bytes a warp's float loads read consecutive
  *             floats (a float a lane) rather than every fourth (4
  *             consecutive a thread): faster for most tiles where N or K
- *             is odd (docs/studies/gemm-flat-lanes.md).
+ *             is odd (docs/studies/gemm-flat-lanes.md).  3: as 2, but a
+ *             row of 32 floats or more is read by one warp, each lane
+ *             its floats 32 apart, the warps taking rows in turn: fewer
+ *             instructions to address the floats
+ *             (docs/studies/gemm-bounds-stages-and-odd-rows.md).
  * A is stored transposed in shared memory (As[k][m]) so that a thread's
  * TM values of A for one k are contiguous, like its TN values of B.
  * M, N and K need not be multiples of anything: loads outside A or B read
@@ -241,29 +245,40 @@ __device__ __forceinline__ void gt_gemm_fetch_flat(const float *__restrict__ p, 
 /* FLAT 2: where in a tile of C columns thread t of T keeps its floats:
  * float j is the tile's element j T + t, so that a warp's load reads 32
  * consecutive floats of a row, or whole rows of a shorter one.  T and C
- * are powers of two: a load spans SPAN rows, a row takes PER loads. */
-template <int C, int T> struct gt_gemm_lanes {
-	static constexpr int SPAN = T >= C ? T / C : 1, PER = C > T ? C / T : 1;
+ * are powers of two: a load spans SPAN rows, a row takes PER loads, STEP
+ * floats apart.  FLAT 3 (ROWS) deals rows of 32 floats or more out by
+ * warps instead: a warp reads one row, each lane PER floats 32 apart,
+ * and the warps take rows in turn, so that a thread's floats of a row
+ * are one pointer's offsets and its pointer steps once a row rather than
+ * once a float (docs/studies/gemm-bounds-stages-and-odd-rows.md). */
+template <int C, int T, bool ROWS = false> struct gt_gemm_lanes {
+	static constexpr bool WARP_ROWS = ROWS && C >= 32 && T >= 32;
+	static constexpr int SPAN = WARP_ROWS ? T / 32 : T >= C ? T / C : 1;
+	static constexpr int PER = WARP_ROWS ? C / 32 : C > T ? C / T : 1;
+	static constexpr int STEP = WARP_ROWS ? 32 : T;
 	int tr, tc; /* float 0's row and column */
-	__device__ __forceinline__ gt_gemm_lanes(int t) : tr(T >= C ? t / C : 0), tc(T >= C ? t % C : t) {}
+	__device__ __forceinline__ gt_gemm_lanes(int t)
+		: tr(WARP_ROWS ? t / 32 : T >= C ? t / C : 0), tc(WARP_ROWS ? t % 32 : T >= C ? t % C : t)
+	{
+	}
 	/* float j's row and column, from a tile's origin at r0, c0 */
 	__device__ __forceinline__ int row(int j, int r0 = 0) const { return r0 + tr + (j / PER) * SPAN; }
-	__device__ __forceinline__ int col(int j, int c0 = 0) const { return c0 + tc + (j % PER) * T; }
+	__device__ __forceinline__ int col(int j, int c0 = 0) const { return c0 + tc + (j % PER) * STEP; }
 };
 
 /* ... a thread's NL floats of the tile of C columns at (r0, c0) of a rows
  * x cols matrix (leading dimension ld), zeros outside, rows walked by one
  * pointer, so that the loads' addresses are not each held in registers ... */
-template <int C, int T, int NL>
+template <int C, int T, int NL, bool ROWS>
 __device__ __forceinline__ void gt_gemm_fetch_lanes(const float *__restrict__ p, int rows, int cols, int ld, int r0,
 						    int c0, int t, float *v)
 {
-	typedef gt_gemm_lanes<C, T> L;
+	typedef gt_gemm_lanes<C, T, ROWS> L;
 	const L at(t);
 	const float *q = p + (size_t)(r0 + at.tr) * ld + c0 + at.tc;
 #pragma unroll
 	for (int j = 0; j < NL; j++) {
-		v[j] = at.row(j, r0) < rows && at.col(j, c0) < cols ? q[(j % L::PER) * T] : 0.0f;
+		v[j] = at.row(j, r0) < rows && at.col(j, c0) < cols ? q[(j % L::PER) * L::STEP] : 0.0f;
 		if (j % L::PER == L::PER - 1)
 			q += (size_t)L::SPAN * ld;
 	}
@@ -271,10 +286,10 @@ __device__ __forceinline__ void gt_gemm_fetch_lanes(const float *__restrict__ p,
 
 /* ... and into the shared tile at s (row length ld), transposed (s[c][r],
  * A's) or not (s[r][c], B's). */
-template <int C, int T, int NL, bool TRANSPOSED>
+template <int C, int T, int NL, bool TRANSPOSED, bool ROWS>
 __device__ __forceinline__ void gt_gemm_stash_lanes(gt_gemm_sptr s, int ld, int t, const float *v)
 {
-	const gt_gemm_lanes<C, T> at(t);
+	const gt_gemm_lanes<C, T, ROWS> at(t);
 #pragma unroll
 	for (int j = 0; j < NL; j++) {
 		const int r = at.row(j), c = at.col(j);
@@ -410,8 +425,9 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 	static_assert(ASYNC == 0 || (ASYNC >= 2 && ASYNC <= 4 && !DBUF), "ASYNC is 0 or 2 to 4 stages, without DBUF");
 	static_assert(DBUF >= 0 && DBUF <= 2 && (DBUF < 2 || BK % 2 == 0), "DBUF is 0, 1 or 2 (2 with BK even)");
 	static_assert(!FLAT || (VEC == 4 && DBUF == 1 && !ASYNC && !REALIGN), "FLAT is of VEC 4 and DBUF 1 alone");
-	static_assert(FLAT != 2 || ((BN & (BN - 1)) == 0 && (BK & (BK - 1)) == 0 && (S::THREADS & (S::THREADS - 1)) == 0),
-		      "FLAT 2 deals a round's floats out by powers of two: bn, bk and the threads");
+	static_assert(FLAT < 2 || ((BN & (BN - 1)) == 0 && (BK & (BK - 1)) == 0 && (S::THREADS & (S::THREADS - 1)) == 0),
+		      "FLAT 2 and 3 deal a round's floats out by powers of two: bn, bk and the threads");
+	static_assert(FLAT >= 0 && FLAT <= 3, "FLAT is 0 to 3");
 	/* 16-byte aligned, so that the fragment reads below can be vector ones. */
 	extern __shared__ __align__(16) float gt_smem[];
 #ifdef __CUDA_ARCH__
@@ -673,17 +689,20 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 		};
 		/* FLAT 2's copy of floats: a warp's load reads consecutive floats
 		 * of a row, where FLAT 1's reads every fourth float of 128 four
-		 * times over (gt_gemm_fetch_lanes); each float stashed alone. */
+		 * times over (gt_gemm_fetch_lanes); each float stashed alone.
+		 * FLAT 3's deals them out by warps (gt_gemm_lanes). */
+		constexpr bool ROWS = FLAT == 3;
 		auto fetch_lanes = [&](int k0) {
-			gt_gemm_fetch_lanes<BK, S::THREADS, S::LOADS_A * VEC>(A, M, K, K, m0, k0, t, &ra[0][0]);
-			gt_gemm_fetch_lanes<BN, S::THREADS, S::LOADS_B * VEC>(B, K, N, N, k0, n0, t, &rb[0][0]);
+			gt_gemm_fetch_lanes<BK, S::THREADS, S::LOADS_A * VEC, ROWS>(A, M, K, K, m0, k0, t, &ra[0][0]);
+			gt_gemm_fetch_lanes<BN, S::THREADS, S::LOADS_B * VEC, ROWS>(B, K, N, N, k0, n0, t, &rb[0][0]);
 		};
 		auto stash_lanes = [&](gt_gemm_sptr as) {
-			gt_gemm_stash_lanes<BK, S::THREADS, S::LOADS_A * VEC, true>(as, S::LDA, t, &ra[0][0]);
-			gt_gemm_stash_lanes<BN, S::THREADS, S::LOADS_B * VEC, false>(as + BK * S::LDA, S::LDB, t, &rb[0][0]);
+			gt_gemm_stash_lanes<BK, S::THREADS, S::LOADS_A * VEC, true, ROWS>(as, S::LDA, t, &ra[0][0]);
+			gt_gemm_stash_lanes<BN, S::THREADS, S::LOADS_B * VEC, false, ROWS>(as + BK * S::LDA, S::LDB, t,
+											    &rb[0][0]);
 		};
 		auto flat_rounds = [&](bool v4) {
-			const bool lanes = FLAT == 2 && !v4;
+			const bool lanes = FLAT >= 2 && !v4;
 			auto get = [&](int k) {
 				if (lanes)
 					fetch_lanes(k);

@@ -5,7 +5,7 @@
 # that take each of the template's paths (register-staged rounds with one
 # and two stages and fragments read ahead, scalar and 16-byte loads,
 # realigned loads, cp.async stages, split-K over a cluster, flat's
-# rounds without a branch (on and lanes), under split-K too, several thread tiles; the family's own kernel, which every header carries, among them)
+# rounds without a branch (on, lanes and rows), under split-K too, several thread tiles; the family's own kernel, which every header carries, among them)
 # and built by nvcc; every kernel it instantiates as the tuner's (the
 # unbounded build) must be, byte for byte, the code of one of the CUBINs
 # NVRTC built of those variants.  Before the template addressed shared
@@ -51,6 +51,7 @@ bm=128,bn=64,bk=16,wm=32,wn=32,tm=8,tn=4,vec=4,pad=4,dbuf=1,group=8,split=2
 bm=64,bn=128,bk=8,wm=32,wn=64,tm=4,tn=2,vec=4,pad=4,dbuf=1,group=8,flat=on
 bm=64,bn=128,bk=8,wm=32,wn=64,tm=4,tn=4,vec=4,pad=0,dbuf=1,group=1,split=2,flat=on
 bm=64,bn=128,bk=16,wm=32,wn=64,tm=8,tn=2,vec=4,pad=4,dbuf=1,group=8,split=2,flat=lanes
+bm=128,bn=64,bk=16,wm=32,wn=64,tm=4,tn=2,vec=4,pad=4,dbuf=1,group=1,split=4,flat=rows
 LIST
 	printf '\n]}\n'
 } > "$T/onecode.json"
