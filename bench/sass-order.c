@@ -39,7 +39,7 @@ static unsigned op(const unsigned char *code, size_t i)
 	return (unsigned)(w[0] | (w[1] << 8)) & 0xfff;
 }
 
-/* One stretch [from, to) of n instructions: printed if it is a round. */
+/* The instructions [from, to) between two barriers: printed if they are a round. */
 static void stretch(const unsigned char *code, size_t from, size_t to)
 {
 	size_t ffma = 0, ldg = 0;
