@@ -75,7 +75,14 @@
  *             row of 32 floats or more is read by one warp, each lane
  *             its floats 32 apart, the warps taking rows in turn: fewer
  *             instructions to address the floats
- *             (docs/studies/gemm-bounds-stages-and-odd-rows.md).
+ *             (docs/studies/gemm-bounds-stages-and-odd-rows.md).  4: as
+ *             3, but every round reads a float at a time, whatever the
+ *             rows' alignment: one copy of the rounds instead of two.
+ *             Beside the vector copy, ptxas leaves the float copy's loads
+ *             at the top of its round but issues the vector copy's late;
+ *             alone, the float copy runs faster than both at mid and
+ *             small shapes, aligned or not
+ *             (docs/studies/gemm-flat-rows-in-the-default-space.md).
  * A is stored transposed in shared memory (As[k][m]) so that a thread's
  * TM values of A for one k are contiguous, like its TN values of B.
  * M, N and K need not be multiples of anything: loads outside A or B read
@@ -426,8 +433,8 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 	static_assert(DBUF >= 0 && DBUF <= 2 && (DBUF < 2 || BK % 2 == 0), "DBUF is 0, 1 or 2 (2 with BK even)");
 	static_assert(!FLAT || (VEC == 4 && DBUF == 1 && !ASYNC && !REALIGN), "FLAT is of VEC 4 and DBUF 1 alone");
 	static_assert(FLAT < 2 || ((BN & (BN - 1)) == 0 && (BK & (BK - 1)) == 0 && (S::THREADS & (S::THREADS - 1)) == 0),
-		      "FLAT 2 and 3 deal a round's floats out by powers of two: bn, bk and the threads");
-	static_assert(FLAT >= 0 && FLAT <= 3, "FLAT is 0 to 3");
+		      "FLAT 2 to 4 deal a round's floats out by powers of two: bn, bk and the threads");
+	static_assert(FLAT >= 0 && FLAT <= 4, "FLAT is 0 to 4");
 	/* 16-byte aligned, so that the fragment reads below can be vector ones. */
 	extern __shared__ __align__(16) float gt_smem[];
 #ifdef __CUDA_ARCH__
@@ -690,8 +697,8 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 		/* FLAT 2's copy of floats: a warp's load reads consecutive floats
 		 * of a row, where FLAT 1's reads every fourth float of 128 four
 		 * times over (gt_gemm_fetch_lanes); each float stashed alone.
-		 * FLAT 3's deals them out by warps (gt_gemm_lanes). */
-		constexpr bool ROWS = FLAT == 3;
+		 * FLAT 3's and 4's deal them out by warps (gt_gemm_lanes). */
+		constexpr bool ROWS = FLAT >= 3;
 		auto fetch_lanes = [&](int k0) {
 			gt_gemm_fetch_lanes<BK, S::THREADS, S::LOADS_A * VEC, ROWS>(A, M, K, K, m0, k0, t, &ra[0][0]);
 			gt_gemm_fetch_lanes<BN, S::THREADS, S::LOADS_B * VEC, ROWS>(B, K, N, N, k0, n0, t, &rb[0][0]);
@@ -728,7 +735,10 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 				__syncthreads();
 			}
 		};
-		if (a_vec && b_vec)
+		/* FLAT 4: the float copy alone (the vector copy discarded). */
+		if constexpr (FLAT == 4)
+			flat_rounds(false);
+		else if (a_vec && b_vec)
 			flat_rounds(true);
 		else
 			flat_rounds(false);

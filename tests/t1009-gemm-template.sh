@@ -4,8 +4,8 @@
 # split-K over clusters of 2, 3, 4, 6 and 8 blocks (3 and 6 with rows
 # shared unevenly), the shifted loads of
 # realign=on, stages filled by cp.async (async=2 to 4, also under split-K
-# and with scalar loads), flat's rounds without a branch (on, lanes and rows,
-# also under split-K), tiles of 96 and 192 rows (warps of 48 and 96), and
+# and with scalar loads), flat's rounds without a branch (on, lanes, rows and
+# floats, also under split-K), tiles of 96 and 192 rows (warps of 48 and 96), and
 # refuses points whose tiles do not divide and
 # async stages beside dbuf's (its static checks).
 . "$(dirname "$0")/setup"
@@ -49,12 +49,15 @@ point flat-lanes 64 128 16 32 64 8 2 4 4 1 8 2 0 0 2
 point flat-lanes-wide 128 256 8 64 64 4 2 4 4 1 8 1 0 0 2
 point flat-rows 64 128 16 32 64 8 2 4 4 1 8 2 0 0 3
 point flat-rows-wide 128 256 8 64 64 4 2 4 4 1 8 1 0 0 3
+point flat-floats 64 128 16 32 64 8 2 4 4 1 8 2 0 0 4
+point flat-floats-wide 128 256 8 64 64 4 2 4 4 1 8 1 0 0 4
 point rows96-lanes-split2 96 64 16 48 32 4 4 4 4 1 8 2 0 0 2
 point rows96-split3 96 128 16 48 64 4 2 4 4 1 1 3 0 0 1
+point rows96-floats-split2 96 64 16 48 32 4 4 4 4 1 8 2 0 0 4
 point rows192 192 64 16 96 32 8 4 4 4 1 1 1
 for f in simple reg2d wide deep small scalar-odd-pad split2 split4 split8 split3 split6 realign realign-wide-split async2 async3-wide \
 	async4-scalar-odd-pad async3-split2 flat-wide flat-split2 flat-lanes flat-lanes-wide flat-rows flat-rows-wide \
-	rows96-lanes-split2 rows96-split3 rows192; do
+	flat-floats flat-floats-wide rows96-lanes-split2 rows96-split3 rows96-floats-split2 rows192; do
 	check "the $f point compiles" "$NVRTC_PROGRAM" "$T/$f.cu"
 done
 point bad-warp 96 128 8 64 64 8 4 4 4 1 8

@@ -11,7 +11,7 @@
 # changes each day (seed printed; repeat with GPUTUNE_SAMPLE_SEED); make
 # check-full takes five times as many; realign=on's, async's and dbuf=2's
 # variants are sampled apart, as the default space has none, and flat=on's,
-# flat=lanes's and flat=rows's, and tiles of 96 and 192 rows, so that every sample
+# flat=lanes's, flat=rows's and flat=floats's, and tiles of 96 and 192 rows, so that every sample
 # holds some.  Split-K
 # (split > 1) sums over a thread-block cluster, which the host runner
 # does not model: there its
@@ -30,6 +30,7 @@ f32 6 --param dbuf=2 --param vec=all --param pad=all --param split=all
 f32 6 --param flat=on --param vec=4 --param dbuf=1 --param pad=all --param split=all
 f32 6 --param flat=lanes --param vec=4 --param dbuf=1 --param pad=all --param split=all --param bn=all --param bm=all
 f32 6 --param flat=rows --param vec=4 --param dbuf=1 --param pad=all --param split=all --param bn=all --param bm=all
+f32 6 --param flat=floats --param vec=4 --param dbuf=1 --param pad=all --param split=all --param bn=all --param bm=all
 f32 4 --param bm=96,192 --param wm=48,96 --param flat=all --param pad=all --param split=all
 LIST
 # A fault the runner must catch: A's last column left out.

@@ -52,6 +52,7 @@ bm=64,bn=128,bk=8,wm=32,wn=64,tm=4,tn=2,vec=4,pad=4,dbuf=1,group=8,flat=on
 bm=64,bn=128,bk=8,wm=32,wn=64,tm=4,tn=4,vec=4,pad=0,dbuf=1,group=1,split=2,flat=on
 bm=64,bn=128,bk=16,wm=32,wn=64,tm=8,tn=2,vec=4,pad=4,dbuf=1,group=8,split=2,flat=lanes
 bm=128,bn=64,bk=16,wm=32,wn=64,tm=4,tn=2,vec=4,pad=4,dbuf=1,group=1,split=4,flat=rows
+bm=96,bn=64,bk=16,wm=48,wn=32,tm=4,tn=4,vec=4,pad=4,dbuf=1,group=8,split=2,flat=floats
 LIST
 	printf '\n]}\n'
 } > "$T/onecode.json"
