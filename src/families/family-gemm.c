@@ -114,7 +114,7 @@ static const struct param_def params[NPARAMS] = {
 	 * float copy alone, whose loads ptxas leaves at the top of the round
 	 * where beside the vector copy it issues that copy's late, took the
 	 * 96 x 64 tile from 0.85 to 1.00 at 2504x688x2060 and from 0.90 to
-	 * 0.92 at 909x2081x2328, and loses 0.02 to 0.06 at large aligned
+	 * 0.92 at 909x2081x2328, and loses 0.01 to 0.05 at large aligned
 	 * shapes (docs/studies/gemm-flat-rows-in-the-default-space.md). */
 	[P_FLAT] = { "flat", "GT_FLAT", "with vec=4 and dbuf=1: rounds without a branch, every load predicated (one 16-byte vector where every row of A and B allows it, else a float at a time), the next round's loads free to move among the FMAs; lanes: as on, a warp's float loads reading consecutive floats of a row; rows: as lanes, a warp to a row of 32 floats or more, each lane's floats 32 apart; floats: as rows, every round a float at a time whatever the alignment (one copy of the rounds, its loads at the top of each round)",
 		     flat_names, { 0, 1, 2, 3, 4 }, 5, { 0, 1, 2, 3, 4 }, 5, 0, 0, 1 },
@@ -401,9 +401,10 @@ static const char *const classics[] = {
  * 1024-8192 on an H200 (docs/studies/gemm-seeds.md), and the squares'
  * winners, the tile of 96 rows that was the best measured side by side
  * at shapes whose rows are just past a multiple of 64 or 128, and
- * flat=floats's copies of the first and of that tile, the fastest of
- * them side by side where N or K is odd, and at small and mid aligned
- * shapes (docs/studies/gemm-flat-rows-in-the-default-space.md).  The
+ * flat=floats's copies of the first and of that tile, as fast as the
+ * fastest side by side where N or K is odd, and the second the fastest
+ * at 2504x688x2060 and 908x2080x2328, aligned
+ * (docs/studies/gemm-flat-rows-in-the-default-space.md).  The
  * genetic search draws at random from 101,324 points; a run
  * whose draws missed these kernels exported a header that ran at 0.755
  * of cuBLAS at its worst held-out shape where another's, which had them,
