@@ -5,7 +5,7 @@
 # that take each of the template's paths (register-staged rounds with one
 # and two stages and fragments read ahead, scalar and 16-byte loads,
 # realigned loads, cp.async stages, split-K over a cluster, flat's
-# rounds without a branch (on, lanes and rows), under split-K too, several thread tiles; the family's own kernel, which every header carries, among them)
+# rounds without a branch (on, lanes, rows and floats), under split-K too, several thread tiles; the family's own kernel, which every header carries, among them)
 # and built by nvcc; every kernel it instantiates as the tuner's (the
 # unbounded build) must be, byte for byte, the code of one of the CUBINs
 # NVRTC built of those variants.  Before the template addressed shared
