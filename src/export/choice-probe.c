@@ -51,9 +51,16 @@ static double log_position(long lo, double ln_ratio, double t)
  * A matrix product's probes: its row class is K's alignment, its odd line
  * N's (choice-rule.h), and what else decides its winner is how its tiles
  * fill the SMs (which the rule computes) and K against M N (a long K over
- * few tiles is split-K's).  So for each class of K, three shapes measured
- * with the candidates: a mid cube-like one of even N, one of odd N, and
- * one of few tiles (M and N at the small end) with K at the large end.
+ * few tiles is split-K's).  So for each class of K, five shapes measured
+ * with the candidates: a mid cube-like one of even N, one of few tiles (M
+ * and N at the small end) with K at the large end, a tall one (M near the
+ * large end, N near the small) of even N, and two of odd N, one wide and
+ * one of about a third of the mid shape's M N.  The rule reads the sizes
+ * nearest in shape: with one shape of odd N, at 1908 x 4871 for 1024-8192,
+ * a held-out 909x2081x2328 took its 64 x 128 tile from there at 0.86 of
+ * cuBLAS, where the header's 96 x 64 ran at 0.92; and no shape had M
+ * well above N, as 2504x688x2060 or 5762x799x4318 do.  A shape that no
+ * search visits costs a second or two (its candidates are compiled).
  * None is an anchor by default: a search of its own at each would cost
  * more than the requested sizes' (a matrix product's variant takes a
  * tenth of a second or more to measure at these sizes).  The requested
@@ -82,7 +89,7 @@ static size_t gemm_probes(long lo, long hi, size_t esize, const long *classes, i
 	 * is an anchor of the requested sizes' budget then. */
 	static const struct { double at[3]; int odd_n, searched, only_searched, wide; } shapes[] = {
 		{ { 0.5, 0.5, 0.5 }, 0, 0, 0, 1 }, { { 0.3, 0.75, 0.4 }, 1, 0, 0, 0 }, { { 0.0, 0.1, 1.0 }, 0, 1, 0, 0 },
-		{ { 0.03, 0.0, 0.15 }, 0, 1, 1, 0 },
+		{ { 0.03, 0.0, 0.15 }, 0, 1, 1, 0 }, { { 0.8, 0.1, 0.35 }, 0, 0, 0, 0 }, { { 0.1, 0.4, 0.3 }, 1, 0, 0, 0 },
 	};
 	const double ln_ratio = gputune_choice_ln((double)hi / (double)lo);
 	size_t n = 0;

@@ -38,7 +38,7 @@
  * alignment decides whether A is read in 16-byte loads), its column class
  * N's (B and C), the area is the volume M N K, and the distance adds
  * 0.5 |ln of the ratio of K / N| to the aspect term, and no narrowing:
- * a run measures one size of odd N per class of K, too few to speak alone
+ * a run measures two sizes of odd N per class of K, too few to speak alone
  * (docs/studies/gemm-flat-rounds.md).  Others have no depth (NULL; K 1).
  */
 #ifndef GPUTUNE_CHOICE_RULE
