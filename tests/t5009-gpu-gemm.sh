@@ -71,7 +71,7 @@ done
 
 # The extra sizes: with --probe-search 0 they measure variants of the
 # requested sizes only; with a search there (the default's 24, here 16:
-# past the 3 classics and the family's 11 seeds, which a search measures
+# past the 3 classics and the family's 9 seeds, which a search measures
 # first), the searched ones (few tiles, and small) search for more, whose
 # fastest are then measured at every size.
 # variants_beyond DB: variants measured at an extra size of the 256 and

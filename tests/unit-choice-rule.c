@@ -211,22 +211,20 @@ int main(void)
 					 1536, 1536, 1, out, &how);
 		check(nr == 1 && out[0] == 1, "with the cover, the faster variant where both tiles fit (768 rows)", NULL);
 	}
-	/* A matrix product's probes for gemm --sizes 1024-8192 (f32): seven
+	/* A matrix product's probes for gemm --sizes 1024-8192 (f32): five
 	 * shapes of each of K's four classes, none an anchor, within the
-	 * range or at most half below its small end; each class has two of
-	 * odd N (one of them M N under half the mid one's), one of few tiles
-	 * with a long K (M N at most an eighth of K squared), one tall (M at
-	 * least four times N) and two of M and N below 700, one of them with a
-	 * K above 6,000. */
+	 * range; each class has two of odd N (one of them M N under half the
+	 * mid one's), one of few tiles with a long K (M N at most an
+	 * eighth of K squared) and one tall (M at least four times N). */
 	{
 		struct dims cube[] = { { 1024, 1024, 1024 }, { 2048, 2048, 2048 }, { 4096, 4096, 4096 },
 				       { 8192, 8192, 8192 } };
 		struct dims probe[64];
 		int anchor[64];
 		size_t n = choice_probe_sizes(3, cube, 4, 4, 0, probe, anchor, 64);
-		int classes_ok = n == 28, in_range = 1, anchors = 0;
+		int classes_ok = n == 20, in_range = 1, anchors = 0;
 		for (long c = 4; c <= 32; c *= 2) {
-			int odd_n = 0, small_odd_n = 0, long_k = 0, tall = 0, below = 0, below_long_k = 0, count = 0;
+			int odd_n = 0, small_odd_n = 0, long_k = 0, tall = 0, count = 0;
 			for (size_t i = 0; i < n; i++) {
 				if (gputune_choice_align(probe[i].depth, 4) != c)
 					continue;
@@ -236,30 +234,27 @@ int main(void)
 				small_odd_n |= odd && (double)probe[i].rows * probe[i].cols < 2896.0 * 2896.0 / 2;
 				long_k |= (double)probe[i].rows * probe[i].cols * 8 <= (double)probe[i].depth * probe[i].depth;
 				tall |= probe[i].rows >= 4 * probe[i].cols;
-				int under = probe[i].rows < 700 && probe[i].cols < 700;
-				below += under;
-				below_long_k |= under && probe[i].depth > 6000;
 			}
-			classes_ok &= count == 7 && odd_n == 2 && small_odd_n && long_k && tall && below == 2 && below_long_k;
+			classes_ok &= count == 5 && odd_n == 2 && small_odd_n && long_k && tall;
 		}
 		for (size_t i = 0; i < n; i++) {
 			anchors += anchor[i];
-			in_range &= probe[i].rows >= 512 && probe[i].cols >= 512 && probe[i].depth >= 512 &&
+			in_range &= probe[i].rows >= 1000 && probe[i].cols >= 1000 && probe[i].depth >= 1000 &&
 				    probe[i].rows <= 8200 && probe[i].cols <= 8200 && probe[i].depth <= 8200;
 		}
 		check(classes_ok && in_range && anchors == 0,
-		      "matrix products: 28 probes, 7 of each K class (two of odd N, one small; one of a long K over few tiles; one tall; two below the range, one of a long K)",
+		      "matrix products: 20 probes, 5 of each K class (two of odd N, one small; one of a long K over few tiles; one tall)",
 		      NULL);
 		for (size_t i = 0; i < n; i++)
 			printf("# probe %ldx%ldx%ld\n", probe[i].rows, probe[i].cols, probe[i].depth);
-		/* Searched probes (--probe-search): the 28 the same, and a small
+		/* Searched probes (--probe-search): the 20 the same, and a small
 		 * shape of each class of K; the 4 of few tiles, the 4 small ones
 		 * and the mid shape of 32-byte K (that one with the requested
 		 * sizes' budget) are anchors, listed first. */
 		struct dims sp[64];
 		int sa[64];
 		size_t ns = choice_probe_sizes(3, cube, 4, 4, 1, sp, sa, 64);
-		int same = ns == 32, first = 1, small = 0, nanchor = 0, wide = 0;
+		int same = ns == 24, first = 1, small = 0, nanchor = 0, wide = 0;
 		for (size_t i = 0; i < ns && same; i++) {
 			nanchor += sa[i] != 0;
 			first &= (sa[i] != 0) == (i < 9);
@@ -273,7 +268,7 @@ int main(void)
 			same &= found == !(sa[i] && sp[i].depth < 1600);
 		}
 		check(same && first && nanchor == 9 && small == 4 && wide == 1,
-		      "searched probes: the 28 and a small shape of each K class; the 8 of few tiles or small and the mid one of 32-byte K first, anchors, that one searched wide",
+		      "searched probes: the 20 and a small shape of each K class; the 8 of few tiles or small and the mid one of 32-byte K first, anchors, that one searched wide",
 		      NULL);
 		for (size_t i = 0; i < ns; i++)
 			printf("# searched probe %ldx%ldx%ld%s\n", sp[i].rows, sp[i].cols, sp[i].depth,

@@ -59,14 +59,8 @@ static double log_position(long lo, double ln_ratio, double t)
  * nearest in shape: with one shape of odd N, at 1908 x 4871 for 1024-8192,
  * a held-out 909x2081x2328 took its 64 x 128 tile from there at 0.86 of
  * cuBLAS, where the header's 96 x 64 ran at 0.92; and no shape had M
- * well above N, as 2504x688x2060 or 5762x799x4318 do.  And two shapes
- * of each class lie below the range, M and N near half its small end
- * (t of -0.3 and less), one of them with K near the large end: a header
- * is called at whatever size its users' data has, and at 586x543x4995
- * the header of a run of 1024-8192, whose smallest shapes had M and N
- * near 1,024, chose a kernel at 0.62 of cuBLAS where a search there found
- * one at 0.91.  A shape that no search visits costs a second or two (its
- * candidates are compiled).
+ * well above N, as 2504x688x2060 or 5762x799x4318 do.  A shape that no
+ * search visits costs a second or two (its candidates are compiled).
  * None is an anchor by default: a search of its own at each would cost
  * more than the requested sizes' (a matrix product's variant takes a
  * tenth of a second or more to measure at these sizes).  The requested
@@ -96,7 +90,6 @@ static size_t gemm_probes(long lo, long hi, size_t esize, const long *classes, i
 	static const struct { double at[3]; int odd_n, searched, only_searched, wide; } shapes[] = {
 		{ { 0.5, 0.5, 0.5 }, 0, 0, 0, 1 }, { { 0.3, 0.75, 0.4 }, 1, 0, 0, 0 }, { { 0.0, 0.1, 1.0 }, 0, 1, 0, 0 },
 		{ { 0.03, 0.0, 0.15 }, 0, 1, 1, 0 }, { { 0.8, 0.1, 0.35 }, 0, 0, 0, 0 }, { { 0.1, 0.4, 0.3 }, 1, 0, 0, 0 },
-		{ { -0.3, -0.25, 0.9 }, 0, 0, 0, 0 }, { { -0.3, -0.2, 0.3 }, 0, 0, 0, 0 },
 	};
 	const double ln_ratio = gputune_choice_ln((double)hi / (double)lo);
 	size_t n = 0;

@@ -404,13 +404,7 @@ static const char *const classics[] = {
  * flat=floats's copies of the first and of that tile, as fast as the
  * fastest side by side where N or K is odd, and the second the fastest
  * at 2504x688x2060 and 908x2080x2328, aligned
- * (docs/studies/gemm-flat-rows-in-the-default-space.md), and two 64 x 64
- * tiles of 32 x 32 warps, split in four and in two: searched with the
- * requested sizes' budget at six held-out shapes where the header of a
- * run of 1024-8192 trailed cuBLAS, they were the fastest at the four of
- * the smallest M N (586x543x4995, 631x558x627, 1609x1033x2990,
- * 1603x1041x983), and that header had no tile of 64 x 64
- * (docs/studies/gemm-probes-below-the-range-and-tiles-of-64.md).  The
+ * (docs/studies/gemm-flat-rows-in-the-default-space.md).  The
  * genetic search draws at random from 101,324 points; a run
  * whose draws missed these kernels exported a header that ran at 0.755
  * of cuBLAS at its worst held-out shape where another's, which had them,
@@ -427,8 +421,6 @@ static const char *const seeds[] = {
 	"bm=96,bn=64,bk=16,wm=48,wn=32,tm=4,tn=4,vec=4,pad=4,dbuf=1,group=8,split=2,flat=lanes",
 	"bm=64,bn=128,bk=16,wm=32,wn=64,tm=8,tn=2,vec=4,pad=4,dbuf=1,group=8,split=2,flat=floats",
 	"bm=96,bn=64,bk=16,wm=48,wn=32,tm=4,tn=4,vec=4,pad=4,dbuf=1,group=8,split=2,flat=floats",
-	"bm=64,bn=64,bk=16,wm=32,wn=32,tm=4,tn=2,vec=4,pad=4,dbuf=1,group=1,split=4,flat=floats",
-	"bm=64,bn=64,bk=16,wm=32,wn=32,tm=4,tn=4,vec=4,pad=4,dbuf=1,group=1,split=2,flat=floats",
 	NULL
 };
 
@@ -445,11 +437,10 @@ const struct family family_gemm = {
 		"nearest smaller size and 16 more; --strategy exhaustive times them all,\n"
 		"--budget sets another budget (at every size).  After a search\n"
 		"of several sizes, the 4 fastest variants of each size are measured at the\n"
-		"others, and the 8 fastest of each at seven shapes of each alignment of K (a\n"
-		"mid one, a tall one, two of odd N, one of few tiles and a long K, and two of\n"
-		"M and N near half the smallest requested size; --no-probe skips them), so\n"
-		"that exported headers have strong candidates measured at every size to\n"
-		"choose from at sizes nobody tuned; the shapes of few tiles, and\n"
+		"others, and the 8 fastest of each at five shapes of each alignment of K (a\n"
+		"mid one, a tall one, two of odd N, one of few tiles and a long K; --no-probe\n"
+		"skips them), so that exported headers have strong candidates measured at\n"
+		"every size to choose from at sizes nobody tuned; the shapes of few tiles, and\n"
 		"a small one of each alignment of K, first search 24 variants of their own, and\n"
 		"the mid shape of 32-byte K 240 (the requested sizes' budget: what wins where\n"
 		"the squares' tiles fill the SMs in about two turns), whose fastest are\n"
