@@ -231,7 +231,7 @@ int main(void)
 				count++;
 				int odd = gputune_choice_align(probe[i].cols, 4) == 4;
 				odd_n += odd;
-				small_odd_n |= odd && (double)probe[i].rows * probe[i].cols < 2896.0 * 2896.0 / 2;
+				small_odd_n |= odd && (double)probe[i].rows * probe[i].cols < 1024.0 * 8192.0 / 2; /* the mid one's M N: lo hi */
 				long_k |= (double)probe[i].rows * probe[i].cols * 8 <= (double)probe[i].depth * probe[i].depth;
 				tall |= probe[i].rows >= 4 * probe[i].cols;
 			}
