@@ -254,12 +254,18 @@ check "the default space leaves out 128 x 256 x 16 of two stages (49 KiB)" \
 run_gt 0 gemm --list --arch sm_90 $warp --param bk=8,16
 grep_in "$T/out" "bm=128,bn=256,bk=16,wm=64,wn=64,tm=8,tn=2,vec=4,pad=4,dbuf=1,group=8"
 # The search's seeds (listed by help) are points of the default space for
-# sm_90, where a run measures them first at each size.
+# sm_90, where a run measures them first at each size, but for those split
+# in eight, which the default space leaves out and a run measures all the
+# same (split left alone): points of the space with every split.
 run_gt 0 help gemm
 sed -n '/^A run measures these first/,/^$/p' "$T/out" | sed -n 's/^  //p' > "$T/seeds"
 check "help lists the matrix multiply's seeds" test "$(wc -l < "$T/seeds")" -ge 4
 run_gt 0 gemm --list --arch sm_90
-check "every seed is a point of the default space" sh -c "! grep -vxF -f '$T/out' '$T/seeds'"
+grep -vxF -f "$T/out" "$T/seeds" > "$T/beyond" || :
+check "every seed beyond the default space is split in eight" sh -c "! grep -v ',split=8,' '$T/beyond'"
+check "one seed is beyond it" test "$(wc -l < "$T/beyond")" -ge 1
+run_gt 0 gemm --list --arch sm_90 --param split=all
+check "every seed is a point of the space of every split" sh -c "! grep -vxF -f '$T/out' '$T/seeds'"
 run_gt 0 gemm --dry-run --arch sm_90 --param bm=64 --param bn=64 --param bk=8 --param wm=32,64 --param wn=32,64 \
 	--param tm=4,8 --param tn=4 --param vec=4 --param pad=4 --param dbuf=1 --param group=8 --param split=1 --param flat=off
 grep_in "$T/out" "8 points, 8 valid, 0 rejected"

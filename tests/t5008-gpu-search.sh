@@ -5,7 +5,8 @@
 # to run); a second run with a larger budget goes on from the first (it
 # measures only the difference); a size of long launches starts from a
 # smaller size's fastest; the family's seeds are measured first where the
-# space holds them; a budget in seconds stops in time.
+# space holds them, or holds them but for a value beyond the default space
+# of a parameter --param leaves alone; a budget in seconds stops in time.
 . "$(dirname "$0")/setup"
 skip_without_gpu
 SQL="$top_builddir/tests/sqlexec"
@@ -67,6 +68,17 @@ for size in 256 300x200x100; do
 	check "$size: a seed outside it is not" test "$(seeded "$T/seed-$size.db" "$other")" -eq 0
 	check "$size: within the budget of 5" test "$(count "$T/seed-$size.db" "${size%%x*}")" -eq 5
 done
+# A seed beyond the default space (split=8) is measured where --param
+# leaves split alone, and not where --param names the splits.
+eight="bm=128,bn=64,bk=16,wm=32,wn=64,tm=4,tn=2,vec=4,pad=4,dbuf=1,group=1,split=8,flat=floats"
+P8="--param bm=128 --param bn=64 --param bk=16 --param wm=32 --param wn=64 --param tm=4 --param tn=2 --param vec=4"
+P8="$P8 --param pad=4 --param dbuf=1 --param group=1 --param flat=floats"
+# shellcheck disable=SC2086
+run_gt 0 gemm --sizes 300x200x1000 --no-probe $P8 --strategy random --budget 5 --db "$T/seed8.db"
+check "a seed split in eight is measured where split is left alone" test "$(seeded "$T/seed8.db" "$eight")" -eq 1
+# shellcheck disable=SC2086
+run_gt 0 gemm --sizes 300x200x1000 --no-probe $P8 --param split=1,2,4 --strategy random --budget 5 --db "$T/seed8n.db"
+check "and not where --param split leaves 8 out" test "$(seeded "$T/seed8n.db" "$eight")" -eq 0
 s=$(date +%s)
 # At 16384x16384 the whole space takes about 20 s to measure.
 run_gt 0 transpose --sizes 16384 --no-probe --strategy genetic --budget 3s --db "$T/s.db"

@@ -70,8 +70,8 @@ for pair in "200 300 300 200" "300 200 200 300"; do
 done
 
 # The extra sizes: with --probe-search 0 they measure variants of the
-# requested sizes only; with a search there (the default's 24, here 16:
-# past the 3 classics and the family's 9 seeds, which a search measures
+# requested sizes only; with a search there (the default's 24, here 20:
+# past the 3 classics and the family's 12 seeds, which a search measures
 # first), the searched ones (few tiles, and small) search for more, whose
 # fastest are then measured at every size.
 # variants_beyond DB: variants measured at an extra size of the 256 and
@@ -80,18 +80,18 @@ variants_beyond() {
 	"$SQL" "$1" "SELECT count(DISTINCT m.variant_id) FROM measurement m WHERE m.status = 'ok' AND m.rows NOT IN (256, 512)
 		AND m.variant_id NOT IN (SELECT variant_id FROM measurement WHERE rows IN (256, 512) AND rows = cols AND cols = depth)"
 }
-for ps in 0 16; do
-	run_gt 0 gemm --db "$T/probe$ps.db" --sizes 256,512 --quiet --budget 16 --seed 7 --probe-search $ps
+for ps in 0 20; do
+	run_gt 0 gemm --db "$T/probe$ps.db" --sizes 256,512 --quiet --budget 20 --seed 7 --probe-search $ps
 done
 check "with --probe-search 0, the extra sizes measure only the requested sizes' variants" \
 	test "$(variants_beyond "$T/probe0.db")" = 0
-check "with --probe-search 16, the searched extra sizes measure variants of their own" \
-	test "$(variants_beyond "$T/probe16.db")" -gt 0
+check "with --probe-search 20, the searched extra sizes measure variants of their own" \
+	test "$(variants_beyond "$T/probe20.db")" -gt 0
 at512() {
 	"$SQL" "$1" "SELECT count(DISTINCT variant_id) FROM measurement WHERE rows = 512 AND cols = 512 AND depth = 512"
 }
-check "...and their fastest are measured at the requested sizes ($(at512 "$T/probe16.db") variants at 512^3, $(at512 "$T/probe0.db") without)" \
-	test "$(at512 "$T/probe16.db")" -gt "$(at512 "$T/probe0.db")"
+check "...and their fastest are measured at the requested sizes ($(at512 "$T/probe20.db") variants at 512^3, $(at512 "$T/probe0.db") without)" \
+	test "$(at512 "$T/probe20.db")" -gt "$(at512 "$T/probe0.db")"
 
 # validate: the header's choice at held-out sizes, each then tuned by the
 # default search, with the choice always measured.

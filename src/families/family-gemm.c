@@ -409,7 +409,15 @@ static const char *const classics[] = {
  * whose draws missed these kernels exported a header that ran at 0.755
  * of cuBLAS at its worst held-out shape where another's, which had them,
  * ran at 0.837 (docs/studies/gemm-split-3.md).  Measured first at every
- * size of a run, they are candidates wherever they are strong.
+ * size of a run, they are candidates wherever they are strong.  The last
+ * three are for a few tiles over a long K, where a header of 1024-8192
+ * had no kernel within 0.74 of cuBLAS at 586x543x4995 or 750x765x7539:
+ * searched there (and at four more such shapes held out, on an H200),
+ * 64 x 64 tiles split in two or four were the fastest of the default
+ * space at four of the six, and a 128 x 64 tile split in eight, beyond
+ * it, reached 0.99 at 586x543x4995 (seed_beyond_space: a seed, not a
+ * value the search draws from; split 3 in the default space diluted the
+ * search) (docs/studies/gemm-seeds-for-few-tiles-over-a-long-k.md).
  */
 static const char *const seeds[] = {
 	"bm=64,bn=128,bk=16,wm=32,wn=64,tm=8,tn=2,vec=4,pad=4,dbuf=1,group=8,split=2,flat=lanes",
@@ -421,6 +429,9 @@ static const char *const seeds[] = {
 	"bm=96,bn=64,bk=16,wm=48,wn=32,tm=4,tn=4,vec=4,pad=4,dbuf=1,group=8,split=2,flat=lanes",
 	"bm=64,bn=128,bk=16,wm=32,wn=64,tm=8,tn=2,vec=4,pad=4,dbuf=1,group=8,split=2,flat=floats",
 	"bm=96,bn=64,bk=16,wm=48,wn=32,tm=4,tn=4,vec=4,pad=4,dbuf=1,group=8,split=2,flat=floats",
+	"bm=64,bn=64,bk=16,wm=32,wn=32,tm=4,tn=2,vec=4,pad=4,dbuf=1,group=1,split=2,flat=floats",
+	"bm=64,bn=64,bk=16,wm=32,wn=32,tm=4,tn=2,vec=4,pad=4,dbuf=1,group=1,split=4,flat=floats",
+	"bm=128,bn=64,bk=16,wm=32,wn=64,tm=4,tn=2,vec=4,pad=4,dbuf=1,group=1,split=8,flat=floats",
 	NULL
 };
 

@@ -263,7 +263,9 @@ void family_print_params(const struct family *f, FILE *out)
 		fprintf(out, "]\n  %-11s %s\n", "", p->help);
 	}
 	if (f->seeds && f->seeds[0]) {
-		fputs("\nA run measures these first at each of its sizes, where its space holds them:\n", out);
+		fputs("\nA run measures these first at each of its sizes, where its space holds them\n"
+		      "(a value beyond the default space counts where --param leaves its parameter):\n",
+		      out);
 		for (int i = 0; f->seeds[i]; i++)
 			fprintf(out, "  %s\n", f->seeds[i]);
 	}

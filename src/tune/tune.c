@@ -144,15 +144,46 @@ static void add_classics(struct run_state *s, const struct device_limits *lim)
 	}
 }
 
-/* The family's seeds that are points of this run's space (added before:
- * the space's values and --param decide), measured first at every size
- * of the run.  A seed outside it (a value --param left out, a
- * split-K point below compute capability 9.0) is not added. */
-static void mark_seeds(struct run_state *s)
+/* Whether seed v may join a run whose space is sp though it is no point
+ * of it: each value either one of the space's or, for a parameter that
+ * --param left alone, one the template supports (split=8, which the
+ * default space leaves out so that the search does not draw from its
+ * many points, and which wins where a few tiles share a long K); valid
+ * on this device; and no sample drawn (a sample's run measures its
+ * sample alone). */
+static int seed_beyond_space(const struct space *sp, const int *v, const struct dtype *dt,
+			     const struct device_limits *lim, int sampled)
+{
+	char buf[160];
+	if (sampled)
+		return 0;
+	for (int p = 0; p < sp->f->nparams; p++) {
+		const struct param_def *d = &sp->f->params[p];
+		int in_space = 0, allowed = 0;
+		for (int i = 0; i < sp->nvalues[p]; i++)
+			in_space |= sp->values[p][i] == v[p];
+		for (int i = 0; i < d->nallowed; i++)
+			allowed |= d->allowed[i] == v[p];
+		if (!in_space && (sp->asked[p] || !allowed))
+			return 0;
+	}
+	return sp->f->reject(v, dt, lim, buf, sizeof(buf)) == NULL;
+}
+
+/* The family's seeds, measured first at every size of the run: those
+ * that are points of its space (added before: the space's values and
+ * --param decide), and those seed_beyond_space admits.  A seed of a
+ * value --param left out, or a split-K point below compute capability
+ * 9.0, is not added. */
+static void mark_seeds(struct run_state *s, const struct space *sp, const struct device_limits *lim, int sampled)
 {
 	for (int i = 0; s->f->seeds && s->f->seeds[i]; i++) {
 		int v[MAX_PARAMS] = {0};
-		long at = family_point_parse(s->f, s->f->seeds[i], v) < 0 ? -1 : find_point(s, v);
+		if (family_point_parse(s->f, s->f->seeds[i], v) < 0)
+			continue;
+		long at = find_point(s, v);
+		if (at < 0 && seed_beyond_space(sp, v, s->dt, lim, sampled))
+			at = (long)add_point(s, v);
 		if (at >= 0)
 			s->pts[at].always = 1;
 	}
@@ -593,7 +624,7 @@ int tune_run_queued(const struct family *f, const struct tune_opts *o, struct tu
 		if (o->dry_run && o->shard.n && !(x && x->no_report))
 			printf("shard %d/%d: %zu of the %zu variants\n", o->shard.k, o->shard.n, nmine, sp.npoints);
 		if (!o->dry_run) {
-			mark_seeds(&s);
+			mark_seeds(&s, &sp, &lim, o->sample_count != 0);
 			add_classics(&s, &lim);
 		}
 		if (!o->dry_run && f->check == CHECK_REFERENCE && reference_rejected(f, s.dt, &lim))
