@@ -60,13 +60,18 @@ check "the default search measured its budget at the size" \
 
 # After a search of several sizes, each size's fastest variants are
 # measured at the others (the exported choice's candidates).  Without the
-# extra sizes' searches (checked below), which this check does not need.
-run_gt 0 gemm --sizes 200x300x100,300x200x100 --quiet --budget 12 --seed 5 --probe-search 0
+# extra sizes' searches (checked below), which this check does not need;
+# unsplit, whose space holds two seeds (in the whole space the seeds fill
+# the budget and are the 4 fastest at both sizes, measured at both
+# already); into a database of its own, whose every variant is a point of
+# the run's space.
+run_gt 0 gemm --db "$T/cross.db" --sizes 200x300x100,300x200x100 --quiet --budget 12 --seed 5 --probe-search 0 \
+	--param split=1
 grep_in "$T/out" "measuring each size's 4 best at the others"
 for pair in "200 300 300 200" "300 200 200 300"; do
 	set -- $pair
 	check "the 4 fastest at $1x$2x100 are measured at $3x$4x100" \
-		test "$(q "SELECT count(*) FROM (SELECT m.variant_id FROM measurement m WHERE m.rows = $1 AND m.cols = $2 AND m.depth = 100 AND m.status = 'ok' ORDER BY m.gbps DESC LIMIT 4) t WHERE NOT EXISTS (SELECT 1 FROM measurement x WHERE x.variant_id = t.variant_id AND x.rows = $3 AND x.cols = $4 AND x.depth = 100)")" = 0
+		test "$("$SQL" "$T/cross.db" "SELECT count(*) FROM (SELECT m.variant_id FROM measurement m WHERE m.rows = $1 AND m.cols = $2 AND m.depth = 100 AND m.status = 'ok' ORDER BY m.gbps DESC LIMIT 4) t WHERE NOT EXISTS (SELECT 1 FROM measurement x WHERE x.variant_id = t.variant_id AND x.rows = $3 AND x.cols = $4 AND x.depth = 100)")" = 0
 done
 
 # The extra sizes: with --probe-search 0 they measure variants of the
@@ -85,6 +90,20 @@ for ps in 0 20; do
 done
 check "with --probe-search 0, the extra sizes measure only the requested sizes' variants" \
 	test "$(variants_beyond "$T/probe0.db")" = 0
+# The family's seeds are candidates at every extra size, whatever their
+# rank at the requested sizes (the 128 x 256 tile is none of the 8 best
+# at 256^3 or 512^3).
+run_gt 0 help gemm
+sed -n '/^A run measures these first/,/^$/p' "$T/out" | sed -n 's/^  //p' >"$T/seeds"
+nsizes=$("$SQL" "$T/probe0.db" "SELECT count(DISTINCT rows || 'x' || cols || 'x' || depth) FROM measurement")
+unmeasured=0
+while read -r seed; do
+	at=$("$SQL" "$T/probe0.db" "SELECT count(DISTINCT m.rows || 'x' || m.cols || 'x' || m.depth) FROM measurement m
+		JOIN variant v ON v.id = m.variant_id WHERE v.params = '$seed'")
+	[ "$at" = "$nsizes" ] || { echo "# $seed: measured at $at of $nsizes sizes"; unmeasured=$((unmeasured + 1)); }
+done <"$T/seeds"
+check "each of the $(wc -l <"$T/seeds") seeds is measured at every one of the run's $nsizes sizes" \
+	test "$unmeasured" = 0 -a "$nsizes" -gt 2
 check "with --probe-search 20, the searched extra sizes measure variants of their own" \
 	test "$(variants_beyond "$T/probe20.db")" -gt 0
 at512() {

@@ -659,10 +659,16 @@ int cross_measure(struct run_state *s, struct bench *b, struct compile_pool *poo
 
 /* Before the first probe that is not an anchor (they come after every
  * anchor): the candidates are the PROBE_TOP fastest variants at each
- * requested size and anchor; only they stay needed at the other probes.
- * Eight, not six: with six, the best candidate at 10 held-out f16 sizes
- * reached 98.6% of their own best in the median; with eight, 99.8%
- * (offline, from a run's measurements on an H200). */
+ * requested size and anchor, and the family's seeds; only they stay
+ * needed at the other probes.  Eight, not six: with six, the best
+ * candidate at 10 held-out f16 sizes reached 98.6% of their own best in
+ * the median; with eight, 99.8% (offline, from a run's measurements on an
+ * H200).  The seeds whatever their rank: each wins a kind of shape that
+ * the requested sizes and anchors may not hold (a tile of 96 rows, at
+ * 0.92 of cuBLAS at a held-out 909x2081x2328 where the best of the other
+ * candidates ran at 0.89, was left out of a run's candidates when three
+ * seeds more for few tiles took its place among the anchors' eight),
+ * and a header chooses only among candidates measured at every size. */
 #define PROBE_TOP 8
 int narrow_probes(struct run_state *s)
 {
@@ -679,6 +685,7 @@ int narrow_probes(struct run_state *s)
 	}
 	s->probe_cands = 0;
 	for (size_t i = 0; i < s->npts; i++) {
+		cand[i] |= s->pts[i].seed;
 		s->probe_cands += cand[i];
 		for (size_t k = s->nreq; k < s->nsizes; k++)
 			if (!s->anchor[k] && !cand[i])

@@ -26,6 +26,7 @@ struct point {
 	int64_t variant_id;
 	int job;           /* index into the compile jobs, -1 when not compiled */
 	int always;        /* measured even by a search: a classic, or a point validate asks for */
+	int seed;          /* one of the family's seeds: a candidate at every extra size (narrow_probes) */
 	unsigned char *always_at; /* per size, for a point validate asks for: where always holds (NULL: everywhere) */
 	unsigned char *needed; /* per size: still to measure */
 	int regs;          /* registers a thread as NVRTC built it: 0 not read yet, -1 unknown */

@@ -185,7 +185,7 @@ static void mark_seeds(struct run_state *s, const struct space *sp, const struct
 		if (at < 0 && seed_beyond_space(sp, v, s->dt, lim, sampled))
 			at = (long)add_point(s, v);
 		if (at >= 0)
-			s->pts[at].always = 1;
+			s->pts[at].always = s->pts[at].seed = 1;
 	}
 }
 
