@@ -91,8 +91,8 @@ done
 check "with --probe-search 0, the extra sizes measure only the requested sizes' variants" \
 	test "$(variants_beyond "$T/probe0.db")" = 0
 # The family's seeds are candidates at every extra size, whatever their
-# rank at the requested sizes (the 128 x 256 tile is none of the 8 best
-# at 256^3 or 512^3).
+# rank at the requested sizes (which the 8 fastest of each decide for the
+# other variants).
 run_gt 0 help gemm
 sed -n '/^A run measures these first/,/^$/p' "$T/out" | sed -n 's/^  //p' >"$T/seeds"
 nsizes=$("$SQL" "$T/probe0.db" "SELECT count(DISTINCT rows || 'x' || cols || 'x' || depth) FROM measurement")
