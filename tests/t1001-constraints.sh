@@ -258,7 +258,7 @@ grep_in "$T/out" "bm=128,bn=256,bk=16,wm=64,wn=64,tm=8,tn=2,vec=4,pad=4,dbuf=1,g
 # in eight, which the default space leaves out and a run measures all the
 # same (split left alone): points of the space with every split.
 run_gt 0 help gemm
-sed -n '/^A run measures these first/,/^$/p' "$T/out" | sed -n 's/^  //p' > "$T/seeds"
+family_seeds "$T/out" >"$T/seeds"
 check "help lists the matrix multiply's seeds" test "$(wc -l < "$T/seeds")" -ge 4
 run_gt 0 gemm --list --arch sm_90
 grep -vxF -f "$T/out" "$T/seeds" > "$T/beyond" || :

@@ -94,7 +94,7 @@ check "with --probe-search 0, the extra sizes measure only the requested sizes' 
 # rank at the requested sizes (which the 8 fastest of each decide for the
 # other variants).
 run_gt 0 help gemm
-sed -n '/^A run measures these first/,/^$/p' "$T/out" | sed -n 's/^  //p' >"$T/seeds"
+family_seeds "$T/out" >"$T/seeds"
 nsizes=$("$SQL" "$T/probe0.db" "SELECT count(DISTINCT rows || 'x' || cols || 'x' || depth) FROM measurement")
 unmeasured=0
 while read -r seed; do

@@ -145,26 +145,20 @@ static void add_classics(struct run_state *s, const struct device_limits *lim)
 }
 
 /* Whether seed v may join a run whose space is sp though it is no point
- * of it: each value either one of the space's or, for a parameter that
- * --param left alone, one the template supports (split=8, which the
- * default space leaves out so that the search does not draw from its
- * many points, and which wins where a few tiles share a long K); valid
- * on this device; and no sample drawn (a sample's run measures its
- * sample alone). */
+ * of it: each value one of the space's or, for a parameter that --param
+ * left alone, any the template supports (family_point_parse took only
+ * such values), as split=8, which the default space leaves out so that
+ * the search does not draw from its many points, and which wins where a
+ * few tiles share a long K; and valid on this device. */
 static int seed_beyond_space(const struct space *sp, const int *v, const struct dtype *dt,
-			     const struct device_limits *lim, int sampled)
+			     const struct device_limits *lim)
 {
 	char buf[160];
-	if (sampled)
-		return 0;
 	for (int p = 0; p < sp->f->nparams; p++) {
-		const struct param_def *d = &sp->f->params[p];
-		int in_space = 0, allowed = 0;
+		int in_space = 0;
 		for (int i = 0; i < sp->nvalues[p]; i++)
 			in_space |= sp->values[p][i] == v[p];
-		for (int i = 0; i < d->nallowed; i++)
-			allowed |= d->allowed[i] == v[p];
-		if (!in_space && (sp->asked[p] || !allowed))
+		if (!in_space && sp->asked[p])
 			return 0;
 	}
 	return sp->f->reject(v, dt, lim, buf, sizeof(buf)) == NULL;
@@ -172,8 +166,9 @@ static int seed_beyond_space(const struct space *sp, const int *v, const struct 
 
 /* The family's seeds, measured first at every size of the run: those
  * that are points of its space (added before: the space's values and
- * --param decide), and those seed_beyond_space admits.  A seed of a
- * value --param left out, or a split-K point below compute capability
+ * --param decide), and, unless a sample was drawn (a sample's run
+ * measures its sample alone), those seed_beyond_space admits.  A seed of
+ * a value --param left out, or a split-K point below compute capability
  * 9.0, is not added. */
 static void mark_seeds(struct run_state *s, const struct space *sp, const struct device_limits *lim, int sampled)
 {
@@ -182,7 +177,7 @@ static void mark_seeds(struct run_state *s, const struct space *sp, const struct
 		if (family_point_parse(s->f, s->f->seeds[i], v) < 0)
 			continue;
 		long at = find_point(s, v);
-		if (at < 0 && seed_beyond_space(sp, v, s->dt, lim, sampled))
+		if (at < 0 && !sampled && seed_beyond_space(sp, v, s->dt, lim))
 			at = (long)add_point(s, v);
 		if (at >= 0)
 			s->pts[at].always = s->pts[at].seed = 1;
