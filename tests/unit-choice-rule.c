@@ -16,13 +16,13 @@ static int near(double a, double b)
 }
 
 /* A matrix product's fill on 132 SMs: one block a tile, variant 1's tiles
- * 128 x 256, variant 2's 64 x 128. */
+ * 128 x 256 (an SM holds one), variant 2's 64 x 128 (an SM holds three). */
 static double tile_fill(const void *ctx, int v, long rows, long cols, long depth)
 {
 	(void)ctx;
 	(void)depth;
 	long bm = v == 1 ? 128 : 64, bn = v == 1 ? 256 : 128;
-	return gputune_choice_fill(((rows + bm - 1) / bm) * ((cols + bn - 1) / bn), 132);
+	return gputune_choice_fill(((rows + bm - 1) / bm) * ((cols + bn - 1) / bn), 132, v == 1 ? 1 : 3);
 }
 
 /* The cover alone: variant 1's tiles 128 x 128, variant 2's 96 x 128. */
@@ -169,13 +169,16 @@ int main(void)
 		long grows[] = { 2048, 4096 }, gcols[] = { 2048, 4096 }, gdepth[] = { 2048, 4096 };
 		int gwin[] = { 1, 1 }, gcand[] = { 1, 2 };
 		float gshare[] = { 1.0f, 0.85f, 1.0f, 0.88f };
-		check(gputune_choice_fill(288, 132) > 0.727 && gputune_choice_fill(288, 132) < 0.728 &&
-			      gputune_choice_fill(512, 132) > 0.969 && gputune_choice_fill(5, 0) == 1,
-		      "the fill: blocks over the SMs' turns (288 tiles on 132 SMs: 73%)", NULL);
-		check(gputune_choice_fill_weight(288, 132) > 0.8527 && gputune_choice_fill_weight(288, 132) < 0.8529 &&
-			      gputune_choice_fill_weight(1, 132) > 0.08703 && gputune_choice_fill_weight(1, 132) < 0.08704 &&
-			      gputune_choice_fill_weight(264, 132) == 1,
-		      "the fill's weight: its square root (288 tiles: 0.853; one block on 132 SMs: 0.087)", NULL);
+		check(gputune_choice_fill(288, 132, 1) > 0.727 && gputune_choice_fill(288, 132, 1) < 0.728 &&
+			      gputune_choice_fill(512, 132, 1) > 0.969 && gputune_choice_fill(5, 0, 3) == 1 &&
+			      gputune_choice_fill(288, 132, 0) == gputune_choice_fill(288, 132, 1),
+		      "the fill, an SM holding one block: blocks over the SMs' turns (288 tiles on 132 SMs: 73%)", NULL);
+		check(gputune_choice_fill(126, 132, 3) > 0.7252 && gputune_choice_fill(126, 132, 3) < 0.7254 &&
+			      gputune_choice_fill(360, 132, 3) > 0.9090 && gputune_choice_fill(360, 132, 3) < 0.9091 &&
+			      gputune_choice_fill(396, 132, 3) == 1 &&
+			      gputune_choice_fill(528, 132, 3) > 0.9267 && gputune_choice_fill(528, 132, 3) < 0.9268,
+		      "the fill, an SM holding three: a last turn of c blocks takes (c / 3)^0.75 of a turn "
+		      "(126 blocks: 0.725; 360: 0.909; 528: 0.927)", NULL);
 		nr = gputune_choice_rank(2, grows, gcols, gdepth, gwin, 2, gcand, gshare, NULL, NULL, NULL, f32, 3000,
 					 3000, 3000, 1, out, &how);
 		check(nr == 1 && out[0] == 1, "without the fill, the faster variant where measured", NULL);

@@ -2,47 +2,64 @@
  * choice-fill.h - the fill of a launch, which the choice (choice-rule.h)
  * reads for a family whose blocks are few and long (a matrix product: one
  * block a tile of C, thousands of FMAs a thread).  Such a launch keeps
- * its SMs busy only as far as its blocks spread evenly over them: 288
- * tiles of 128 x 256 at 3000 x 3000 put three blocks on some of 132 SMs
- * and two on the rest, so it takes three blocks' time with 73% of the SMs'
- * turns used, where 4096 x 4096's 512 tiles use 97%.  A candidate's share
- * at each size of evidence is scaled by its fill's weight at the size
- * asked over its weight at that size, so that the evidence speaks of its
- * speed per busy SM and the rule of its fill where asked.  The turns are
- * an SM's, not a block slot's: blocks that share an SM share its FMA
- * units, so one left alone on an SM in the last turn runs faster than
- * beside another.
+ * its SMs busy only as far as its blocks spread evenly over them and
+ * fill each SM's room for blocks (gputune_choice_fill).  A candidate's
+ * share at each size of evidence is scaled by its fill at the size asked
+ * over its fill at that size, so that the evidence speaks of its speed
+ * per busy SM and the rule of its fill where asked.
  * Compiled into gputune and copied verbatim into the headers of the
  * families that read it.
  */
 #ifndef GPUTUNE_CHOICE_FILL
 #define GPUTUNE_CHOICE_FILL
 
-/* The share of the SMs' turns a launch of blocks uses: blocks over the
- * most any of sms SMs runs, times sms; 1 where sms is not known (0). */
-static inline double gputune_choice_fill(long blocks, long sms)
+/* The square root of x in [0, 1], by Newton's method from 1. */
+static inline double gputune_choice_sqrt(double x)
+{
+	double y = 1;
+	if (x <= 0)
+		return 0;
+	for (int i = 0; i < 16; i++)
+		y = 0.5 * (y + x / y);
+	return y;
+}
+
+/*
+ * The share of the SMs' work a launch of blocks does on sms SMs that hold
+ * per_sm of its blocks at once (its occupancy: registers, threads,
+ * shared memory): blocks over per_sm x sms times the time of the SM that
+ * runs the most of them, counted in turns of per_sm blocks together.  An
+ * SM's last turn of c < per_sm blocks takes (c / per_sm)^0.75 of a full
+ * turn: fewer blocks share its FMA units, so each runs faster, but not
+ * per_sm / c times faster, as it has fewer warps to hide its loads' and
+ * its FMAs' latency.  So a grid of 126 blocks of a tile that an SM holds
+ * three of fills 0.73 of 132 SMs (one block an SM, a third of a turn),
+ * and one of 360 blocks 0.91; on an H200 at 586x543x4995 such kernels ran
+ * at 0.63 and 0.98 of cuBLAS.  With per_sm 1 (or unknown, 0) a turn is one block, and this
+ * is blocks over the SMs' turns: 288 tiles of 128 x 256 at 3000 x 3000
+ * put three blocks on some of 132 SMs and two on the rest, 73% of their
+ * turns used, where 4096 x 4096's 512 tiles use 97%.  The exponent, of
+ * 0 (a last turn as long as a full one: turns of per_sm blocks), 0.25,
+ * 0.5, 0.75 and 1 (a block's time shrinking with the blocks beside it:
+ * the SMs' turns alone, which the rule read before, with its square
+ * root), is the one that left the fewest shapes below 0.90 of cuBLAS over
+ * four runs' held-out tables, 49 of 443 against 55
+ * (docs/studies/gemm-the-fill-of-an-sm-s-blocks.md).  1 where sms is
+ * not known (0).
+ */
+static inline double gputune_choice_fill(long blocks, long sms, long per_sm)
 {
 	if (blocks <= 0 || sms <= 0)
 		return 1;
-	long turns = (blocks + sms - 1) / sms;
-	return (double)blocks / ((double)turns * (double)sms);
-}
-
-/* The weight the rule gives a fill: its square root.  Where an SM holds
- * several of a kernel's blocks at once (a 64 x 128 tile's, three), one
- * more of them costs it less than a turn, which the fill counts, and more
- * than nothing, which a count of waves would; the tiles that win a
- * matrix product's mid and small shapes are such.  On an H200 (the run
- * of 37f813f, 30 held-out shapes replayed) the fill taken whole cost the
- * choice 0.04 to 0.12 of cuBLAS at four shapes and gained 0.03 at one;
- * its square root makes the same choices as no fill there, and keeps the
- * fill's sense (docs/studies/gemm-flat-rounds.md). */
-static inline double gputune_choice_fill_weight(long blocks, long sms)
-{
-	double x = gputune_choice_fill(blocks, sms), y = 1;
-	for (int i = 0; i < 16; i++) /* Newton's, from 1: x is in [1 / sms, 1] */
-		y = 0.5 * (y + x / y);
-	return y;
+	if (per_sm < 1)
+		per_sm = 1;
+	long most = (blocks + sms - 1) / sms; /* the blocks of the busiest SM */
+	double turns = (double)(most / per_sm);
+	if (most % per_sm) {
+		double x = (double)(most % per_sm) / (double)per_sm;
+		turns += gputune_choice_sqrt(x) * gputune_choice_sqrt(gputune_choice_sqrt(x)); /* x^0.75 */
+	}
+	return (double)blocks / ((double)per_sm * (double)sms * turns);
 }
 
 /* The share of the outputs a launch computes that lie inside its output:

@@ -5,6 +5,7 @@
 #include "export/choice-fill.h"
 #include "export/choice-rule.h"
 #include "families/family.h"
+#include "families/space.h"
 #include "compile/render.h"
 #include "util/util.h"
 
@@ -208,8 +209,28 @@ static void name_paths(struct choice_group *g, const char *templates_dir)
 	free(tmpl);
 }
 
+/* Each name's registers a thread as the tuner stored them for the
+ * group's device and element type (its measurements of it), 0 where none
+ * was stored. */
+static void name_registers(const struct choice_set *cs, struct choice_group *g)
+{
+	const struct result_set *sets[] = { &cs->winners, &cs->measured };
+	g->regs = xcalloc((size_t)g->nnames + 1, sizeof(int));
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < sets[s]->n; i++) {
+			const struct result *r = &sets[s]->r[i];
+			if (r->registers <= 0 || strcmp(r->uuid, g->key->uuid) || strcmp(r->family, g->key->family) ||
+			    strcmp(r->dtype, g->key->dtype))
+				continue;
+			int k = name_index(g, r->params, 0);
+			if (k >= 0 && !g->regs[k])
+				g->regs[k] = r->registers;
+		}
+}
+
 /* For a family that reads candidates by their fill (choice-fill.h): each
- * name's point, the element type and the GPU's SMs. */
+ * name's point and blocks an SM holds, the element type and the GPU's
+ * SMs. */
 static void name_fill(struct choice_group *g)
 {
 	const struct family *f = family_find(g->key->family);
@@ -221,19 +242,23 @@ static void name_fill(struct choice_group *g)
 	for (int i = 0; i < 2; i++)
 		g->tile[i] = f->fill_tile[i] ? family_param_index(f, f->fill_tile[i]) : -1;
 	g->point = xcalloc((size_t)g->nnames + 1, sizeof(*g->point));
-	for (int i = 0; i < g->nnames; i++)
+	g->per_sm = xcalloc((size_t)g->nnames + 1, sizeof(int));
+	for (int i = 0; i < g->nnames; i++) {
 		if (family_point_check(f, g->names[i], g->point[i], (char[160]){ 0 }, 160) < 0)
 			family_fallback_point(f, g->point[i]); /* not a point of f: never a candidate */
+		g->per_sm[i] = device_blocks_per_sm(f, g->point[i], g->dt, g->regs[i],
+						    g->key->cc_major * 10 + g->key->cc_minor);
+	}
 }
 
-/* The fill's weight (choice-fill.h) of name v's launch at rows x cols x
- * depth, times its tiles' cover where the family names them. */
+/* The fill (choice-fill.h) of name v's launch at rows x cols x depth,
+ * times its tiles' cover where the family names them. */
 static double group_fill(const void *ctx, int v, long rows, long cols, long depth)
 {
 	const struct choice_group *g = ctx;
 	struct launch_geometry geo;
 	g->fam->geometry(g->point[v], g->dt, &(struct dims){ rows, cols, depth }, &geo);
-	double w = gputune_choice_fill_weight((long)geo.grid[0] * geo.grid[1] * geo.grid[2], g->sms);
+	double w = gputune_choice_fill((long)geo.grid[0] * geo.grid[1] * geo.grid[2], g->sms, g->per_sm[v]);
 	if (g->tile[0] >= 0 && g->tile[1] >= 0)
 		w *= gputune_choice_cover(rows, cols, g->point[v][g->tile[0]], g->point[v][g->tile[1]]);
 	return w;
@@ -278,6 +303,7 @@ int choice_load(const char *db_path, const struct result_filter *flt, const char
 		double *gbps = measured_gbps(&cs->g[k], meas, &src);
 		pick_candidates(&cs->g[k], gbps, src);
 		name_paths(&cs->g[k], templates_dir);
+		name_registers(cs, &cs->g[k]);
 		name_fill(&cs->g[k]);
 		free(gbps);
 		free(src);
@@ -307,6 +333,8 @@ void choice_free(struct choice_set *cs)
 		free(g->names);
 		free(g->paths);
 		free(g->point);
+		free(g->regs);
+		free(g->per_sm);
 		free(g->entry);
 		free(g->rows);
 		free(g->cols);

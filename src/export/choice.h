@@ -27,17 +27,19 @@ struct choice_group {
 	int nnames;
 	char **names;                 /* the variants (params) the group refers to */
 	unsigned *paths;              /* per name: the template's code paths it takes (template_paths) */
+	int *regs;                    /* per name: registers a thread the tuner stored here, 0 unknown */
 	int ncand;
 	int *cand;                    /* index into names */
 	float *share;                 /* n x ncand: candidate's GB/s over the size's best */
 	const struct result **source; /* n x ncand: the measurement each share comes from */
 	/* Where the family reads candidates by their fill (choice-fill.h):
-	 * per name its point, the element type, the GPU's SMs and where the
-	 * point gives a block's tile of the output; fam NULL
-	 * otherwise. */
+	 * per name its point and blocks an SM holds (device_blocks_per_sm),
+	 * the element type, the GPU's SMs and where the point gives a block's
+	 * tile of the output; fam NULL otherwise. */
 	const struct family *fam;
 	const struct dtype *dt;
 	int (*point)[MAX_PARAMS];
+	int *per_sm;
 	long sms;
 	int tile[2]; /* the family's fill_tile as indices of point[], -1 without */
 };

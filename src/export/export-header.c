@@ -59,21 +59,6 @@ void c_comment_write(FILE *f, const char *s)
 /* Every variant a group refers to, once per element type: only the ones
  * the rule can answer with (the winners and the candidates), not every
  * variant ever measured.  0, or -1 after a message. */
-/* The registers the tuner stored for params of group g's device and
- * element type (the results' measurements of it), or 0. */
-static int stored_registers(const struct choice_set *cs, const struct choice_group *g, const char *params)
-{
-	const struct result_set *sets[] = { &cs->winners, &cs->measured };
-	for (int s = 0; s < 2; s++)
-		for (size_t i = 0; i < sets[s]->n; i++) {
-			const struct result *r = &sets[s]->r[i];
-			if (r->registers > 0 && !strcmp(r->uuid, g->key->uuid) && !strcmp(r->dtype, g->key->dtype) &&
-			    !strcmp(r->params, params))
-				return r->registers;
-		}
-	return 0;
-}
-
 static int collect_variants(struct header *h)
 {
 	const struct choice_set *cs = h->cs;
@@ -99,7 +84,7 @@ static int collect_variants(struct header *h)
 				h->vs[*m].cc = g->key->cc_major * 10 + g->key->cc_minor;
 			/* The count the tuner stored on this architecture: no compile. */
 			if (!h->vs[*m].regs && h->vs[*m].cc == g->key->cc_major * 10 + g->key->cc_minor)
-				h->vs[*m].regs = stored_registers(cs, g, g->names[name]);
+				h->vs[*m].regs = g->regs[name];
 		}
 	}
 	return 0;
@@ -295,7 +280,8 @@ static void write_types(const struct header *h)
 		   "\tlong esize;\n\tint first, n;\n\tconst long *rows, *cols, *depths; /* depths: NULL unless 3-D */\n"
 		   "\tconst int *winner;\n"
 		   "\tint ncand;\n\tconst int *cand;\n\tconst float *share;\n%s} gputune_%s_group;\n\n", P,
-		fam->choice_fill ? "\tlong sms; /* the GPU's SMs, for the fill of a variant's grid */\n" : "", P);
+		fam->choice_fill ? "\tlong sms; /* the GPU's SMs, for the fill of a variant's grid */\n"
+				   "\tconst int *per_sm; /* blocks an SM holds of each variant, for the fill */\n" : "", P);
 }
 
 /* The variants, their code paths, the measured entries and the groups
@@ -375,6 +361,19 @@ static void write_tables(const struct header *h)
 			fputs("\n", f);
 		}
 		fputs(g->ncand && g->n ? "};\n" : "\t0\n};\n", f);
+		if (g->fam) {
+			/* Blocks an SM holds of each variant here, for the fill;
+			 * 0 (one) for those the group does not refer to. */
+			fprintf(f, "static const int gputune_%s_g%zu_per_sm[%d] = {", P, k, nv);
+			for (int v = 0; v < nv; v++) {
+				int b = 0;
+				for (int i = 0; i < g->nnames && !b; i++)
+					if (gmap[k][i] == v)
+						b = g->per_sm[i];
+				fprintf(f, "%s%d", v ? ", " : " ", b);
+			}
+			fputs(" };\n", f);
+		}
 	}
 	fprintf(f, "#define GPUTUNE_%s_NUM_GROUPS %zu\n", U, cs->ngroups);
 	fprintf(f, "static const gputune_%s_group gputune_%s_groups[%zu] = {\n", P, P, cs->ngroups ? cs->ngroups : 1);
@@ -389,14 +388,18 @@ static void write_tables(const struct header *h)
 			   "%d, gputune_%s_g%zu_cand, gputune_%s_g%zu_share",
 			r->cc_major * 10 + r->cc_minor, r->dtype, dtype_find(r->dtype)->size, first_entry, cs->g[k].n,
 			P, k, P, k, depths, P, k, cs->g[k].ncand, P, k, P, k);
-		if (fam->choice_fill)
-			fprintf(f, ", %d", r->sm_count);
+		if (fam->choice_fill) {
+			if (cs->g[k].fam)
+				fprintf(f, ", %d, gputune_%s_g%zu_per_sm", r->sm_count, P, k);
+			else
+				fputs(", 0, NULL", f);
+		}
 		fputs(" },\n", f);
 		first_entry += cs->g[k].n;
 	}
 	if (cs->ngroups == 0)
 		fprintf(f, "\t{ \"\", 0, \"\", 0, 0, 0, NULL, NULL, NULL, NULL, 0, NULL, NULL%s }\n",
-			fam->choice_fill ? ", 0" : "");
+			fam->choice_fill ? ", 0, NULL" : "");
 	fputs("};\n\n", f);
 }
 
@@ -498,12 +501,12 @@ static void write_helpers(const struct header *h)
 				 " *\n\t       gputune_choice_cover(rows, cols, gputune_%s_variants[v].config.%s,"
 				 " gputune_%s_variants[v].config.%s)",
 				 P, fam->fill_tile[0], P, fam->fill_tile[1]);
-		fprintf(f, "/* The fill's weight of variant v's grid at a size (gputune_choice_fill_weight)%s, ctx its group. */\n"
+		fprintf(f, "/* The fill of variant v's grid at a size (gputune_choice_fill)%s, ctx its group. */\n"
 			   "static inline double gputune_%s_fill(const void *ctx, int v, long rows, long cols, long depth)\n{\n"
 			   "\tconst gputune_%s_group *g = (const gputune_%s_group *)ctx;\n"
 			   "\tunsigned grid[3], block[3], smem;\n"
 			   "\tgputune_%s_geometry(v, (int)rows, (int)cols, (int)depth, grid, block, &smem);\n"
-			   "\treturn gputune_choice_fill_weight((long)grid[0] * grid[1] * grid[2], g->sms)%s;\n}\n\n",
+			   "\treturn gputune_choice_fill((long)grid[0] * grid[1] * grid[2], g->sms, g->per_sm ? g->per_sm[v] : 0)%s;\n}\n\n",
 			*cover ? ", times its tiles' cover" : "", P, P, P, P, cover);
 		snprintf(fill, sizeof(fill), "gputune_%s_fill, g", P);
 	}

@@ -112,25 +112,6 @@ void variant_registers(const struct family *fam, struct hvariant *vs, int nv, co
 	}
 }
 
-/* Threads an SM holds at compute capability cc (10 major + minor). */
-static int sm_max_threads(int cc)
-{
-	if (cc == 75)
-		return 1024;
-	if (cc == 86 || cc == 87 || cc == 89 || cc / 10 == 12)
-		return 1536;
-	return 2048;
-}
-
-/* Blocks an SM holds at compute capability cc: past it ptxas ignores a
- * bound (a warning at every build of a small block's kernel). */
-static int sm_max_blocks(int cc)
-{
-	if (cc == 75 || cc == 86 || cc == 87)
-		return 16;
-	return cc == 89 ? 24 : 32;
-}
-
 unsigned variant_smem(const struct family *fam, const struct hvariant *hv)
 {
 	/* The families' shared memory does not depend on the size. */
@@ -138,14 +119,6 @@ unsigned variant_smem(const struct family *fam, const struct hvariant *hv)
 	struct launch_geometry g;
 	fam->geometry(hv->v, hv->dt, &d, &g);
 	return g.smem;
-}
-
-/* Shared memory of an SM of compute capability cc (8.0 on), bytes: the
- * most a block may opt in to and the 1 KiB the system keeps of it a
- * block; 0 where not known. */
-static long sm_smem(int cc)
-{
-	return cc >= 80 && device_smem_optin(cc) > SMEM_WITHOUT_OPTIN ? device_smem_optin(cc) + 1024L : 0;
 }
 
 /*
@@ -169,25 +142,6 @@ static long sm_smem(int cc)
  */
 void variant_occupancy(const struct family *fam, struct hvariant *vs, int nv)
 {
-	for (int i = 0; i < nv; i++) {
-		vs[i].min_blocks = 1;
-		if (vs[i].regs <= 0)
-			continue;
-		/* Threads a block: the families' do not depend on the size. */
-		struct dims d = { 1024, 1024, 1024 };
-		struct launch_geometry g;
-		fam->geometry(vs[i].v, vs[i].dt, &d, &g);
-		long threads = (long)g.block[0] * g.block[1] * g.block[2];
-		if (threads <= 0)
-			continue;
-		long by_regs = 65536 / ((vs[i].regs + 7) / 8 * 8 * threads);
-		long by_threads = sm_max_threads(vs[i].cc) / threads;
-		long b = by_regs < by_threads ? by_regs : by_threads;
-		if (b > sm_max_blocks(vs[i].cc))
-			b = sm_max_blocks(vs[i].cc);
-		/* A block over 48 KiB of shared memory: as many as its SM holds. */
-		if (g.smem > SMEM_WITHOUT_OPTIN && sm_smem(vs[i].cc) > 0 && b > sm_smem(vs[i].cc) / ((long)g.smem + 1024))
-			b = sm_smem(vs[i].cc) / ((long)g.smem + 1024);
-		vs[i].min_blocks = b > 1 ? (int)b : 1;
-	}
+	for (int i = 0; i < nv; i++)
+		vs[i].min_blocks = device_blocks_per_sm(fam, vs[i].v, vs[i].dt, vs[i].regs, vs[i].cc);
 }

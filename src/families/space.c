@@ -140,6 +140,55 @@ int device_smem_optin(int cc)
 	return SMEM_WITHOUT_OPTIN;
 }
 
+/* Threads an SM holds at compute capability cc (10 major + minor). */
+static int sm_max_threads(int cc)
+{
+	if (cc == 75)
+		return 1024;
+	if (cc == 86 || cc == 87 || cc == 89 || cc / 10 == 12)
+		return 1536;
+	return 2048;
+}
+
+/* Blocks an SM holds at compute capability cc: past it ptxas ignores a
+ * bound (a warning at every build of a small block's kernel). */
+static int sm_max_blocks(int cc)
+{
+	if (cc == 75 || cc == 86 || cc == 87)
+		return 16;
+	return cc == 89 ? 24 : 32;
+}
+
+/* Shared memory of an SM of compute capability cc (8.0 on), bytes: the
+ * most a block may opt in to and the 1 KiB the system keeps of it a
+ * block; 0 where not known. */
+static long sm_smem(int cc)
+{
+	return cc >= 80 && device_smem_optin(cc) > SMEM_WITHOUT_OPTIN ? device_smem_optin(cc) + 1024L : 0;
+}
+
+int device_blocks_per_sm(const struct family *fam, const int *v, const struct dtype *dt, int regs, int cc)
+{
+	if (regs <= 0)
+		return 1;
+	/* Threads a block: the families' do not depend on the size. */
+	struct dims d = { 1024, 1024, 1024 };
+	struct launch_geometry g;
+	fam->geometry(v, dt, &d, &g);
+	long threads = (long)g.block[0] * g.block[1] * g.block[2];
+	if (threads <= 0)
+		return 1;
+	long by_regs = 65536 / ((regs + 7) / 8 * 8 * threads);
+	long by_threads = sm_max_threads(cc) / threads;
+	long b = by_regs < by_threads ? by_regs : by_threads;
+	if (b > sm_max_blocks(cc))
+		b = sm_max_blocks(cc);
+	/* A block over 48 KiB of shared memory: as many as its SM holds. */
+	if (g.smem > SMEM_WITHOUT_OPTIN && sm_smem(cc) > 0 && b > sm_smem(cc) / ((long)g.smem + 1024))
+		b = sm_smem(cc) / ((long)g.smem + 1024);
+	return b > 1 ? (int)b : 1;
+}
+
 static void count_reject(struct space *s, const char *reason)
 {
 	for (size_t i = 0; i < s->nrejects; i++)

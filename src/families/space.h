@@ -44,6 +44,12 @@ void device_limits_default(struct device_limits *lim);
  * opt in to, bytes, as the CUDA programming guide tables it; 48 KiB, the
  * limit without opting in, where cc is 0 or not in the table. */
 int device_smem_optin(int cc);
+/* The blocks of variant v (of element type dt) an SM of compute
+ * capability cc holds at once, a thread taking regs registers: as many as
+ * its registers (64 Ki an SM, allocated 8 a thread), its threads or, past
+ * 48 KiB, its shared memory allow, whichever is fewest, and at most the
+ * SM's limit of blocks; 1 where regs is not known (0 or less). */
+int device_blocks_per_sm(const struct family *fam, const int *v, const struct dtype *dt, int regs, int cc);
 /* Enumerates every combination, keeping the valid ones in order. */
 void space_enumerate(struct space *s, const struct device_limits *lim);
 /* Keeps a sample of count valid points, drawn without replacement by a
