@@ -38,13 +38,13 @@ static inline double gputune_choice_sqrt(double x)
  * at 0.63 and 0.98 of cuBLAS.  With per_sm 1 (or unknown, 0) a turn is one block, and this
  * is blocks over the SMs' turns: 288 tiles of 128 x 256 at 3000 x 3000
  * put three blocks on some of 132 SMs and two on the rest, 73% of their
- * turns used, where 4096 x 4096's 512 tiles use 97%.  The exponent, of
+ * turns used, where 4096 x 4096's 512 tiles use 97%.  The exponent: of
  * 0 (a last turn as long as a full one: turns of per_sm blocks), 0.25,
  * 0.5, 0.75 and 1 (a block's time shrinking with the blocks beside it:
  * the SMs' turns alone, which the rule read before, with its square
- * root), is the one that left the fewest shapes below 0.90 of cuBLAS over
- * four runs' held-out tables, 49 of 443 against 55
- * (docs/studies/gemm-the-fill-of-an-sm-s-blocks.md).  1 where sms is
+ * root), 0.75 left the fewest shapes below 0.90 of cuBLAS over four runs'
+ * held-out tables, 49 of 443 against 55 (0.7 to 0.9: 48 to 51;
+ * docs/studies/gemm-the-fill-of-an-sm-s-blocks.md).  1 where sms is
  * not known (0).
  */
 static inline double gputune_choice_fill(long blocks, long sms, long per_sm)
