@@ -1,0 +1,82 @@
+#!/bin/sh
+# The matrix multiply's choice reads the blocks an SM holds of each
+# candidate, from the registers the tuner stored.  P and Q have the same
+# 64 x 64 tiles (128 threads a block); P is the faster at 2048^3 and
+# 4096^3, where both fill the SMs.  With 64 registers a thread an SM holds
+# eight of P's blocks, with 167 three of Q's, so at 512x512x4096 (64
+# blocks, one an SM) P's grid fills an eighth of an SM's room and Q's a
+# third: Q is the choice there, and the header says so too.  Without
+# stored registers both count one block an SM, and P is the choice.
+. "$(dirname "$0")/setup"
+
+uuid=GPU-fill
+P=bm=64,bn=64,bk=16,wm=32,wn=32,tm=4,tn=2,vec=4,pad=4,dbuf=1,group=1
+Q=bm=64,bn=64,bk=16,wm=32,wn=32,tm=4,tn=4,vec=4,pad=4,dbuf=1,group=1
+# record M N K GFLOPS PARAMS HASH REGISTERS (0: none stored)
+record() {
+	printf '{"device_uuid": "%s", "kernel": "gemm", "dtype": "f32", "rows": %s, "cols": %s, "depth": %s,' $uuid "$1" "$2" "$3"
+	printf ' "timing_mode": "flushed", "params": "%s", "source_hash": "%s",' "$5" "$6"
+	[ "$7" -gt 0 ] && printf ' "registers": %s,' "$7"
+	printf ' "median_ms": 1, "min_ms": 0.9, "max_ms": 1.2, "p25_ms": 0.95, "p75_ms": 1.1, "launches": 30,'
+	printf ' "gbps": %s, "fraction": 0.7, "ceiling_gbps": 64000, "memcpy_gbps": 0, "copy_kernel_gbps": 64000,' "$4"
+	printf ' "ceiling_kind": "fma", "run": {"uuid": "run-f", "started_at": "2026-11-30T00:00:00Z",'
+	printf ' "gputune_version": "0.1.0", "nvrtc_version": "13.0", "repetitions": 30}}'
+}
+# results REGS_P REGS_Q
+results() {
+	printf '{"format": "gputune-results", "version": 1,\n'
+	printf ' "kernels": [{"name": "gemm", "params": "bm,bn,bk,wm,wn,tm,tn,vec,pad,dbuf,group,inject"}],\n'
+	printf ' "devices": [{"uuid": "%s", "name": "NVIDIA H200", "cc_major": 9, "cc_minor": 0, "sm_count": 132,' $uuid
+	printf ' "mem_bytes": 150000000000, "l2_bytes": 52428800, "bus_width_bits": 6144, "mem_clock_khz": 3201000,'
+	printf ' "driver_version": 13000}],\n "results": [\n'
+	record 2048 2048 2048 40000 $P hp "$1"; printf ',\n'
+	record 4096 4096 4096 42000 $P hp "$1"
+	printf '\n ],\n "measurements": [\n'
+	record 2048 2048 2048 38800 $Q hq "$2"; printf ',\n'
+	record 4096 4096 4096 40740 $Q hq "$2"
+	printf '\n]}\n'
+}
+results 64 167 > "$T/regs.json"
+results 0 0 > "$T/none.json"
+
+export GPUTUNE_DB="$T/regs.db"
+run_gt 0 db merge "$T/regs.json"
+run_gt 0 query --no-shipped --kernel gemm --size 512x512x4096 --format csv
+grep_in "$T/out" "$Q"
+run_gt 0 export --kernel gemm --no-shipped -o "$T/gputune_gemm.h"
+# The header's variants: P and Q, then the default kernel, which the group
+# does not refer to (0).
+grep_in "$T/gputune_gemm.h" "gputune_gemm_g0_per_sm[3] = { 8, 3, 0 }"
+cat > "$T/choice.c" <<'C'
+#include "gputune_gemm.h"
+#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		long m, n, k;
+		if (sscanf(argv[i], "%ldx%ldx%ld", &m, &n, &k) != 3)
+			return 2;
+		printf("%s %s\n", argv[i], gputune_gemm_variants[gputune_gemm_choose("NVIDIA H200", 90, "f32", m, n, k)].params);
+	}
+	return 0;
+}
+C
+if $CC -std=c11 -Wall -Wextra -Werror -I"$T" "$T/choice.c" -o "$T/choice" 2>"$T/cc.err"; then
+	ok "the header compiles with $CC -std=c11 -Wall -Wextra -Werror"
+	"$T/choice" 512x512x4096 > "$T/choice.out"
+	grep_in "$T/choice.out" "512x512x4096 $Q"
+	query_agrees gemm 99 "$T/choice" 512x512x4096 1000x1000x4096 3000x3000x4096 640x6400x4096
+else
+	not_ok "the header compiles with $CC -std=c11 -Wall -Wextra -Werror"
+	sed 's/^/#   /' "$T/cc.err" | head -20
+fi
+
+export GPUTUNE_DB="$T/none.db"
+run_gt 0 db merge "$T/none.json"
+run_gt 0 query --no-shipped --kernel gemm --size 512x512x4096 --format csv
+grep_in "$T/out" "$P"
+run_gt 0 export --kernel gemm --no-shipped -o "$T/none.h"
+grep_in "$T/none.h" "gputune_gemm_g0_per_sm[3] = { 1, 1, 0 }"
+
+done_testing
