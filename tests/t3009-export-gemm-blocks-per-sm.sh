@@ -39,14 +39,21 @@ results() {
 results 64 167 > "$T/regs.json"
 results 0 0 > "$T/none.json"
 
-export GPUTUNE_DB="$T/regs.db"
-run_gt 0 db merge "$T/regs.json"
-run_gt 0 query --no-shipped --kernel gemm --size 512x512x4096 --format csv
-grep_in "$T/out" "$Q"
-run_gt 0 export --kernel gemm --no-shipped -o "$T/gputune_gemm.h"
-# The header's variants: P and Q, then the default kernel, which the group
-# does not refer to (0).
-grep_in "$T/gputune_gemm.h" "gputune_gemm_g0_per_sm[3] = { 8, 3, 0 }"
+# chosen_from NAME CHOSEN PER_SM: NAME.json merged into NAME.db (kept as
+# GPUTUNE_DB), query's choice at 512x512x4096 is CHOSEN, and the header
+# exported into NAME.h carries the blocks an SM holds of its variants: P
+# and Q, then the default kernel, which the group does not refer to (0).
+chosen_from() {
+	export GPUTUNE_DB="$T/$1.db"
+	run_gt 0 db merge "$T/$1.json"
+	run_gt 0 query --no-shipped --kernel gemm --size 512x512x4096 --format csv
+	grep_in "$T/out" "$2"
+	run_gt 0 export --kernel gemm --no-shipped -o "$T/$1.h"
+	grep_in "$T/$1.h" "gputune_gemm_g0_per_sm[3] = { $3 }"
+}
+
+chosen_from regs "$Q" "8, 3, 0"
+cp "$T/regs.h" "$T/gputune_gemm.h"
 cat > "$T/choice.c" <<'C'
 #include "gputune_gemm.h"
 #include <stdio.h>
@@ -72,11 +79,6 @@ else
 	sed 's/^/#   /' "$T/cc.err" | head -20
 fi
 
-export GPUTUNE_DB="$T/none.db"
-run_gt 0 db merge "$T/none.json"
-run_gt 0 query --no-shipped --kernel gemm --size 512x512x4096 --format csv
-grep_in "$T/out" "$P"
-run_gt 0 export --kernel gemm --no-shipped -o "$T/none.h"
-grep_in "$T/none.h" "gputune_gemm_g0_per_sm[3] = { 1, 1, 0 }"
+chosen_from none "$P" "1, 1, 0"
 
 done_testing

@@ -364,15 +364,15 @@ static void write_tables(const struct header *h)
 		if (g->fam) {
 			/* Blocks an SM holds of each variant here, for the fill;
 			 * 0 (one) for those the group does not refer to. */
+			int *per_sm = xcalloc((size_t)nv + 1, sizeof(int));
+			for (int i = 0; i < g->nnames; i++)
+				if (gmap[k][i] >= 0)
+					per_sm[gmap[k][i]] = g->per_sm[i];
 			fprintf(f, "static const int gputune_%s_g%zu_per_sm[%d] = {", P, k, nv);
-			for (int v = 0; v < nv; v++) {
-				int b = 0;
-				for (int i = 0; i < g->nnames && !b; i++)
-					if (gmap[k][i] == v)
-						b = g->per_sm[i];
-				fprintf(f, "%s%d", v ? ", " : " ", b);
-			}
+			for (int v = 0; v < nv; v++)
+				fprintf(f, "%s%d", v ? ", " : " ", per_sm[v]);
 			fputs(" };\n", f);
+			free(per_sm);
 		}
 	}
 	fprintf(f, "#define GPUTUNE_%s_NUM_GROUPS %zu\n", U, cs->ngroups);
