@@ -1,11 +1,12 @@
 #!/bin/sh
 # The matrix multiply's choice reads the blocks an SM holds of each
 # candidate, from the registers the tuner stored.  P and Q have the same
-# 64 x 64 tiles (128 threads a block); P is the faster at 2048^3 and
-# 4096^3, where both fill the SMs.  With 64 registers a thread an SM holds
-# eight of P's blocks, with 167 three of Q's, so at 512x512x4096 (64
-# blocks, one an SM) P's grid fills an eighth of an SM's room and Q's a
-# third: Q is the choice there, and the header says so too.  Without
+# 64 x 64 tiles (128 threads, four warps, a block); P is the faster at
+# 2048^3 and 4096^3, where both fill the SMs.  With 167 registers a
+# thread an SM holds three of P's blocks, with 120 four of Q's, so at
+# 1024x2048x4096 (512 blocks, four an SM) Q's grid is one whole turn and
+# P's a turn and a last one of a single block, four warps, too few to keep
+# an SM busy: Q is the choice there, and the header says so too.  Without
 # stored registers both count one block an SM, and P is the choice.
 . "$(dirname "$0")/setup"
 
@@ -36,23 +37,23 @@ results() {
 	record 4096 4096 4096 40740 $Q hq "$2"
 	printf '\n]}\n'
 }
-results 64 167 > "$T/regs.json"
+results 167 120 > "$T/regs.json"
 results 0 0 > "$T/none.json"
 
 # chosen_from NAME CHOSEN PER_SM: NAME.json merged into NAME.db (kept as
-# GPUTUNE_DB), query's choice at 512x512x4096 is CHOSEN, and the header
+# GPUTUNE_DB), query's choice at 1024x2048x4096 is CHOSEN, and the header
 # exported into NAME.h carries the blocks an SM holds of its variants: P
 # and Q, then the default kernel, which the group does not refer to (0).
 chosen_from() {
 	export GPUTUNE_DB="$T/$1.db"
 	run_gt 0 db merge "$T/$1.json"
-	run_gt 0 query --no-shipped --kernel gemm --size 512x512x4096 --format csv
+	run_gt 0 query --no-shipped --kernel gemm --size 1024x2048x4096 --format csv
 	grep_in "$T/out" "$2"
 	run_gt 0 export --kernel gemm --no-shipped -o "$T/$1.h"
 	grep_in "$T/$1.h" "gputune_gemm_g0_per_sm[3] = { $3 }"
 }
 
-chosen_from regs "$Q" "8, 3, 0"
+chosen_from regs "$Q" "3, 4, 0"
 cp "$T/regs.h" "$T/gputune_gemm.h"
 cat > "$T/choice.c" <<'C'
 #include "gputune_gemm.h"
@@ -71,9 +72,9 @@ int main(int argc, char **argv)
 C
 if $CC -std=c11 -Wall -Wextra -Werror -I"$T" "$T/choice.c" -o "$T/choice" 2>"$T/cc.err"; then
 	ok "the header compiles with $CC -std=c11 -Wall -Wextra -Werror"
-	"$T/choice" 512x512x4096 > "$T/choice.out"
-	grep_in "$T/choice.out" "512x512x4096 $Q"
-	query_agrees gemm 99 "$T/choice" 512x512x4096 1000x1000x4096 3000x3000x4096 640x6400x4096
+	"$T/choice" 1024x2048x4096 > "$T/choice.out"
+	grep_in "$T/choice.out" "1024x2048x4096 $Q"
+	query_agrees gemm 99 "$T/choice" 1024x2048x4096 1000x1000x4096 3000x3000x4096 640x6400x4096
 else
 	not_ok "the header compiles with $CC -std=c11 -Wall -Wextra -Werror"
 	sed 's/^/#   /' "$T/cc.err" | head -20

@@ -25,39 +25,40 @@ static inline double gputune_choice_sqrt(double x)
 }
 
 /*
- * The share of the SMs' work a launch of blocks does on sms SMs that hold
- * per_sm of its blocks at once (its occupancy: registers, threads,
- * shared memory): blocks over per_sm x sms times the time of the SM that
- * runs the most of them, counted in turns of per_sm blocks together.  An
- * SM's last turn of c < per_sm blocks takes (c / per_sm)^0.75 of a full
- * turn: fewer blocks share its FMA units, so each runs faster, but not
- * per_sm / c times faster, as it has fewer warps to hide its loads' and
- * its FMAs' latency.  So a grid of 126 blocks of a tile that an SM holds
- * three of fills 0.73 of 132 SMs (one block an SM, a third of a turn),
- * and one of 360 blocks 0.91; on an H200 at 586x543x4995 such kernels ran
- * at 0.63 and 0.98 of cuBLAS.  With per_sm 1 (or unknown, 0) a turn is one block, and this
- * is blocks over the SMs' turns: 288 tiles of 128 x 256 at 3000 x 3000
+ * The share of the SMs' work a launch of blocks of warps warps does on sms
+ * SMs that hold per_sm of its blocks at once (its occupancy: registers,
+ * threads, shared memory): blocks over per_sm x sms times the time of the
+ * SM that runs the most of them, counted in turns of per_sm blocks
+ * together.  An SM keeps its FMA units busy with about eight warps (two a
+ * scheduler); a turn of c blocks runs at min(1, c warps / 8)^0.5 of that
+ * rate, so a last turn of c < per_sm blocks takes c / per_sm of a full
+ * turn where its warps keep the SM busy, and more where they are too few:
+ * one block of four warps, alone on an SM, runs at 0.71 of the SM's rate.
+ * Replayed over four runs' held-out tables (443 shapes), 41 below 0.90 of
+ * cuBLAS, where a last turn taking (c / per_sm)^0.75 of one left 49
+ * (docs/studies/gemm-the-fill-of-an-sm-s-blocks.md).  With per_sm 1 (or
+ * unknown, 0) a turn is one block: 288 tiles of 128 x 256 at 3000 x 3000
  * put three blocks on some of 132 SMs and two on the rest, 73% of their
- * turns used, where 4096 x 4096's 512 tiles use 97%.  The exponent: of
- * 0 (a last turn as long as a full one: turns of per_sm blocks), 0.25,
- * 0.5, 0.75 and 1 (a block's time shrinking with the blocks beside it:
- * the SMs' turns alone, which the rule read before, with its square
- * root), 0.75 left the fewest shapes below 0.90 of cuBLAS over four runs'
- * held-out tables, 49 of 443 against 55 (0.7 to 0.9: 48 to 51;
- * docs/studies/gemm-the-fill-of-an-sm-s-blocks.md).  1 where sms is
- * not known (0).
+ * turns used, where 4096 x 4096's 512 tiles use 97%.  warps 0: eight.  1
+ * where sms is not known (0).
  */
-static inline double gputune_choice_fill(long blocks, long sms, long per_sm)
+static inline double gputune_choice_fill(long blocks, long sms, long per_sm, long warps)
 {
 	if (blocks <= 0 || sms <= 0)
 		return 1;
 	if (per_sm < 1)
 		per_sm = 1;
+	if (warps < 1)
+		warps = 8;
 	long most = (blocks + sms - 1) / sms; /* the blocks of the busiest SM */
 	double turns = (double)(most / per_sm);
-	if (most % per_sm) {
-		double x = (double)(most % per_sm) / (double)per_sm;
-		turns += gputune_choice_sqrt(x) * gputune_choice_sqrt(gputune_choice_sqrt(x)); /* x^0.75 */
+	long rest = most % per_sm;
+	if (rest) {
+		/* A turn of c blocks runs at min(1, c warps / 8)^0.5 of an SM's rate. */
+		double full = (double)(per_sm * warps) / 8, part = (double)(rest * warps) / 8;
+		full = full < 1 ? gputune_choice_sqrt(full) : 1;
+		part = part < 1 ? gputune_choice_sqrt(part) : 1;
+		turns += (double)rest / (double)per_sm * full / part;
 	}
 	return (double)blocks / ((double)per_sm * (double)sms * turns);
 }
