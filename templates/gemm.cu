@@ -51,7 +51,9 @@
  *   ASYNC     0: the tiles pass through registers (DBUF above); S (2 to
  *             4): S shared stages filled by cp.async (compute capability
  *             8.0 on), S - 1 rounds ahead of the one computed, no
- *             register holding a tile in flight.  A moves a float at a
+ *             register holding a tile in flight; with DBUF 2 (not 1), its
+ *             fragments read a step ahead as DBUF 2's, the next round's
+ *             first ones before this round's last FMAs.  A moves a float at a
  *             time, the warp's 32 copies covering whole rows of its BK
  *             (any K, any alignment), into its transposed place; B 16
  *             bytes at a time where its rows are aligned, else a float at
@@ -430,7 +432,8 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 	static_assert(BK % VEC == 0 && BN % VEC == 0, "vector loads must not straddle a tile row");
 	static_assert(SPLIT == 1 || (SPLIT <= 8 && BM >= SPLIT && BN % 4 == 0),
 		      "the cluster's blocks must each sum whole rows of the tile, 4 floats at a time");
-	static_assert(ASYNC == 0 || (ASYNC >= 2 && ASYNC <= 4 && !DBUF), "ASYNC is 0 or 2 to 4 stages, without DBUF");
+	static_assert(ASYNC == 0 || (ASYNC >= 2 && ASYNC <= 4 && DBUF != 1),
+		      "ASYNC is 0 or 2 to 4 stages, without DBUF 1's registers in flight");
 	static_assert(DBUF >= 0 && DBUF <= 2 && (DBUF < 2 || BK % 2 == 0), "DBUF is 0, 1 or 2 (2 with BK even)");
 	static_assert(!FLAT || (VEC == 4 && DBUF == 1 && !ASYNC && !REALIGN), "FLAT is of VEC 4 and DBUF 1 alone");
 	static_assert(FLAT < 2 || ((BN & (BN - 1)) == 0 && (BK & (BK - 1)) == 0 && (S::THREADS & (S::THREADS - 1)) == 0),
@@ -620,7 +623,53 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 	const int first = SK > 1 ? (int)((long long)all_rounds * slice / SK) : 0;
 	const int rounds = SK > 1 ? (int)((long long)all_rounds * (slice + 1) / SK) - first : all_rounds;
 	const int k0 = first * BK;
-	if (ASYNC) {
+	if constexpr (ASYNC > 0 && DBUF == 2) {
+		/* ASYNC's stages with DBUF 2's fragments a step ahead (two sets
+		 * of registers, step k's in set k % 2; BK is even).  The wait
+		 * and the barrier for the next round's stage come before this
+		 * round's last step, whose fragments are in registers by then,
+		 * so the next round's first fragments are read while its FMAs
+		 * run and no warp starts a round waiting on shared memory.
+		 * Every read of a round's stage is before that round's barrier,
+		 * so the round after may refill it: round r copies round
+		 * r + ASYNC - 1 into the stage of round r - 1.  A group is
+		 * committed every round (empty past the last), so before round
+		 * r's last step ASYNC + r groups are committed and round r + 1's
+		 * is done when at most ASYNC - 2 are pending. */
+		float fa[2][S::ITERM * TM], fb[2][S::ITERN * TN];
+		for (int s = 0; s < ASYNC - 1; s++) {
+			if (s < rounds)
+				issue(k0 + s * BK, smem + s * S::STAGE);
+			gt_gemm_async_commit();
+		}
+		gt_gemm_async_wait<ASYNC - 2>();
+		__syncthreads();
+		if (rounds > 0)
+			frags(smem, 0, fa[0], fb[0]);
+		int cur = 0, ahead = ASYNC - 1;
+		for (int r = 0; r < rounds; r++) {
+			const int next = cur + 1 == ASYNC ? 0 : cur + 1;
+			if (r + ASYNC - 1 < rounds)
+				issue(k0 + (r + ASYNC - 1) * BK, smem + ahead * S::STAGE);
+			gt_gemm_async_commit();
+#pragma unroll
+			for (int k = 0; k < BK; k++) {
+				if (k == BK - 1) {
+					gt_gemm_async_wait<ASYNC - 2>();
+					__syncthreads();
+				}
+				if (k + 1 < BK)
+					frags(smem + cur * S::STAGE, k + 1, fa[(k + 1) & 1], fb[(k + 1) & 1]);
+				else if (r + 1 < rounds)
+					frags(smem + next * S::STAGE, 0, fa[0], fb[0]);
+				fmas(fa[k & 1], fb[k & 1]);
+			}
+			cur = next;
+			ahead = ahead + 1 == ASYNC ? 0 : ahead + 1;
+		}
+		/* Only empty groups are left; none leaves in flight. */
+		gt_gemm_async_wait<0>();
+	} else if (ASYNC) {
 		/* ASYNC - 1 rounds in flight ahead of the one computed.  Each
 		 * round's wait is for its own group (a group is committed every
 		 * round, empty past the last, so the count holds), and its

@@ -9,8 +9,8 @@
 # be untouched.  Faults the runner
 # injects around a variant (host_inject) must be caught.  The sample
 # changes each day (seed printed; repeat with GPUTUNE_SAMPLE_SEED); make
-# check-full takes five times as many; realign=on's, async's and dbuf=2's
-# variants are sampled apart, as the default space has none, and flat=on's,
+# check-full takes five times as many; realign=on's, async's (with dbuf=0
+# and with dbuf=2) and dbuf=2's variants are sampled apart, as the default space has none, and flat=on's,
 # flat=lanes's, flat=rows's and flat=floats's, and tiles of 96 and 192 rows, so that every sample
 # holds some.  Split-K
 # (split > 1) sums over a thread-block cluster, which the host runner
@@ -27,6 +27,7 @@ f32 6 --param bm=all --param bn=all --param bk=all --param wm=all --param wn=all
 f32 6 --param realign=on --param vec=4
 f32 8 --param async=2,3,4 --param dbuf=0 --param vec=all --param pad=all --param split=all
 f32 6 --param dbuf=2 --param vec=all --param pad=all --param split=all
+f32 6 --param async=2,3,4 --param dbuf=2 --param vec=all --param pad=all --param split=all
 f32 6 --param flat=on --param vec=4 --param dbuf=1 --param pad=all --param split=all
 f32 6 --param flat=lanes --param vec=4 --param dbuf=1 --param pad=all --param split=all --param bn=all --param bm=all
 f32 6 --param flat=rows --param vec=4 --param dbuf=1 --param pad=all --param split=all --param bn=all --param bm=all

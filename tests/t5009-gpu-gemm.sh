@@ -1,8 +1,8 @@
 #!/bin/sh
 # On a GPU: the matrix multiply tunes at sizes that are multiples of no
 # tile (M, N, K odd, K smaller than a k-step, a single row) and at a
-# power of two, and its stages filled by cp.async (async) at odd sizes
-# too; every correct variant is 'ok', checked against the GPU's
+# power of two, and its stages filled by cp.async (async, with and
+# without dbuf=2's fragments a step ahead) at odd sizes too; every correct variant is 'ok', checked against the GPU's
 # double-precision reference; a variant that leaves out one product per
 # output is 'wrong' on the exact input and never wins; the figure is
 # GFLOP/s against a measured FMA ceiling; the family's default search
@@ -52,6 +52,20 @@ for s in "97 65 5" "333 222 113" "130 67 1001"; do
 done
 check "async variants were measured" \
 	test "$(q "SELECT count(*) FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE v.params LIKE '%async=4%' AND m.status = 'ok'")" -gt 0
+# The same stages with each step's fragments read a step ahead (dbuf=2),
+# whose wait and barrier for the next round come before a round's last
+# step: right at every remainder, the fault caught.
+async2="--strategy exhaustive --param bm=32,128 --param bn=64 --param bk=8,16 --param wm=32 --param wn=32
+	--param tm=4 --param tn=4 --param vec=4 --param pad=4 --param dbuf=2 --param group=8 --param async=2,3,4
+	--param inject=none,wrong"
+# shellcheck disable=SC2086
+run_gt 0 gemm --templates "$T/faults" --sizes 97x65x5,333x222x113,130x67x1001 --quiet --no-probe $async2
+for s in "97 65 5" "333 222 113" "130 67 1001"; do
+	# shellcheck disable=SC2086
+	gemm_fault_checks $s
+done
+check "async variants with dbuf=2 were measured" \
+	test "$(q "SELECT count(*) FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE v.params LIKE '%dbuf=2%async=3%' AND m.status = 'ok'")" -gt 0
 
 # The family's default: a genetic search of its budget per size.
 run_gt 0 gemm --sizes 300x200x100 --quiet --no-probe --budget 24 --seed 3

@@ -34,6 +34,17 @@ for s in "97 65 1000" "130 70 3" "64 64 4096"; do
 		"$(q "SELECT count(*) $j AND m.status <> 'ok'")" = 0
 done
 q "SELECT v.params, round(m.gbps) FROM winner w JOIN measurement m ON m.id = w.measurement_id JOIN variant v ON v.id = m.variant_id WHERE w.depth = 4096" | sed 's/^/# 64x64x4096 winner: /'
+# Split-K after cp.async stages (async, with dbuf 0 and 2): the cluster's
+# sum reuses the stages' memory once the last copies are in; right but
+# for the injected fault, caught.
+asplit="--strategy exhaustive --param bm=32,64 --param bn=64 --param bk=8,16 --param wm=32 --param wn=32
+	--param tm=4 --param tn=4 --param vec=4 --param pad=4 --param dbuf=0,2 --param group=8 --param async=2,3,4
+	--param split=2,3 --param inject=none,wrong"
+# shellcheck disable=SC2086
+run_gt 0 gemm --templates "$T/faults" --sizes 97x65x1000 --quiet --no-probe $asplit
+gemm_fault_checks 97 65 1000
+check "split-K variants of async with dbuf=2 measured" \
+	test "$(q "SELECT count(*) FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE v.params LIKE '%dbuf=2%split=3%async=%' AND v.params NOT LIKE '%inject%' AND m.status = 'ok'")" -gt 0
 # Tiles of 96 rows (warps of 48 rows: three sub-tiles down), unsplit and
 # split over 2, 3 and 4 blocks, each way of loading (flat off, on, lanes,
 # rows, floats), at sizes off every tile: right but for the injected fault, caught.

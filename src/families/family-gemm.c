@@ -90,7 +90,7 @@ static const struct param_def params[NPARAMS] = {
 			realign_names, { 0, 1 }, 2, { 0 }, 1, 0, 0, 1 },
 	/* Quiet, as split; not in the default space until measured against
 	 * the register-staged rounds. */
-	[P_ASYNC] = { "async", "GT_ASYNC", "0: the tiles pass through registers (dbuf); 2 to 4: that many shared stages filled by cp.async (compute capability 8.0 on), the rounds ahead in flight without registers; A a float at a time (any K), B 16 bytes at a time where N allows, else a float at a time",
+	[P_ASYNC] = { "async", "GT_ASYNC", "0: the tiles pass through registers (dbuf); 2 to 4: that many shared stages filled by cp.async (compute capability 8.0 on), the rounds ahead in flight without registers; A a float at a time (any K), B 16 bytes at a time where N allows, else a float at a time; with dbuf=0, or dbuf=2 (fragments a step ahead, the next round's first before this round's last FMAs)",
 		      NULL, { 0, 2, 3, 4 }, 4, { 0 }, 1, 0, 0, 1 },
 	/* Quiet, as split (the names stored before it are its off).  Side by
 	 * side on an H200 it took a 64 x 128 tile of split=2 from 0.92 to
@@ -158,7 +158,7 @@ static int regs_needed(const int *v)
 {
 	int t = threads_of(v);
 	return v[P_WM] * v[P_WN] / 32 + (v[P_DBUF] == 2 ? 2 : 1) * (v[P_WM] / 4 + v[P_WN] / 8) +
-	       (v[P_DBUF] ? (v[P_BM] + v[P_BN]) * v[P_BK] / t : 0);
+	       (v[P_DBUF] && !v[P_ASYNC] ? (v[P_BM] + v[P_BN]) * v[P_BK] / t : 0);
 }
 
 static const char *reject(const int *v, const struct dtype *dt, const struct device_limits *lim,
@@ -185,8 +185,8 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 	}
 	if (v[P_REALIGN] && v[P_VEC] != 4)
 		return "realign shifts 16-byte loads into place (it needs vec=4)";
-	if (v[P_ASYNC] && v[P_DBUF])
-		return "async's stages replace dbuf's registers (async > 0 needs dbuf=0)";
+	if (v[P_ASYNC] && v[P_DBUF] == 1)
+		return "async's stages replace dbuf=1's registers (async > 0 needs dbuf=0 or 2)";
 	if (v[P_FLAT] && (v[P_VEC] != 4 || v[P_DBUF] != 1 || v[P_REALIGN]))
 		return "flat is dbuf=1's rounds of vec=4 without a branch (it needs vec=4, dbuf=1 and realign=off)";
 	if (v[P_ASYNC] && lim->cc && lim->cc < 80)
