@@ -2,8 +2,9 @@
 # On a GPU: the matrix multiply tunes at sizes that are multiples of no
 # tile (M, N, K odd, K smaller than a k-step, a single row) and at a
 # power of two, and its stages filled by cp.async (async, with and
-# without dbuf=2's fragments a step ahead) at odd sizes too; every correct variant is 'ok', checked against the GPU's
-# double-precision reference; a variant that leaves out one product per
+# without dbuf=2's fragments a step ahead) at odd sizes too; every
+# correct variant is 'ok', checked against the GPU's double-precision
+# reference; a variant that leaves out one product per
 # output is 'wrong' on the exact input and never wins; the figure is
 # GFLOP/s against a measured FMA ceiling; the family's default search
 # measures its budget, and then each size's best at the others; validate
@@ -39,33 +40,31 @@ grep_in "$T/out" "vs_tiled16"
 run_gt 0 query --kernel gemm --no-shipped --size 333x222x111
 grep_in "$T/out" "333x222x111"
 
+# async_checks WHAT LIKE PARAM...: the variants of the space PARAM... (with
+# the fault) at sizes of every remainder, each right but for the fault,
+# which is caught; and some whose name is LIKE measured 'ok'.
+async_checks() {
+	_what=$1 _like=$2
+	shift 2
+	run_gt 0 gemm --templates "$T/faults" --sizes 97x65x5,333x222x113,130x67x1001 --quiet --no-probe \
+		--strategy exhaustive "$@" --param inject=none,wrong
+	for s in "97 65 5" "333 222 113" "130 67 1001"; do
+		# shellcheck disable=SC2086
+		gemm_fault_checks $s
+	done
+	check "$_what were measured" \
+		test "$(q "SELECT count(*) FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE v.params LIKE '$_like' AND m.status = 'ok'")" -gt 0
+}
 # Stages filled by cp.async (async=2 to 4), at sizes of every remainder:
 # the tiles' edges are zeros the copies fill.
-async="--strategy exhaustive --param bm=32,128 --param bn=64 --param bk=8,16 --param wm=32 --param wn=32
+async_checks "async variants" "%async=4%" --param bm=32,128 --param bn=64 --param bk=8,16 --param wm=32 --param wn=32 \
 	--param tm=4 --param tn=4 --param vec=1,4 --param pad=0,4 --param dbuf=0 --param group=8 --param async=2,3,4
-	--param inject=none,wrong"
-# shellcheck disable=SC2086
-run_gt 0 gemm --templates "$T/faults" --sizes 97x65x5,333x222x113,130x67x1001 --quiet --no-probe $async
-for s in "97 65 5" "333 222 113" "130 67 1001"; do
-	# shellcheck disable=SC2086
-	gemm_fault_checks $s
-done
-check "async variants were measured" \
-	test "$(q "SELECT count(*) FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE v.params LIKE '%async=4%' AND m.status = 'ok'")" -gt 0
 # The same stages with each step's fragments read a step ahead (dbuf=2),
 # whose wait and barrier for the next round come before a round's last
-# step: right at every remainder, the fault caught.
-async2="--strategy exhaustive --param bm=32,128 --param bn=64 --param bk=8,16 --param wm=32 --param wn=32
-	--param tm=4 --param tn=4 --param vec=4 --param pad=4 --param dbuf=2 --param group=8 --param async=2,3,4
-	--param inject=none,wrong"
-# shellcheck disable=SC2086
-run_gt 0 gemm --templates "$T/faults" --sizes 97x65x5,333x222x113,130x67x1001 --quiet --no-probe $async2
-for s in "97 65 5" "333 222 113" "130 67 1001"; do
-	# shellcheck disable=SC2086
-	gemm_fault_checks $s
-done
-check "async variants with dbuf=2 were measured" \
-	test "$(q "SELECT count(*) FROM measurement m JOIN variant v ON v.id = m.variant_id WHERE v.params LIKE '%dbuf=2%async=3%' AND m.status = 'ok'")" -gt 0
+# step.
+async_checks "async variants with dbuf=2" "%dbuf=2%async=3%" --param bm=32,128 --param bn=64 --param bk=8,16 \
+	--param wm=32 --param wn=32 --param tm=4 --param tn=4 --param vec=4 --param pad=4 --param dbuf=2 --param group=8 \
+	--param async=2,3,4
 
 # The family's default: a genetic search of its budget per size.
 run_gt 0 gemm --sizes 300x200x100 --quiet --no-probe --budget 24 --seed 3
