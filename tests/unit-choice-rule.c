@@ -22,7 +22,7 @@ static double tile_fill(const void *ctx, int v, long rows, long cols, long depth
 	(void)ctx;
 	(void)depth;
 	long bm = v == 1 ? 128 : 64, bn = v == 1 ? 256 : 128;
-	return gputune_choice_fill(((rows + bm - 1) / bm) * ((cols + bn - 1) / bn), 132, v == 1 ? 1 : 3, v == 1 ? 8 : 4);
+	return gputune_choice_fill(((rows + bm - 1) / bm) * ((cols + bn - 1) / bn), 132, v == 1 ? 1 : 3, v == 1 ? 256 : 128);
 }
 
 /* The cover alone: variant 1's tiles 128 x 128, variant 2's 96 x 128. */
@@ -169,16 +169,16 @@ int main(void)
 		long grows[] = { 2048, 4096 }, gcols[] = { 2048, 4096 }, gdepth[] = { 2048, 4096 };
 		int gwin[] = { 1, 1 }, gcand[] = { 1, 2 };
 		float gshare[] = { 1.0f, 0.85f, 1.0f, 0.88f };
-		const long W = 8; /* warps a block: enough alone to keep an SM busy */
+		const long W = 256; /* threads a block: eight warps, enough alone to keep an SM busy */
 		check(gputune_choice_fill(288, 132, 1, W) > 0.727 && gputune_choice_fill(288, 132, 1, W) < 0.728 &&
 			      gputune_choice_fill(512, 132, 1, W) > 0.969 && gputune_choice_fill(5, 0, 3, W) == 1 &&
 			      gputune_choice_fill(288, 132, 0, W) == gputune_choice_fill(288, 132, 1, W),
 		      "the fill, an SM holding one block: blocks over the SMs' turns (288 tiles on 132 SMs: 73%)", NULL);
-		check(gputune_choice_fill(126, 132, 3, 4) > 0.6749 && gputune_choice_fill(126, 132, 3, 4) < 0.6750 &&
-			      gputune_choice_fill(360, 132, 3, 4) > 0.9090 && gputune_choice_fill(360, 132, 3, 4) < 0.9091 &&
-			      gputune_choice_fill(396, 132, 3, 4) == 1 &&
-			      gputune_choice_fill(528, 132, 3, 4) > 0.9061 && gputune_choice_fill(528, 132, 3, 4) < 0.9062 &&
-			      gputune_choice_fill(126, 132, 3, 8) > 0.9545 && gputune_choice_fill(126, 132, 3, 8) < 0.9546,
+		check(gputune_choice_fill(126, 132, 3, 128) > 0.6749 && gputune_choice_fill(126, 132, 3, 128) < 0.6750 &&
+			      gputune_choice_fill(360, 132, 3, 128) > 0.9090 && gputune_choice_fill(360, 132, 3, 128) < 0.9091 &&
+			      gputune_choice_fill(396, 132, 3, 128) == 1 &&
+			      gputune_choice_fill(528, 132, 3, 128) > 0.9061 && gputune_choice_fill(528, 132, 3, 128) < 0.9062 &&
+			      gputune_choice_fill(126, 132, 3, 256) > 0.9545 && gputune_choice_fill(126, 132, 3, 256) < 0.9546,
 		      "the fill, an SM holding three blocks of four warps: a last turn of c blocks runs at "
 		      "min(1, 4 c / 8)^0.5 of the SM's rate (126 blocks: 0.675; 360: 0.909; 528: 0.906); "
 		      "of eight warps, one block keeps the SM busy (126 blocks: 0.955)", NULL);

@@ -25,12 +25,13 @@ static inline double gputune_choice_sqrt(double x)
 }
 
 /*
- * The share of the SMs' work a launch of blocks of warps warps does on sms
- * SMs that hold per_sm of its blocks at once (its occupancy: registers,
+ * The share of the SMs' work a launch of blocks of threads threads does on
+ * sms SMs that hold per_sm of its blocks at once (its occupancy: registers,
  * threads, shared memory): blocks over per_sm x sms times the time of the
  * SM that runs the most of them, counted in turns of per_sm blocks
  * together.  An SM keeps its FMA units busy with about eight warps (two a
- * scheduler); a turn of c blocks runs at min(1, c warps / 8)^0.5 of that
+ * scheduler); a turn of c blocks of w warps (a block's threads over 32,
+ * rounded up) runs at min(1, c w / 8)^0.5 of that
  * rate, so a last turn of c < per_sm blocks takes c / per_sm of a full
  * turn where its warps keep the SM busy, and more where they are too few:
  * one block of four warps, alone on an SM, runs at 0.71 of the SM's rate.
@@ -39,17 +40,16 @@ static inline double gputune_choice_sqrt(double x)
  * (docs/studies/gemm-the-fill-of-an-sm-s-blocks.md).  With per_sm 1 (or
  * unknown, 0) a turn is one block: 288 tiles of 128 x 256 at 3000 x 3000
  * put three blocks on some of 132 SMs and two on the rest, 73% of their
- * turns used, where 4096 x 4096's 512 tiles use 97%.  warps 0: eight.  1
- * where sms is not known (0).
+ * turns used, where 4096 x 4096's 512 tiles use 97%.  threads 0: eight
+ * warps.  1 where sms is not known (0).
  */
-static inline double gputune_choice_fill(long blocks, long sms, long per_sm, long warps)
+static inline double gputune_choice_fill(long blocks, long sms, long per_sm, long threads)
 {
 	if (blocks <= 0 || sms <= 0)
 		return 1;
 	if (per_sm < 1)
 		per_sm = 1;
-	if (warps < 1)
-		warps = 8;
+	long warps = threads > 0 ? (threads + 31) / 32 : 8;
 	long most = (blocks + sms - 1) / sms; /* the blocks of the busiest SM */
 	double turns = (double)(most / per_sm);
 	long rest = most % per_sm;

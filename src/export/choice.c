@@ -259,7 +259,7 @@ static double group_fill(const void *ctx, int v, long rows, long cols, long dept
 	struct launch_geometry geo;
 	g->fam->geometry(g->point[v], g->dt, &(struct dims){ rows, cols, depth }, &geo);
 	double w = gputune_choice_fill((long)geo.grid[0] * geo.grid[1] * geo.grid[2], g->sms, g->per_sm[v],
-				       ((long)geo.block[0] * geo.block[1] * geo.block[2] + 31) / 32);
+				       (long)geo.block[0] * geo.block[1] * geo.block[2]);
 	if (g->tile[0] >= 0 && g->tile[1] >= 0)
 		w *= gputune_choice_cover(rows, cols, g->point[v][g->tile[0]], g->point[v][g->tile[1]]);
 	return w;

@@ -507,7 +507,7 @@ static void write_helpers(const struct header *h)
 			   "\tunsigned grid[3], block[3], smem;\n"
 			   "\tgputune_%s_geometry(v, (int)rows, (int)cols, (int)depth, grid, block, &smem);\n"
 			   "\treturn gputune_choice_fill((long)grid[0] * grid[1] * grid[2], g->sms, g->per_sm ? g->per_sm[v] : 0,\n"
-			   "\t\t((long)block[0] * block[1] * block[2] + 31) / 32)%s;\n}\n\n",
+			   "\t\t(long)block[0] * block[1] * block[2])%s;\n}\n\n",
 			*cover ? ", times its tiles' cover" : "", P, P, P, P, cover);
 		snprintf(fill, sizeof(fill), "gputune_%s_fill, g", P);
 	}
