@@ -255,15 +255,19 @@ run_gt 0 gemm --list --arch sm_90 $warp --param bk=8,16
 grep_in "$T/out" "bm=128,bn=256,bk=16,wm=64,wn=64,tm=8,tn=2,vec=4,pad=4,dbuf=1,group=8"
 # The search's seeds (listed by help) are points of the default space for
 # sm_90, where a run measures them first at each size, but for those split
-# in eight, which the default space leaves out and a run measures all the
-# same (split left alone): points of the space with every split.
+# in eight, and those over 48 KiB of shared memory, which the default space
+# leaves out and a run measures all the same (split left alone): points of
+# the space with every split, and of the one with bk given.
 run_gt 0 help gemm
 family_seeds "$T/out" >"$T/seeds"
 check "help lists the matrix multiply's seeds" test "$(wc -l < "$T/seeds")" -ge 4
 run_gt 0 gemm --list --arch sm_90
 grep -vxF -f "$T/out" "$T/seeds" > "$T/beyond" || :
-check "every seed beyond the default space is split in eight" sh -c "! grep -v ',split=8,' '$T/beyond'"
 check "one seed is beyond it" test "$(wc -l < "$T/beyond")" -ge 1
+run_gt 0 gemm --list --arch sm_90 --param bk=8,16
+grep -v ',split=8,' "$T/beyond" > "$T/beyond-unsplit8" || :
+check "every other seed beyond the default space is in it with bk given (over 48 KiB)" \
+	sh -c "! grep -vxF -f '$T/out' '$T/beyond-unsplit8'"
 run_gt 0 gemm --list --arch sm_90 --param split=all
 check "every seed is a point of the space of every split" sh -c "! grep -vxF -f '$T/out' '$T/seeds'"
 run_gt 0 gemm --dry-run --arch sm_90 --param bm=64 --param bn=64 --param bk=8 --param wm=32,64 --param wn=32,64 \
