@@ -149,7 +149,10 @@ static void add_classics(struct run_state *s, const struct device_limits *lim)
  * left alone, any the template supports (family_point_parse took only
  * such values), as split=8, which the default space leaves out so that
  * the search does not draw from its many points, and which wins where a
- * few tiles share a long K; and valid on this device. */
+ * few tiles share a long K; and valid on this device.  A point the
+ * family's default_only leaves out (the matrix multiply's tiles over 48
+ * KiB of shared memory, the squares' seed among them) passes too: only
+ * reject, not default_only, decides here. */
 static int seed_beyond_space(const struct space *sp, const int *v, const struct dtype *dt,
 			     const struct device_limits *lim)
 {
