@@ -5,7 +5,8 @@
  * each shape, cuBLAS SGEMM (pedantic FP32), then every version at every
  * point, each checked against the reference within the error bound
  * (bench/gemm-check.cuh) and timed under the tuner's protocol
- * (bench/timing.cuh).  Prints each kernel's registers, then a line per
+ * (bench/timing.cuh).  Prints each kernel's registers, the blocks an SM
+ * holds and, split, the clusters the device holds at once, then a line per
  * shape and kernel: shape, version, point, TFLOP/s, its share of cuBLAS,
  * error / bound (WRONG above 1).
  * Usage: gemm-versions SHAPE...   (SHAPE is MxNxK)
@@ -51,8 +52,27 @@ int main(int argc, char **argv)
 		CHECK(cudaFuncGetAttributes(&fa, points[i].kernel));
 		CHECK(cudaFuncSetAttribute(points[i].kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
 					   smem_of(points[i].v)));
-		std::printf("# %s %s: %d registers, %zu bytes of local memory\n", points[i].version, points[i].params,
-			    fa.numRegs, fa.localSizeBytes);
+		/* The blocks an SM holds, and for split-K the clusters the device
+		 * holds at once, against the SMs' blocks over the cluster's size:
+		 * a cluster's blocks share a GPC, so the GPCs' sizes may leave
+		 * fewer. */
+		int per_sm = 0, clusters = 0, sms = 0;
+		CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, points[i].kernel, threads_of(points[i].v),
+								    smem_of(points[i].v)));
+		CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+		if (points[i].v[SPLIT] > 1) {
+			cudaLaunchConfig_t cfg = {};
+			cfg.gridDim = dim3((unsigned)(points[i].v[SPLIT] * sms * (per_sm > 0 ? per_sm : 1)));
+			cfg.blockDim = dim3((unsigned)threads_of(points[i].v));
+			cfg.dynamicSmemBytes = (size_t)smem_of(points[i].v);
+			CHECK(cudaOccupancyMaxActiveClusters(&clusters, (const void *)points[i].kernel, &cfg));
+		}
+		std::printf("# %s %s: %d registers, %zu bytes of local memory, %d blocks an SM", points[i].version,
+			    points[i].params, fa.numRegs, fa.localSizeBytes, per_sm);
+		if (points[i].v[SPLIT] > 1)
+			std::printf(", %d clusters of %d at once (%d SMs' blocks over %d)", clusters, points[i].v[SPLIT],
+				    sms * per_sm / points[i].v[SPLIT], points[i].v[SPLIT]);
+		std::printf("\n");
 	}
 	for (int a = 1; a < argc; a++) {
 		int M, N, K;
