@@ -47,31 +47,31 @@ int main(int argc, char **argv)
 	CHECK_BLAS(cublasCreate(&h));
 	CHECK_BLAS(cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH));
 	const size_t npoints = sizeof(points) / sizeof(points[0]);
+	int sms = 0;
+	CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
 	for (size_t i = 0; i < npoints; i++) {
+		const version_point &p = points[i];
+		const int split = p.v[SPLIT];
 		cudaFuncAttributes fa;
-		CHECK(cudaFuncGetAttributes(&fa, points[i].kernel));
-		CHECK(cudaFuncSetAttribute(points[i].kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-					   smem_of(points[i].v)));
+		CHECK(cudaFuncGetAttributes(&fa, p.kernel));
+		CHECK(cudaFuncSetAttribute(p.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_of(p.v)));
 		/* The blocks an SM holds, and for split-K the clusters the device
 		 * holds at once, against the SMs' blocks over the cluster's size:
 		 * a cluster's blocks share a GPC, so the GPCs' sizes may leave
 		 * fewer. */
-		int per_sm = 0, clusters = 0, sms = 0;
-		CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, points[i].kernel, threads_of(points[i].v),
-								    smem_of(points[i].v)));
-		CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-		if (points[i].v[SPLIT] > 1) {
+		int per_sm = 0, clusters = 0;
+		CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, p.kernel, threads_of(p.v), smem_of(p.v)));
+		std::printf("# %s %s: %d registers, %zu bytes of local memory, %d blocks an SM", p.version, p.params,
+			    fa.numRegs, fa.localSizeBytes, per_sm);
+		if (split > 1) {
 			cudaLaunchConfig_t cfg = {};
-			cfg.gridDim = dim3((unsigned)(points[i].v[SPLIT] * sms * (per_sm > 0 ? per_sm : 1)));
-			cfg.blockDim = dim3((unsigned)threads_of(points[i].v));
-			cfg.dynamicSmemBytes = (size_t)smem_of(points[i].v);
-			CHECK(cudaOccupancyMaxActiveClusters(&clusters, (const void *)points[i].kernel, &cfg));
+			cfg.gridDim = dim3((unsigned)(split * sms * (per_sm > 0 ? per_sm : 1)));
+			cfg.blockDim = dim3((unsigned)threads_of(p.v));
+			cfg.dynamicSmemBytes = (size_t)smem_of(p.v);
+			CHECK(cudaOccupancyMaxActiveClusters(&clusters, (const void *)p.kernel, &cfg));
+			std::printf(", %d clusters of %d at once (%d SMs' blocks over %d)", clusters, split,
+				    sms * per_sm / split, split);
 		}
-		std::printf("# %s %s: %d registers, %zu bytes of local memory, %d blocks an SM", points[i].version,
-			    points[i].params, fa.numRegs, fa.localSizeBytes, per_sm);
-		if (points[i].v[SPLIT] > 1)
-			std::printf(", %d clusters of %d at once (%d SMs' blocks over %d)", clusters, points[i].v[SPLIT],
-				    sms * per_sm / points[i].v[SPLIT], points[i].v[SPLIT]);
 		std::printf("\n");
 	}
 	for (int a = 1; a < argc; a++) {

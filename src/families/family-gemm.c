@@ -402,7 +402,8 @@ static const char *const classics[] = {
  * winners (the 128 x 256 tile of 32 x 64 warps, bk=16, the fastest of
  * 1,346 points around the squares' tiles at 2048^3, 4096^3 and 8192^3;
  * over 48 KiB of shared memory, so a seed beyond the default space:
- * docs/studies/gemm-a-seed-for-the-squares.md), the tile of 96 rows that was the best measured side by side
+ * docs/studies/gemm-a-seed-for-the-squares.md), the tile of 96 rows that
+ * was the best measured side by side
  * at shapes whose rows are just past a multiple of 64 or 128, and
  * flat=floats's copies of the first and of that tile, as fast as the
  * fastest side by side where N or K is odd, and the second the fastest
