@@ -12,16 +12,17 @@
  * Usage: gemm-versions SHAPE...   (SHAPE is MxNxK)
  */
 #include <cublas_v2.h>
+#include <algorithm>
 #include <cstdio>
 
 #include "bench/timing.cuh"
 #include "bench/gemm-check.cuh"
 
 typedef void (*kernel_t)(const float *, const float *, float *, int, int, int);
-enum { BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC, FLAT, NPOINT };
+enum { BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC, FLAT, STREAM, NPOINT };
 struct version_point {
 	const char *version, *params;
-	int v[NPOINT]; /* flat 0 where a point does not give it */
+	int v[NPOINT]; /* flat and stream 0 where a point does not give them */
 	kernel_t kernel;
 };
 #include "gemm-versions.h"
@@ -49,6 +50,7 @@ int main(int argc, char **argv)
 	const size_t npoints = sizeof(points) / sizeof(points[0]);
 	int sms = 0;
 	CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+	int held[sizeof(points) / sizeof(points[0])]; /* each kernel's blocks an SM */
 	for (size_t i = 0; i < npoints; i++) {
 		const version_point &p = points[i];
 		const int split = p.v[SPLIT];
@@ -61,6 +63,7 @@ int main(int argc, char **argv)
 		 * fewer. */
 		int per_sm = 0, clusters = 0;
 		CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, p.kernel, threads_of(p.v), smem_of(p.v)));
+		held[i] = per_sm > 0 ? per_sm : 1;
 		std::printf("# %s %s: %d registers, %zu bytes of local memory, %d blocks an SM", p.version, p.params,
 			    fa.numRegs, fa.localSizeBytes, per_sm);
 		if (split > 1) {
@@ -87,8 +90,10 @@ int main(int argc, char **argv)
 		std::printf("%s cuBLAS %.2f\n", argv[a], flop / mb / 1e9);
 		for (size_t i = 0; i < npoints; i++) {
 			const version_point &p = points[i];
-			const unsigned blocks =
-				(unsigned)((M + p.v[BM] - 1) / p.v[BM]) * ((N + p.v[BN] - 1) / p.v[BN]) * p.v[SPLIT];
+			const long long tiles = (long long)((M + p.v[BM] - 1) / p.v[BM]) * ((N + p.v[BN] - 1) / p.v[BN]);
+			const long long rounds = tiles * ((K + p.v[BK] - 1) / p.v[BK]);
+			const unsigned blocks = p.v[STREAM] ? (unsigned)std::min((long long)sms * held[i], rounds)
+							    : (unsigned)(tiles * p.v[SPLIT]);
 			auto run = [&] { p.kernel<<<blocks, threads_of(p.v), smem_of(p.v)>>>(P.A, P.B, P.C, M, N, K); };
 			CHECK(cudaMemset(P.C, 0, (size_t)M * N * sizeof(float)));
 			run();

@@ -8,10 +8,13 @@
 # times each version at each of $GEMM_POINTS beside cuBLAS SGEMM, every
 # result checked.  It builds without a GPU; run `OUTDIR/gemm-versions
 # SHAPE...` on one.  A version must have the header kernels of 4b580bb on
-# (MIN_BLOCKS, then the 14 parameters bm to async; flat, later, is
-# 0 unless given; a point that gives it needs versions that have it).
+# (MIN_BLOCKS, then the 14 parameters bm to async; flat and stream,
+# later, are 0 unless given; a point that gives them needs versions that
+# have them).
 # GEMM_POINTS: points separated by spaces, each
-#   bm,bn,bk,wm,wn,tm,tn,vec,pad,dbuf,group,split,realign,async[,flat]
+#   bm,bn,bk,wm,wn,tm,tn,vec,pad,dbuf,group,split,realign,async[,flat[,stream]]
+# (a stream-K point, stream 1, is launched as many blocks as the SMs hold
+# at once)
 # (default: three of the 128 x 256 and 128 x 128 tiles that win the
 # squares).
 # GEMM_MIN_BLOCKS: the blocks an SM every kernel's __launch_bounds__
@@ -31,8 +34,8 @@ case $MIN_BLOCKS in
 esac
 POINTS=${GEMM_POINTS:-"128,256,8,64,64,4,2,4,4,1,8,1,0,0 128,256,8,64,64,8,2,4,4,1,8,1,0,0 128,128,8,64,32,4,2,4,4,1,8,1,0,0"}
 for p in $POINTS; do
-	echo "$p" | grep -Eq '^[0-9]+(,[0-9]+){13,14}$' ||
-		{ echo "gemm-versions.sh: bad point '$p' (14 numbers, bm to async, or 15 with flat)" >&2; exit 2; }
+	echo "$p" | grep -Eq '^[0-9]+(,[0-9]+){13,15}$' ||
+		{ echo "gemm-versions.sh: bad point '$p' (14 numbers, bm to async, 15 with flat, or 16 with stream)" >&2; exit 2; }
 done
 mkdir -p "$out"
 h="$out/gemm-versions.h"

@@ -4,7 +4,7 @@
  * densely packed.
  *
  * One template, gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT,
- * REALIGN, ASYNC, FLAT>:
+ * REALIGN, ASYNC, FLAT, STREAM>:
  *   BM x BN   the block's tile of C; BK the step along K staged in shared
  *             memory per round.
  *   WM x WN   a warp's tile of the block tile; (BM / WM) * (BN / WN) warps.
@@ -86,6 +86,19 @@
  *             tile at small shapes, aligned or not, and lost 0.01 to 0.05
  *             of cuBLAS to them at large aligned ones
  *             (docs/studies/gemm-flat-rows-in-the-default-space.md).
+ *   STREAM    1 (with SPLIT 1, ASYNC 0): stream-K.  The grid's G blocks
+ *             (launched as many as the SMs hold at once) share the rounds
+ *             of all tiles, tile by tile, G equal runs of them, so that
+ *             every SM has the same work whatever the tile count.  A tile
+ *             cut between blocks is summed in C in their order: the block
+ *             of its first rounds stores its part, each next one adds
+ *             its own to what C holds once the block before has flagged
+ *             it, so the sum is in one order at every run (deterministic)
+ *             for a G.  Blocks take their places in turn from a counter
+ *             (each waits only on one that began before it: no deadlock
+ *             whatever G) and walk their runs from the last tile back, so
+ *             the part another block waits for is the first they do.  The
+ *             counters are the module's: one launch of a kernel at a time.
  * A is stored transposed in shared memory (As[k][m]) so that a thread's
  * TM values of A for one k are contiguous, like its TN values of B.
  * M, N and K need not be multiples of anything: loads outside A or B read
@@ -205,6 +218,14 @@ __device__ __forceinline__ float4 gt_gemm_cluster_load4(gt_gemm_sptr, unsigned)
 #else
 #define GT_GEMM_CLUSTER_DIMS(S)
 #endif
+
+/* Stream-K's counters (STREAM): the next block's place, the blocks done,
+ * the launches done, and each place's flag (its part of a cut tile is in
+ * C when it holds the launch's number).  The last block of a launch resets
+ * the first two and counts the launch, so flags need no clearing. */
+#define GT_GEMM_STREAM_MAX 8192 /* blocks a stream-K launch may have */
+static __device__ unsigned gt_gemm_stream_next, gt_gemm_stream_done, gt_gemm_stream_launch;
+static __device__ unsigned gt_gemm_stream_flag[GT_GEMM_STREAM_MAX];
 
 /* A 16-byte vector into four floats. */
 __device__ __forceinline__ void gt_gemm_unpack4(float4 x, float *v)
@@ -419,8 +440,25 @@ template <int PENDING> __device__ __forceinline__ void gt_gemm_async_wait()
 #endif
 }
 
+/* Tile of C number tile, as row tm and column tn of tiles: grouped order
+ * walks GROUP tile rows column by column. */
+template <int GROUP>
+__device__ __forceinline__ void gt_gemm_place(unsigned tile, int tiles_m, int tiles_n, int &tm, int &tn)
+{
+	if (GROUP > 1) {
+		const int id = tile, per_group = GROUP * tiles_n;
+		const int g = id / per_group, first = g * GROUP;
+		const int rows_here = min(GROUP, tiles_m - first);
+		tm = first + (id % per_group) % rows_here;
+		tn = (id % per_group) / rows_here;
+	} else {
+		tm = tile / tiles_n;
+		tn = tile % tiles_n;
+	}
+}
+
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF, int GROUP, int SPLIT,
-	  int REALIGN, int ASYNC, int FLAT>
+	  int REALIGN, int ASYNC, int FLAT, int STREAM = 0>
 __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float *__restrict__ B,
 					float *__restrict__ C, int M, int N, int K)
 {
@@ -439,6 +477,7 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 	static_assert(FLAT < 2 || ((BN & (BN - 1)) == 0 && (BK & (BK - 1)) == 0 && (S::THREADS & (S::THREADS - 1)) == 0),
 		      "FLAT 2 to 4 deal a round's floats out by powers of two: bn, bk and the threads");
 	static_assert(FLAT >= 0 && FLAT <= 4, "FLAT is 0 to 4");
+	static_assert(STREAM == 0 || (STREAM == 1 && SPLIT == 1 && ASYNC == 0), "STREAM is 0, or 1 with SPLIT 1 and ASYNC 0");
 	/* 16-byte aligned, so that the fragment reads below can be vector ones. */
 	extern __shared__ __align__(16) float gt_smem[];
 #ifdef __CUDA_ARCH__
@@ -454,7 +493,7 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 	 * column.  Under split-K a tile's SPLIT blocks are one cluster, of
 	 * consecutive indices, slice the block's rank in it. */
 	const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
-	const unsigned tile = SPLIT > 1 ? blockIdx.x / SPLIT : blockIdx.x;
+	unsigned tile = SPLIT > 1 ? blockIdx.x / SPLIT : blockIdx.x;
 	const int slice = SPLIT > 1 ? blockIdx.x % SPLIT : 0;
 	/* Split-K's share of K where the pass has clusters; without them a
 	 * tile's first block multiplies all of K and the others leave (the
@@ -462,18 +501,59 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 	constexpr int SK = GT_GEMM_CLUSTERS ? SPLIT : 1;
 	if (SPLIT > 1 && !GT_GEMM_CLUSTERS && slice > 0)
 		return;
-	int tm, tn;
-	if (GROUP > 1) {
-		const int id = tile, per_group = GROUP * tiles_n;
-		const int g = id / per_group, first = g * GROUP;
-		const int rows_here = min(GROUP, tiles_m - first);
-		tm = first + (id % per_group) % rows_here;
-		tn = (id % per_group) / rows_here;
-	} else {
-		tm = tile / tiles_n;
-		tn = tile % tiles_n;
+	/* Stream-K: this block's place (in turn); whole tiles first, tile
+	 * place, place + G and so on up to dp_tiles (blocks running together
+	 * on neighbouring tiles, which share their rows of A and columns of
+	 * B in L2), then its run of the rest's rounds, [run0, run1), walked
+	 * from its end: seg_end is where the next part (of one tile) ends.
+	 * The rest is the last G tiles and those of a last wave of fewer than
+	 * G, so that each block has a tile or two of it. */
+	const int all_rounds = (K + BK - 1) / BK;
+	unsigned place = 0, launch = 0;
+	long long run0 = 0, seg_end = 0, dp_tile = 0, dp_tiles = 0;
+	int tile_first = 0, tile_last = all_rounds;
+	if constexpr (STREAM) {
+		static __shared__ unsigned taken[2];
+		if (threadIdx.x == 0) {
+			taken[0] = atomicAdd(&gt_gemm_stream_next, 1u);
+			taken[1] = *(volatile unsigned *)&gt_gemm_stream_launch;
+		}
+		__syncthreads();
+		place = taken[0];
+		launch = taken[1] + 1;
+		const long long tiles = (long long)tiles_m * tiles_n, g = gridDim.x;
+		dp_tiles = tiles % g == 0 ? tiles : tiles / g > 1 ? (tiles / g - 1) * g : 0;
+		dp_tile = place;
+		/* At most one place a round, so that every place has a part. */
+		const long long total = (tiles - dp_tiles) * all_rounds, places = min(g, total);
+		if ((long long)place < places) {
+			run0 = dp_tiles * all_rounds + total * place / places;
+			seg_end = dp_tiles * all_rounds + total * (place + 1) / places;
+		}
 	}
-	const int m0 = tm * BM, n0 = tn * BN;
+	/* The next part: its tile and rounds [tile_first, tile_last). */
+	auto next_part = [&] {
+		if (dp_tile < dp_tiles) {
+			tile = (unsigned)dp_tile;
+			tile_first = 0;
+			tile_last = all_rounds;
+			dp_tile += gridDim.x;
+			return;
+		}
+		tile = (unsigned)((seg_end - 1) / all_rounds);
+		const long long start = (long long)tile * all_rounds;
+		tile_first = (int)(run0 > start ? run0 - start : 0);
+		tile_last = (int)(seg_end - start);
+		seg_end = start + tile_first;
+	};
+	bool more = !STREAM || dp_tile < dp_tiles || seg_end > run0;
+	if constexpr (STREAM) {
+		if (more)
+			next_part();
+	}
+	int tm, tn;
+	gt_gemm_place<GROUP>(tile, tiles_m, tiles_n, tm, tn);
+	int m0 = tm * BM, n0 = tn * BN;
 	const int t = threadIdx.x, warp = t / 32, lane = t % 32;
 	const int wm0 = (warp / (BN / WN)) * WM, wn0 = (warp % (BN / WN)) * WN;
 	const int lm = (lane / 8) * TM, ln = (lane % 8) * TN;
@@ -618,11 +698,16 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 	};
 
 	/* The rounds along K this block multiplies, from K offset k0: all,
-	 * or its slice's. */
-	const int all_rounds = (K + BK - 1) / BK;
-	const int first = SK > 1 ? (int)((long long)all_rounds * slice / SK) : 0;
-	const int rounds = SK > 1 ? (int)((long long)all_rounds * (slice + 1) / SK) - first : all_rounds;
-	const int k0 = first * BK;
+	 * its slice's, or (STREAM) its part's of the tile. */
+	int first = SK > 1 ? (int)((long long)all_rounds * slice / SK) : 0;
+	int rounds = SK > 1 ? (int)((long long)all_rounds * (slice + 1) / SK) - first : all_rounds;
+	if constexpr (STREAM) {
+		first = tile_first;
+		rounds = tile_last - tile_first;
+	}
+	int k0 = first * BK;
+	/* One part at a time; all but stream-K's blocks have one. */
+	while (more) {
 	if constexpr (ASYNC > 0 && DBUF == 2) {
 		/* ASYNC's stages with DBUF 2's fragments a step ahead (two sets
 		 * of registers, step k's in set k % 2; BK is even).  The wait
@@ -870,6 +955,34 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 		/* No block leaves while another may still read its memory. */
 		gt_gemm_cluster_sync();
 	} else {
+		/* Stream-K, a part after a tile's first: C holds the parts before
+		 * it once the block of the place before has flagged them; add. */
+		if constexpr (STREAM) {
+			if (tile_first > 0) {
+				if (t == 0)
+					while (*(volatile unsigned *)&gt_gemm_stream_flag[place - 1] != launch)
+						;
+				__syncthreads();
+				__threadfence();
+#pragma unroll
+				for (int i = 0; i < S::ITERM; i++)
+#pragma unroll
+					for (int x = 0; x < TM; x++) {
+						const int row = m0 + wm0 + i * S::SUBM + lm + x;
+						if (row >= M)
+							continue;
+#pragma unroll
+						for (int j = 0; j < S::ITERN; j++) {
+							const int col = n0 + wn0 + j * S::SUBN + ln;
+							const volatile float *c = C + (size_t)row * N + col;
+#pragma unroll
+							for (int y = 0; y < TN; y++)
+								if (col + y < N)
+									acc[i * TM + x][j * TN + y] = c[y] + acc[i * TM + x][j * TN + y];
+						}
+					}
+			}
+		}
 		/* The outputs, each row's TN values at once where the row allows. */
 #pragma unroll
 		for (int i = 0; i < S::ITERM; i++)
@@ -896,6 +1009,50 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 					}
 				}
 			}
+		/* Stream-K, a part before a tile's last: flag it for the block of
+		 * the next place. */
+		if constexpr (STREAM) {
+			if (tile_last < all_rounds) {
+				__threadfence();
+				__syncthreads();
+				if (t == 0)
+					*(volatile unsigned *)&gt_gemm_stream_flag[place] = launch;
+			}
+		}
+	}
+	more = false;
+	if constexpr (STREAM) {
+		/* The run's next part back, into stages every thread is done
+		 * with (each round ended at a barrier). */
+		if (dp_tile < dp_tiles || seg_end > run0) {
+			more = true;
+			next_part();
+			gt_gemm_place<GROUP>(tile, tiles_m, tiles_n, tm, tn);
+			m0 = tm * BM;
+			n0 = tn * BN;
+			first = tile_first;
+			rounds = tile_last - tile_first;
+			k0 = first * BK;
+#pragma unroll
+			for (int i = 0; i < S::ITERM * TM; i++)
+#pragma unroll
+				for (int j = 0; j < S::ITERN * TN; j++)
+					acc[i][j] = 0.0f;
+		}
+	}
+	}
+	/* Stream-K: the launch's last block resets the counters for the next. */
+	if constexpr (STREAM) {
+		__syncthreads();
+		if (t == 0) {
+			__threadfence();
+			if (atomicAdd(&gt_gemm_stream_done, 1u) == gridDim.x - 1) {
+				gt_gemm_stream_next = 0;
+				gt_gemm_stream_done = 0;
+				__threadfence();
+				atomicAdd(&gt_gemm_stream_launch, 1u);
+			}
+		}
 	}
 }
 
@@ -916,12 +1073,12 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 #define GT_GEMM_CLUSTERED GT_GEMM_PASTE(GT_HEADER_KERNEL, _cluster)
 #define GT_GEMM_ENTRY GT_GEMM_PASTE(GT_HEADER_KERNEL, _entry)
 template <int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF,
-	  int GROUP, int SPLIT, int REALIGN, int ASYNC, int FLAT>
+	  int GROUP, int SPLIT, int REALIGN, int ASYNC, int FLAT, int STREAM>
 __global__ void
 __launch_bounds__(gt_gemm_shape<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT>::THREADS, MIN_BLOCKS)
 GT_GEMM_PLAIN(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N, int K)
 {
-	gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC, FLAT>(A, B, C, M, N, K);
+	gt_gemm<BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC, FLAT, STREAM>(A, B, C, M, N, K);
 }
 
 template <int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF,
@@ -937,25 +1094,27 @@ GT_GEMM_CLUSTERED(const float *__restrict__ A, const float *__restrict__ B, floa
 typedef void (*gt_gemm_kernel_t)(const float *__restrict__, const float *__restrict__, float *__restrict__, int,
 				 int, int);
 template <bool CLUSTER, int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD,
-	  int DBUF, int GROUP, int SPLIT, int REALIGN, int ASYNC, int FLAT>
+	  int DBUF, int GROUP, int SPLIT, int REALIGN, int ASYNC, int FLAT, int STREAM>
 struct GT_GEMM_ENTRY {
 	static constexpr gt_gemm_kernel_t kernel =
-		GT_GEMM_PLAIN<MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC, FLAT>;
+		GT_GEMM_PLAIN<MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC, FLAT,
+			      STREAM>;
 };
 template <int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF,
-	  int GROUP, int SPLIT, int REALIGN, int ASYNC, int FLAT>
+	  int GROUP, int SPLIT, int REALIGN, int ASYNC, int FLAT, int STREAM>
 struct GT_GEMM_ENTRY<true, MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC,
-		     FLAT> {
+		     FLAT, STREAM> {
 	static constexpr gt_gemm_kernel_t kernel =
 		GT_GEMM_CLUSTERED<MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC, PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC,
 				  FLAT>;
 };
-/* FLAT last and 0 unless given, so that programs naming the kernels
- * of templates before it (bench/gemm-versions.sh) name these alike. */
+/* FLAT and STREAM last and 0 unless given, so that programs naming the
+ * kernels of templates before them (bench/gemm-versions.sh) name these
+ * alike. */
 template <int MIN_BLOCKS, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int VEC, int PAD, int DBUF,
-	  int GROUP, int SPLIT, int REALIGN, int ASYNC, int FLAT = 0>
+	  int GROUP, int SPLIT, int REALIGN, int ASYNC, int FLAT = 0, int STREAM = 0>
 constexpr gt_gemm_kernel_t GT_HEADER_KERNEL = GT_GEMM_ENTRY<(SPLIT > 1), MIN_BLOCKS, BM, BN, BK, WM, WN, TM, TN, VEC,
-							     PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC, FLAT>::kernel;
+							     PAD, DBUF, GROUP, SPLIT, REALIGN, ASYNC, FLAT, STREAM>::kernel;
 #undef GT_GEMM_PLAIN
 #undef GT_GEMM_CLUSTERED
 #undef GT_GEMM_ENTRY
@@ -966,6 +1125,9 @@ constexpr gt_gemm_kernel_t GT_HEADER_KERNEL = GT_GEMM_ENTRY<(SPLIT > 1), MIN_BLO
 #ifdef GT_BM
 #ifndef GT_KERNEL_NAME
 #define GT_KERNEL_NAME gputune_gemm
+#endif
+#ifndef GT_STREAM
+#define GT_STREAM 0
 #endif
 /* A cluster's size is the kernel's attribute, so split-K's launch is a
  * plain one of SPLIT blocks a tile. */
@@ -978,7 +1140,7 @@ extern "C" __global__ void GT_GEMM_CLUSTER
 __launch_bounds__(gt_gemm_shape<GT_BM, GT_BN, GT_BK, GT_WM, GT_WN, GT_TM, GT_TN, GT_VEC, GT_PAD, GT_DBUF, GT_GROUP, GT_SPLIT>::THREADS)
 GT_KERNEL_NAME(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N, int K)
 {
-	gt_gemm<GT_BM, GT_BN, GT_BK, GT_WM, GT_WN, GT_TM, GT_TN, GT_VEC, GT_PAD, GT_DBUF, GT_GROUP, GT_SPLIT, GT_REALIGN, GT_ASYNC, GT_FLAT>(A, B, C, M, N, K);
+	gt_gemm<GT_BM, GT_BN, GT_BK, GT_WM, GT_WN, GT_TM, GT_TN, GT_VEC, GT_PAD, GT_DBUF, GT_GROUP, GT_SPLIT, GT_REALIGN, GT_ASYNC, GT_FLAT, GT_STREAM>(A, B, C, M, N, K);
 }
 #undef GT_GEMM_CLUSTER
 #undef GT_KERNEL_NAME
