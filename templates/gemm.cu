@@ -440,6 +440,46 @@ template <int PENDING> __device__ __forceinline__ void gt_gemm_async_wait()
 #endif
 }
 
+/* A stream-K block's walk (STREAM): its place and the launch's number;
+ * whole tiles dp_tile, dp_tile + G, ... below dp_tiles, then its run of
+ * the rest's rounds [run0, run1) from its end, seg_end where the next part
+ * ends; and the part it is at: tile, rounds [first, last), more 0 when
+ * the walk is done.  In shared memory, written by thread 0 between
+ * barriers, so that none of it holds a register through the rounds. */
+struct gt_gemm_stream_walk {
+	long long run0, seg_end, dp_tile, dp_tiles;
+	unsigned place, launch, tile;
+	int first, last, more;
+};
+template <int UNUSED>
+__device__ __forceinline__ gt_gemm_stream_walk &gt_gemm_walk()
+{
+	static __shared__ gt_gemm_stream_walk w;
+	return w;
+}
+
+/* The walk's next part (thread 0). */
+__device__ __forceinline__ void gt_gemm_walk_on(gt_gemm_stream_walk &w, int all_rounds)
+{
+	w.more = 1;
+	if (w.dp_tile < w.dp_tiles) {
+		w.tile = (unsigned)w.dp_tile;
+		w.first = 0;
+		w.last = all_rounds;
+		w.dp_tile += gridDim.x;
+		return;
+	}
+	if (w.seg_end <= w.run0) {
+		w.more = 0;
+		return;
+	}
+	w.tile = (unsigned)((w.seg_end - 1) / all_rounds);
+	const long long start = (long long)w.tile * all_rounds;
+	w.first = (int)(w.run0 > start ? w.run0 - start : 0);
+	w.last = (int)(w.seg_end - start);
+	w.seg_end = start + w.first;
+}
+
 /* Tile of C number tile, as row tm and column tn of tiles: grouped order
  * walks GROUP tile rows column by column. */
 template <int GROUP>
@@ -502,54 +542,36 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 	if (SPLIT > 1 && !GT_GEMM_CLUSTERS && slice > 0)
 		return;
 	/* Stream-K: this block's place (in turn); whole tiles first, tile
-	 * place, place + G and so on up to dp_tiles (blocks running together
-	 * on neighbouring tiles, which share their rows of A and columns of
-	 * B in L2), then its run of the rest's rounds, [run0, run1), walked
-	 * from its end: seg_end is where the next part (of one tile) ends.
-	 * The rest is the last G tiles and those of a last wave of fewer than
-	 * G, so that each block has a tile or two of it. */
+	 * place, place + G and so on (blocks running together on neighbouring
+	 * tiles, which share their rows of A and columns of B in L2), then its
+	 * run of the rest's rounds.  The rest is the last G tiles and those of
+	 * a last wave of fewer than G, so that each block has a tile or two of
+	 * it. */
 	const int all_rounds = (K + BK - 1) / BK;
-	unsigned place = 0, launch = 0;
-	long long run0 = 0, seg_end = 0, dp_tile = 0, dp_tiles = 0;
 	int tile_first = 0, tile_last = all_rounds;
+	bool more = true;
 	if constexpr (STREAM) {
-		static __shared__ unsigned taken[2];
+		gt_gemm_stream_walk &w = gt_gemm_walk<0>();
 		if (threadIdx.x == 0) {
-			taken[0] = atomicAdd(&gt_gemm_stream_next, 1u);
-			taken[1] = *(volatile unsigned *)&gt_gemm_stream_launch;
+			w.place = atomicAdd(&gt_gemm_stream_next, 1u);
+			w.launch = *(volatile unsigned *)&gt_gemm_stream_launch + 1;
+			const long long tiles = (long long)tiles_m * tiles_n, g = gridDim.x;
+			w.dp_tiles = tiles % g == 0 ? tiles : tiles / g > 1 ? (tiles / g - 1) * g : 0;
+			w.dp_tile = w.place;
+			/* At most one place a round, so that every place has a part. */
+			const long long total = (tiles - w.dp_tiles) * all_rounds, places = min(g, total);
+			w.run0 = w.seg_end = 0;
+			if ((long long)w.place < places) {
+				w.run0 = w.dp_tiles * all_rounds + total * w.place / places;
+				w.seg_end = w.dp_tiles * all_rounds + total * (w.place + 1) / places;
+			}
+			gt_gemm_walk_on(w, all_rounds);
 		}
 		__syncthreads();
-		place = taken[0];
-		launch = taken[1] + 1;
-		const long long tiles = (long long)tiles_m * tiles_n, g = gridDim.x;
-		dp_tiles = tiles % g == 0 ? tiles : tiles / g > 1 ? (tiles / g - 1) * g : 0;
-		dp_tile = place;
-		/* At most one place a round, so that every place has a part. */
-		const long long total = (tiles - dp_tiles) * all_rounds, places = min(g, total);
-		if ((long long)place < places) {
-			run0 = dp_tiles * all_rounds + total * place / places;
-			seg_end = dp_tiles * all_rounds + total * (place + 1) / places;
-		}
-	}
-	/* The next part: its tile and rounds [tile_first, tile_last). */
-	auto next_part = [&] {
-		if (dp_tile < dp_tiles) {
-			tile = (unsigned)dp_tile;
-			tile_first = 0;
-			tile_last = all_rounds;
-			dp_tile += gridDim.x;
-			return;
-		}
-		tile = (unsigned)((seg_end - 1) / all_rounds);
-		const long long start = (long long)tile * all_rounds;
-		tile_first = (int)(run0 > start ? run0 - start : 0);
-		tile_last = (int)(seg_end - start);
-		seg_end = start + tile_first;
-	};
-	bool more = !STREAM || dp_tile < dp_tiles || seg_end > run0;
-	if constexpr (STREAM) {
-		if (more)
-			next_part();
+		tile = w.tile;
+		tile_first = w.first;
+		tile_last = w.last;
+		more = w.more;
 	}
 	int tm, tn;
 	gt_gemm_place<GROUP>(tile, tiles_m, tiles_n, tm, tn);
@@ -960,7 +982,8 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 		if constexpr (STREAM) {
 			if (tile_first > 0) {
 				if (t == 0)
-					while (*(volatile unsigned *)&gt_gemm_stream_flag[place - 1] != launch)
+					while (*(volatile unsigned *)&gt_gemm_stream_flag[gt_gemm_walk<0>().place - 1] !=
+					       gt_gemm_walk<0>().launch)
 						;
 				__syncthreads();
 				__threadfence();
@@ -1016,7 +1039,7 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 				__threadfence();
 				__syncthreads();
 				if (t == 0)
-					*(volatile unsigned *)&gt_gemm_stream_flag[place] = launch;
+					*(volatile unsigned *)&gt_gemm_stream_flag[gt_gemm_walk<0>().place] = gt_gemm_walk<0>().launch;
 			}
 		}
 	}
@@ -1024,9 +1047,15 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 	if constexpr (STREAM) {
 		/* The run's next part back, into stages every thread is done
 		 * with (each round ended at a barrier). */
-		if (dp_tile < dp_tiles || seg_end > run0) {
+		gt_gemm_stream_walk &w = gt_gemm_walk<0>();
+		if (t == 0)
+			gt_gemm_walk_on(w, all_rounds);
+		__syncthreads();
+		if (w.more) {
 			more = true;
-			next_part();
+			tile = w.tile;
+			tile_first = w.first;
+			tile_last = w.last;
 			gt_gemm_place<GROUP>(tile, tiles_m, tiles_n, tm, tn);
 			m0 = tm * BM;
 			n0 = tn * BN;
