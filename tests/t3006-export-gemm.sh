@@ -164,7 +164,7 @@ grep_in "$T/round.json" '"depth": 5000'
 # import takes either).
 grep_in "$T/round.json" '"gflops": 39600, "fraction": 0.7, "ceiling_gflops": 64000,'
 check "no record of the JSON calls GFLOP/s gbps" sh -c "! grep -q '\"gbps\"\|\"ceiling_gbps\"' '$T/round.json'"
-grep_in "$T/round.json" '"name": "gemm", "params": "bm,bn,bk,wm,wn,tm,tn,vec,pad,dbuf,group,split,realign,async,flat,inject", "shape": "3d"'
+grep_in "$T/round.json" '"name": "gemm", "params": "bm,bn,bk,wm,wn,tm,tn,vec,pad,dbuf,group,split,realign,async,flat,inject,stream", "shape": "3d"'
 run_gt 0 db merge "$T/round.json" --db "$T/round.db"
 check "the merged copy stores the family's shape as 3d" \
 	test "$("$top_builddir/tests/sqlexec" "$T/round.db" "SELECT shape FROM family WHERE name = 'gemm'")" = 3d
@@ -207,4 +207,38 @@ check "the 128 KiB variant's geometry says so" \
 	sh -c "$CC -std=c11 -Wall -Wextra -Werror -I'$T/big' '$T/big/g.c' -o '$T/big/g' && '$T/big/g'"
 sed 's|"gputune_gemm.h"|"big/gputune_gemm.h"|' "$T/use.cu" > "$T/big-use.cu"
 nvcc_compiles "$T/big-use.cu"
+
+# A stream-K variant (stream=on) in X's place: its launch takes at most
+# the blocks the device holds of it at once, its geometry a block a round
+# up to the template's 8192 flags.
+S=bm=128,bn=128,bk=8,wm=64,wn=64,tm=8,tn=2,vec=4,pad=0,dbuf=1,group=1,flat=lanes,stream=on
+sed -e "s/$X/$S/g" -e 's/hx/hs/g' "$T/gemm.json" > "$T/stream.json"
+run_gt 0 db merge "$T/stream.json" --db "$T/stream.db"
+mkdir "$T/stream"
+run_gt 0 export --kernel gemm --no-shipped --db "$T/stream.db" -o "$T/stream/gputune_gemm.h"
+check "the header launches the stream-K variant as many blocks as the device holds" \
+	grep -q "grid.x = gputune_gemm_resident(kernel, grid.x, block, smem);" "$T/stream/gputune_gemm.h"
+check "and only that variant" test "$(grep -c 'gputune_gemm_resident(kernel,' "$T/stream/gputune_gemm.h")" -eq 1
+check "its kernel is the template's stream-K, the others' as before" sh -c \
+	"grep -q 'gputune_gemm_kernel<[0-9]*, 128, 128, 8, 64, 64, 8, 2, 4, 0, 1, 1, 1, 0, 0, 2, 1>' '$T/stream/gputune_gemm.h' &&
+	 grep -q 'gputune_gemm_kernel<[0-9]*, 64, 128, 16, 32, 32, 4, 2, 4, 4, 1, 1, 1, 1, 0, 0>' '$T/stream/gputune_gemm.h'"
+cat > "$T/stream/g.c" <<'C'
+#include "gputune_gemm.h"
+#include <string.h>
+int main(void)
+{
+	unsigned grid[3], block[3], smem = 0, g2[3];
+	for (int v = 0; v < GPUTUNE_GEMM_NUM_VARIANTS; v++)
+		if (strstr(gputune_gemm_variants[v].params, "stream=on")) {
+			gputune_gemm_geometry(v, 1000, 1000, 1000, grid, block, &smem);
+			gputune_gemm_geometry(v, 2000, 2000, 2000, g2, block, &smem);
+			return !(grid[0] == 8 * 8 * 125 && g2[0] == 8192 && block[0] == 128);
+		}
+	return 1;
+}
+C
+check "the stream-K variant's geometry: a block a round, 8192 at most" \
+	sh -c "$CC -std=c11 -Wall -Wextra -Werror -I'$T/stream' '$T/stream/g.c' -o '$T/stream/g' && '$T/stream/g'"
+sed 's|"gputune_gemm.h"|"stream/gputune_gemm.h"|' "$T/use.cu" > "$T/stream-use.cu"
+nvcc_compiles "$T/stream-use.cu"
 done_testing

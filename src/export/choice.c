@@ -256,7 +256,7 @@ static void name_fill(struct choice_group *g)
 static double group_fill(const void *ctx, int v, long rows, long cols, long depth)
 {
 	const struct choice_group *g = ctx;
-	struct launch_geometry geo;
+	struct launch_geometry geo = {0};
 	g->fam->geometry(g->point[v], g->dt, &(struct dims){ rows, cols, depth }, &geo);
 	double w = gputune_choice_fill((long)geo.grid[0] * geo.grid[1] * geo.grid[2], g->sms, g->per_sm[v],
 				       (long)geo.block[0] * geo.block[1] * geo.block[2]);

@@ -82,12 +82,28 @@ static void write_build(FILE *f, const char *P, const char *kernel, int blocks, 
 }
 
 static void write_case(FILE *f, const char *P, int i, int min_blocks, const char *targs, const char *smem,
-		       const char *args, const char *maps, int optin)
+		       const char *args, const char *maps, int optin, int resident)
 {
 	const char *kernel = maps ? "kernel_maps" : "kernel";
 	fprintf(f, "\tcase %d: ", i);
 	if (maps)
 		fprintf(f, "{\n\t\tconst gt_maps *m = %s;\n\t\t", maps);
+	if (resident) {
+		/* A persistent kernel: launched as many blocks as the device holds. */
+		fputs("{\n\t\tauto kernel = ", f);
+		if (min_blocks > 1) {
+			fprintf(f, "gputune_%s_build(%d, ", P, i);
+			write_build(f, P, kernel, min_blocks, targs, optin);
+			fputs(", ", f);
+			write_build(f, P, kernel, 0, targs, optin);
+			fprintf(f, ", block, %s)", smem);
+		} else {
+			write_build(f, P, kernel, 0, targs, optin);
+		}
+		fprintf(f, ";\n\t\tgrid.x = gputune_%s_resident(kernel, grid.x, block, %s);\n"
+			   "\t\tkernel<<<grid, block, %s, stream>>>%s;\n\t\tbreak;\n\t}\n", P, smem, smem, args);
+		return;
+	}
 	if (min_blocks > 1) {
 		fprintf(f, "gputune_%s_build(%d, ", P, i);
 		write_build(f, P, kernel, min_blocks, targs, optin);
@@ -216,6 +232,17 @@ void write_launch(const struct header *h)
 			   "template <typename K> static inline K gputune_%s_optin(K k, unsigned smem)\n{\n"
 			   "\tcudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);\n"
 			   "\treturn k;\n}\n\n", P);
+	int resident = 0;
+	for (int i = 0; i < nv; i++)
+		resident |= variant_resident(fam, &vs[i]);
+	if (resident)
+		fprintf(f, "/* A persistent kernel's grid: at most the blocks the current device holds of it at once. */\n"
+			   "template <typename K> static inline unsigned gputune_%s_resident(K k, unsigned grid, dim3 b, unsigned smem)\n{\n"
+			   "\tint dev = 0, sms = 0, per_sm = 0;\n"
+			   "\tif (cudaGetDevice(&dev) || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) ||\n"
+			   "\t    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, (int)(b.x * b.y * b.z), smem) ||\n"
+			   "\t    sms < 1 || per_sm < 1)\n\t\treturn grid;\n"
+			   "\treturn grid < (unsigned)(sms * per_sm) ? grid : (unsigned)(sms * per_sm);\n}\n\n", P);
 	if (h->decl)
 		fprintf(h->decl, "/* Launches variant i on stream; returns the launch's error. */\n"
 				 "cudaError_t gputune_%s_launch(int variant, %s,\n\t%s, cudaStream_t stream);\n",
@@ -241,12 +268,17 @@ void write_launch(const struct header *h)
 		}
 		if (args == ARGS_GEMM) {
 			/* The matrix product's template is of single precision only. */
+			/* Late parameters at their single value left to the
+			 * template's defaults: the kernels before them read alike. */
 			struct strbuf targs = {0};
-			for (int k = 0; k < fam->nparams; k++)
+			int last = fam->nparams;
+			while (last > 0 && fam->params[last - 1].late && vs[i].v[last - 1] == fam->params[last - 1].single)
+				last--;
+			for (int k = 0; k < last; k++)
 				if (!fam->params[k].hidden)
 					sb_printf(&targs, "%s%d", targs.len ? ", " : "", vs[i].v[k]);
 			write_case(f, P, i, vs[i].min_blocks, targs.buf, "smem", "(A, B, C, m, n, k)", NULL,
-				   variant_smem(fam, &vs[i]) > SMEM_WITHOUT_OPTIN);
+				   variant_smem(fam, &vs[i]) > SMEM_WITHOUT_OPTIN, variant_resident(fam, &vs[i]));
 			sb_free(&targs);
 			continue;
 		}
@@ -265,7 +297,7 @@ void write_launch(const struct header *h)
 		} else {
 			sb_printf(&cargs, "((const %s *)in, (%s *)out, %s)", T, A, args == ARGS_VECTOR ? "scratch, n" : "rows, cols");
 		}
-		write_case(f, P, i, vs[i].min_blocks, targs.buf, "0", cargs.buf, maps, 0);
+		write_case(f, P, i, vs[i].min_blocks, targs.buf, "0", cargs.buf, maps, 0, variant_resident(fam, &vs[i]));
 		free(maps);
 		sb_free(&targs);
 		sb_free(&cargs);

@@ -116,9 +116,17 @@ unsigned variant_smem(const struct family *fam, const struct hvariant *hv)
 {
 	/* The families' shared memory does not depend on the size. */
 	struct dims d = { 1024, 1024, 1024 };
-	struct launch_geometry g;
+	struct launch_geometry g = {0};
 	fam->geometry(hv->v, hv->dt, &d, &g);
 	return g.smem;
+}
+
+int variant_resident(const struct family *fam, const struct hvariant *hv)
+{
+	struct dims d = { 1024, 1024, 1024 };
+	struct launch_geometry g = {0};
+	fam->geometry(hv->v, hv->dt, &d, &g);
+	return g.resident;
 }
 
 /*

@@ -49,6 +49,8 @@ void variant_registers(const struct family *fam, struct hvariant *vs, int nv, co
 void variant_occupancy(const struct family *fam, struct hvariant *vs, int nv);
 /* Bytes of dynamic shared memory a launch of hv takes. */
 unsigned variant_smem(const struct family *fam, const struct hvariant *hv);
+/* Whether hv is launched as many blocks as the device holds (launch_geometry's resident). */
+int variant_resident(const struct family *fam, const struct hvariant *hv);
 
 /* What every section of a header reads: the family, the groups, the
  * variants the header carries, and how its shape's sizes are written. */

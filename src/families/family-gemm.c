@@ -32,12 +32,14 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { P_BM, P_BN, P_BK, P_WM, P_WN, P_TM, P_TN, P_VEC, P_PAD, P_DBUF, P_GROUP, P_SPLIT, P_REALIGN, P_ASYNC, P_FLAT, P_INJECT, NPARAMS };
+enum { P_BM, P_BN, P_BK, P_WM, P_WN, P_TM, P_TN, P_VEC, P_PAD, P_DBUF, P_GROUP, P_SPLIT, P_REALIGN, P_ASYNC, P_FLAT, P_INJECT,
+       P_STREAM, NPARAMS };
 _Static_assert(NPARAMS <= MAX_PARAMS, "more parameters than MAX_PARAMS");
 
 static const char *const inject_names[] = { "none", "wrong", NULL };
 static const char *const realign_names[] = { "off", "on", NULL };
 static const char *const flat_names[] = { "off", "on", "lanes", "rows", "floats", NULL };
+static const char *const stream_names[] = { "off", "on", NULL };
 
 static const struct param_def params[NPARAMS] = {
 	/* 96 rows (warps of 48, in the default space; 192 and warps of 96
@@ -120,7 +122,22 @@ static const struct param_def params[NPARAMS] = {
 		     flat_names, { 0, 1, 2, 3, 4 }, 5, { 0, 1, 2, 3, 4 }, 5, 0, 0, 1 },
 	[P_INJECT] = { "inject", "GT_INJECT", "test-only: GT_INJECT for a test's copy of the template (tests/faults), which injects a fault: wrong (leaves out A's last column); the shipped template has none",
 		       inject_names, { 0, 1 }, 2, { 0 }, 1, 0, 1 },
+	/* Quiet, as split, and last, so that a search holding it at off
+	 * draws as it did before it (src/tune/run-size.c, search_params).
+	 * Side by side on an H200, beside the split and unsplit kernels it
+	 * would join, it took the best at the held-out table's shapes to
+	 * 0.95 of cuBLAS or more at all ten (2500x2500x7000 from 0.930 to
+	 * 1.026 with 128 x 128 tiles, 777x1333x2049 from 0.879 to 0.959 with
+	 * 64 x 64 ones), and lost at short K over few tiles (602x798x606:
+	 * 0.539 against 1.013) (docs/studies/gemm-stream-k.md): not in the
+	 * default space until a cold run with it is measured. */
+	[P_STREAM] = { "stream", "GT_STREAM", "on: stream-K, as many blocks as the SMs hold at once sharing every tile's rounds equally (whole tiles first, the last ones cut along K), a cut tile summed in C in the blocks' order (deterministic); with split=1 and async=0 (not in the default space)",
+		       stream_names, { 0, 1 }, 2, { 0 }, 1, 0, 0, 1, 1 },
 };
+
+/* The most blocks a stream-K launch may have: templates/gemm.cu's flags
+ * (GT_GEMM_STREAM_MAX). */
+#define STREAM_MAX 8192
 
 /* Threads of a block: one warp per warp tile. */
 static int threads_of(const int *v)
@@ -193,6 +210,8 @@ static const char *reject(const int *v, const struct dtype *dt, const struct dev
 		return "async copies (cp.async) need compute capability 8.0";
 	if (v[P_SPLIT] > 1 && lim->cc && lim->cc < 90)
 		return "split-K sums over a thread-block cluster, which needs compute capability 9.0";
+	if (v[P_STREAM] && (v[P_SPLIT] > 1 || v[P_ASYNC]))
+		return "stream-K cuts tiles along K itself, over dbuf's rounds (it needs split=1 and async=0)";
 	/* The template's shared memory is all dynamic, and its launchers (the
 	 * tuner's, the exported header's) opt in to more than the 48 KiB a
 	 * launch gets without: the partial tile of split-K over tiles of 128 x
@@ -234,6 +253,13 @@ static void geometry(const int *v, const struct dtype *dt, const struct dims *d,
 	(void)dt;
 	long tiles = ((d->rows + v[P_BM] - 1) / v[P_BM]) * ((d->cols + v[P_BN] - 1) / v[P_BN]);
 	g->grid[0] = (unsigned)(tiles * v[P_SPLIT]);
+	/* Stream-K: a block a round at most, and no more than the template's
+	 * flags (GT_GEMM_STREAM_MAX); launched as many as the device holds. */
+	long rounds = tiles * ((d->depth + v[P_BK] - 1) / v[P_BK]);
+	if (v[P_STREAM]) {
+		g->grid[0] = (unsigned)(rounds < STREAM_MAX ? rounds : STREAM_MAX);
+		g->resident = 1;
+	}
 	g->grid[1] = g->grid[2] = 1;
 	g->block[0] = (unsigned)threads_of(v);
 	g->block[1] = g->block[2] = 1;
@@ -505,7 +531,10 @@ const struct family family_gemm = {
 		"\t*smem = (unsigned)(c->bk * (c->bm + c->pad + c->bn + c->pad) * (c->async ? c->async : c->dbuf ? 2 : 1) * 4);\n"
 		"\tif (c->split > 1 && (unsigned)(c->bm * c->bn * 4) > *smem)\n"
 		"\t\t*smem = (unsigned)(c->bm * c->bn * 4);\n"
-		"\t(void)k;\n",
+		"\tif (c->stream) {\n"
+		"\t\tlong rounds = (long)grid[0] * ((k + c->bk - 1) / c->bk);\n"
+		"\t\tgrid[0] = (unsigned)(rounds < 8192 ? rounds : 8192); /* at most: the launch takes the SMs' blocks */\n"
+		"\t}\n",
 	.header_notes = "C = A B with A m x k, B k x n and C m x n, row-major and densely packed.",
 	.in_elems = in_elems,
 	.out_bytes = family_elems_bytes, /* C: M x N */

@@ -54,7 +54,7 @@
 
 #include "util/sizes.h"
 
-#define MAX_PARAMS 16 /* each family file asserts its count against it */
+#define MAX_PARAMS 20 /* each family file asserts its count against it */
 #define MAX_VALUES 16
 
 struct dtype {
@@ -92,6 +92,11 @@ struct param_def {
 	 * of the points it leaves unchanged (and the results stored under
 	 * them) stay as they were. */
 	int quiet;
+	/* Of the last parameters of the table, added after the search drew
+	 * its points: a search whose points all hold one value of it leaves
+	 * it out, so that its draws (which count the parameters) are as they
+	 * were before it. */
+	int late;
 };
 
 /* The shared memory a launch gets without opting in to more, bytes. */
@@ -154,6 +159,10 @@ struct family_buffer {
 struct launch_geometry {
 	unsigned grid[3], block[3];
 	unsigned smem; /* bytes of dynamic shared memory */
+	/* 1: grid[0] is the most blocks the kernel takes, launched as many as
+	 * the device holds at once where fewer (a persistent kernel, each
+	 * block taking its work in turn: the matrix product's stream-K). */
+	int resident;
 };
 
 struct family {

@@ -173,7 +173,7 @@ int device_blocks_per_sm(const struct family *fam, const int *v, const struct dt
 		return 1;
 	/* Threads a block: the families' do not depend on the size. */
 	struct dims d = { 1024, 1024, 1024 };
-	struct launch_geometry g;
+	struct launch_geometry g = {0};
 	fam->geometry(v, dt, &d, &g);
 	long threads = (long)g.block[0] * g.block[1] * g.block[2];
 	if (threads <= 0)

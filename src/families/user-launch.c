@@ -151,7 +151,7 @@ static void user_geometry(const int *v, const struct dtype *dt, const struct dim
 	}
 	/* A geometry that is no launch's: the driver refuses a grid of 0,
 	 * and the variant is stored as failing to launch. */
-	*g = (struct launch_geometry){ { bad ? 0 : val[0], val[1], val[2] }, { val[3], val[4], val[5] }, val[6] };
+	*g = (struct launch_geometry){ { bad ? 0 : val[0], val[1], val[2] }, { val[3], val[4], val[5] }, val[6], 0 };
 }
 
 /* A half's bits from a float, rounded to nearest. */
@@ -280,7 +280,7 @@ static const char *user_size_problem(const struct dtype *dt, const struct dims *
 		return buf;
 	}
 	int v[MAX_PARAMS];
-	struct launch_geometry g;
+	struct launch_geometry g = {0};
 	if (family_classic_point(&U.f, U.f.reference_classic, v) == 0) {
 		user_geometry(v, dt, d, &g);
 		if (!g.grid[0]) {

@@ -168,7 +168,7 @@ static int best_of_shapes(struct bench *b, CUfunction fn, int kind, const unsign
 {
 	*rate = 0;
 	for (size_t i = 0; i < 3; i++) {
-		struct launch_geometry geo = { { shapes[i][1] * (unsigned)b->g.sm_count, 1, 1 }, { shapes[i][0], 1, 1 }, 0 };
+		struct launch_geometry geo = { { shapes[i][1] * (unsigned)b->g.sm_count, 1, 1 }, { shapes[i][0], 1, 1 }, 0, 0 };
 		struct launch l = { fn, &geo, kind, 0 };
 		struct timing t;
 		if (CU(time_launches(b, &l, &t)))

@@ -387,7 +387,7 @@ static int gpu_reference(struct bench *b)
 			goto out;
 		struct kernel_args a;
 		void **p = family_args(b, b->in[k], ref, &a);
-		struct launch_geometry g;
+		struct launch_geometry g = {0};
 		b->f->gpu_reference_geometry(&b->d, &g);
 		if (CU(cu.LaunchKernel(fn, g.grid[0], g.grid[1], g.grid[2], g.block[0], g.block[1], g.block[2], g.smem,
 				       b->stream, p, NULL)) ||
@@ -675,6 +675,20 @@ static CUresult get_kernel(CUmodule m, const char *name, const struct launch_geo
 	return e;
 }
 
+/* geo as launched: a resident kernel's grid at most the blocks the device
+ * holds of fn at once (its SMs times fn's blocks per SM). */
+static struct launch_geometry launched(const struct bench *b, CUfunction fn, const struct launch_geometry *geo)
+{
+	struct launch_geometry g = *geo;
+	int per_sm = 0;
+	unsigned threads = g.block[0] * g.block[1] * g.block[2];
+	if (g.resident && cu.OccupancyMaxActiveBlocksPerMultiprocessor &&
+	    !cu.OccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, (int)threads, g.smem) && per_sm > 0 &&
+	    b->g.sm_count > 0 && g.grid[0] > (unsigned)per_sm * (unsigned)b->g.sm_count)
+		g.grid[0] = (unsigned)per_sm * (unsigned)b->g.sm_count;
+	return g;
+}
+
 int bench_reference(struct bench *b, const void *cubin, const char *kernel_name, const int *v,
 		    const struct launch_geometry *geo, struct variant_result *r)
 {
@@ -688,7 +702,8 @@ int bench_reference(struct bench *b, const void *cubin, const char *kernel_name,
 		cu.ModuleUnload(m);
 		return fail_call(r, e, "finding the reference's kernel");
 	}
-	struct launch l = { fn, geo, LAUNCH_FAMILY, 0 };
+	const struct launch_geometry g = launched(b, fn, geo);
+	struct launch l = { fn, &g, LAUNCH_FAMILY, 0 };
 	uint64_t init[4] = { 0, ~0ULL, 0, 0 }, res[4];
 	b->set = 0;
 	int rc = 0;
@@ -749,7 +764,8 @@ int bench_variant(struct bench *b, const void *cubin, const char *kernel_name, c
 		return fail_call(r, e, "finding the kernel");
 	}
 	int rc = 0;
-	struct launch l = { fn, geo, LAUNCH_FAMILY, 0 };
+	const struct launch_geometry g = launched(b, fn, geo);
+	struct launch l = { fn, &g, LAUNCH_FAMILY, 0 };
 	double t0 = now_seconds(), t1 = 0;
 	/* Scratch zeroed once: no launch after may need it zeroed.  Then per input
 	 * set, the last the timed one: poison the output, run once, check. */

@@ -71,6 +71,7 @@ static const struct entry entries[] = {
 	E1(EventSynchronize, "cuEventSynchronize"),
 	E2(EventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime"),
 	OPTIONAL(TensorMapEncodeTiled, "cuTensorMapEncodeTiled"),
+	OPTIONAL(OccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor"),
 };
 
 static int load_failed(const char *why)

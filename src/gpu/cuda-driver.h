@@ -43,6 +43,8 @@ struct cuda_driver {
 	CUresult (*ModuleGetFunction)(CUfunction *f, CUmodule m, const char *name);
 	CUresult (*FuncGetAttribute)(int *v, CUfunction_attribute a, CUfunction f);
 	CUresult (*FuncSetAttribute)(CUfunction f, CUfunction_attribute a, int v);
+	/* NULL where the driver has none (a launch is then not capped by it). */
+	CUresult (*OccupancyMaxActiveBlocksPerMultiprocessor)(int *n, CUfunction f, int threads, size_t smem);
 	CUresult (*LaunchKernel)(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
 				 unsigned bx, unsigned by, unsigned bz, unsigned smem,
 				 CUstream s, void **params, void **extra);

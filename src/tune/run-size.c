@@ -91,7 +91,7 @@ static int measure_point(struct run_state *s, struct bench *b, struct compile_po
 		int regs = cubin_registers(cubin, len, s->f->kernel_name);
 		p->regs = regs > 0 ? regs : -1;
 	}
-	struct launch_geometry geo;
+	struct launch_geometry geo = {0};
 	s->f->geometry(p->v, s->dt, d, &geo);
 	int lost = bench_variant(b, cubin, s->f->kernel_name, p->v, &geo, r) < 0;
 	double ts = now_seconds();
@@ -225,6 +225,21 @@ static int transfer_source(struct run_state *s, size_t k, unsigned char *cand, s
 	return rc;
 }
 
+/* The parameters the search sees: all but the late ones at the table's
+ * end (family.h) that every point holds at one value, so that a search of
+ * points without them draws as it did before they were added. */
+static int search_params(const struct run_state *s)
+{
+	int n = s->f->nparams;
+	while (n > 0 && s->f->params[n - 1].late) {
+		for (size_t i = 1; i < s->npts; i++)
+			if (s->vals[i * MAX_PARAMS + (size_t)(n - 1)] != s->vals[n - 1])
+				return n;
+		n--;
+	}
+	return n;
+}
+
 /* Whether size k is searched as the requested sizes are: one of them, or
  * the extra size given their budget (PROBE_WIDE). */
 static int searched_as_requested(const struct run_state *s, size_t k)
@@ -248,7 +263,7 @@ static struct strategy *search_begin(struct run_state *s, size_t k, size_t *budg
 	if (budget > s->npts)
 		budget = s->npts;
 	*budget_out = budget;
-	struct strategy *st = strategy_new(s->o->strategy, s->vals, MAX_PARAMS, s->f->nparams, s->npts, budget,
+	struct strategy *st = strategy_new(s->o->strategy, s->vals, MAX_PARAMS, search_params(s), s->npts, budget,
 					   s->o->seed ^ (uint64_t)(k * 0x9e3779b97f4a7c15ULL));
 	sqlite3_stmt *q = db_prepare(s->db,
 		"SELECT m.status, m.gbps FROM measurement m JOIN run r ON r.id = m.run_id WHERE m.variant_id = ?1"
@@ -437,7 +452,7 @@ static int run_reference(struct run_state *s, struct bench *b, struct compile_po
 		free(log);
 		return -1;
 	}
-	struct launch_geometry geo;
+	struct launch_geometry geo = {0};
 	struct variant_result r;
 	s->f->geometry(s->ref_v, s->dt, d, &geo);
 	int lost = bench_reference(b, cubin, s->f->kernel_name, s->ref_v, &geo, &r) < 0;
@@ -469,7 +484,7 @@ int run_size(struct run_state *s, struct bench *b, struct compile_pool *pool, si
 	/* NVML reads the GPU while this size is timed, from its ceiling to
 	 * its last confirmation. */
 	struct nvml_watch *watch = nvml_watch_start();
-	struct launch_geometry cgeo;
+	struct launch_geometry cgeo = {0};
 	memset(&cgeo, 0, sizeof(cgeo));
 	/* The copy kernel takes any other family's input as n x 1. */
 	struct dims cd = s->f->args == ARGS_MATRIX ? *d : (struct dims){ (long)bench_copy_elems(b), 1, 1 };
