@@ -218,6 +218,12 @@ reject "shared memory exceeds the device limit (49152 bytes)" --param bm=256 --p
 accept --param bm=16 --param bn=16 --param bk=16 --param wm=4 --param wn=8 --param tm=1 --param tn=1 --param vec=1 --param pad=0
 accept --param bm=128 --param bn=256 --param wm=64 --param wn=64 --param tn=4 --param dbuf=1 --param group=8
 accept --param inject=wrong
+# Stream-K cuts tiles along K itself, over dbuf's rounds.
+accept --param stream=on --param bm=128 --param bn=128 --param wm=64 --param wn=64 --param tm=8 --param tn=2 --param dbuf=1
+reject "stream-K cuts tiles along K itself, over dbuf's rounds (it needs split=1 and async=0)" --param stream=on --param split=2 \
+	--param bm=64 --param bn=64 --param wm=32 --param wn=32 --param tm=4 --param tn=4
+reject "stream-K cuts tiles along K itself, over dbuf's rounds (it needs split=1 and async=0)" --param stream=on --param async=2 \
+	--param dbuf=0
 # Split-K: the partial tile must fit in the shared memory (it takes the
 # stages' place).  Every block tile's rows share evenly over 8 blocks
 # (bm >= 16, bn >= 16): the template asserts it.

@@ -189,6 +189,35 @@ int main(void)
 		check(!memcmp(alone, beside, sizeof(alone)) && !memcmp(alone, after, sizeof(alone)) && o < npts - 10,
 		      "strategies sharing the neighbour tables, or over other points between, propose alike", "genetic");
 	}
+	/* A parameter added last, held at one value by every point, is left
+	 * out: the search draws as it did over the points without it. */
+	{
+		static int wide[8 * 8 * 6 * 5][NP + 1];
+		for (size_t i = 0; i < npts; i++) {
+			memcpy(wide[i], pts[i], sizeof(pts[i]));
+			wide[i][NP] = 0;
+		}
+		int seen = strategy_search_params(&wide[0][0], NP + 1, NP + 1, npts, NP);
+		size_t before[40], after[40];
+		struct strategy *a = strategy_new(STRATEGY_GENETIC, &pts[0][0], NP, NP, npts, 80, 5);
+		struct strategy *b = strategy_new(STRATEGY_GENETIC, &wide[0][0], NP + 1, seen, npts, 80, 5);
+		for (size_t j = 0; j < 40; j++) {
+			strategy_propose(a, &before[j], 1);
+			strategy_observe(a, before[j], figure(before[j]));
+			strategy_propose(b, &after[j], 1);
+			strategy_observe(b, after[j], figure(after[j]));
+		}
+		strategy_free(a);
+		strategy_free(b);
+		check(seen == NP && !memcmp(before, after, sizeof(before)),
+		      "a late parameter at one value is left out, and the search draws as without it", "genetic");
+		wide[7][NP] = 1;
+		check(strategy_search_params(&wide[0][0], NP + 1, NP + 1, npts, NP) == NP + 1,
+		      "a late parameter of two values is searched", "all");
+		wide[7][NP] = 0;
+		check(strategy_search_params(&wide[0][0], NP + 1, NP + 1, npts, NP + 1) == NP + 1,
+		      "a parameter not late is searched at one value too", "all");
+	}
 	check(strategy_parse("anneal") == STRATEGY_ANNEAL && strategy_parse("hill") < 0, "names parse", "all");
 	free(o1);
 	free(o2);

@@ -208,6 +208,17 @@ static void neighbours_put(struct neighbours *g)
 		neighbours_free(g);
 }
 
+int strategy_search_params(const int *v, size_t stride, int nparams, size_t n, int late_from)
+{
+	while (nparams > 0 && nparams - 1 >= late_from) {
+		for (size_t i = 1; i < n; i++)
+			if (v[i * stride + (size_t)(nparams - 1)] != v[nparams - 1])
+				return nparams;
+		nparams--;
+	}
+	return nparams;
+}
+
 struct strategy *strategy_new(int kind, const int *v, size_t stride, int nparams, size_t n, size_t expected,
 			      uint64_t seed)
 {

@@ -36,6 +36,13 @@ struct strategy *strategy_new(int kind, const int *v, size_t stride, int nparams
 			      uint64_t seed);
 void strategy_free(struct strategy *s);
 
+/* The parameters a search of the n points v (stride apart, nparams each)
+ * should see: all but those from late_from on (parameters added last to a
+ * table, after searches existed) that every point holds at one value.  A
+ * search's draws count the parameters, so leaving such a parameter out
+ * draws as the search did before it was added. */
+int strategy_search_params(const int *v, size_t stride, int nparams, size_t n, int late_from);
+
 /* Up to max points to measure next, into out; 0 when none is left. */
 size_t strategy_propose(struct strategy *s, size_t *out, size_t max);
 
