@@ -207,7 +207,7 @@ static void fake_driver(void)
 static void measure(struct bench *b, float ms, int *timed, int *all)
 {
 	static const int v[MAX_PARAMS] = { 0 };
-	struct launch_geometry geo = { { 64, 1, 1 }, { 256, 1, 1 }, 0 };
+	struct launch_geometry geo = { { 64, 1, 1 }, { 256, 1, 1 }, 0, 0 };
 	struct variant_result r;
 	kernel_ms = ms;
 	variant_launches = 0;
@@ -245,7 +245,7 @@ int main(void)
 	const struct dtype *dt = dtype_find("f32");
 	struct dims d = { 256, 256, 1 };
 	check(f && dt && bench_prepare(b, f, dt, &d) == 0, "a size is prepared", NULL);
-	struct launch_geometry cgeo = { { 64, 1, 1 }, { 256, 1, 1 }, 0 };
+	struct launch_geometry cgeo = { { 64, 1, 1 }, { 256, 1, 1 }, 0, 0 };
 	double mc = 0, kern = 0;
 	kernel_ms = 0.01f;
 	check(bench_ceiling(b, "copy", "variant", &cgeo, &mc, &kern) == 0 && warm_synced,
