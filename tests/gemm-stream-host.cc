@@ -22,31 +22,7 @@
 #include <cstdio>
 #include <vector>
 
-/* As in gemm-host.cc: gt_smem names this array. */
-#undef __shared__
-#define __shared__
-#define __align__(n) __attribute__((aligned(n)))
-constexpr size_t SMEM_FLOATS = 1 << 16;
-alignas(16) float gt_smem[SMEM_FLOATS];
-
-struct alignas(16) float4 {
-	float x, y, z, w;
-};
-static inline float4 make_float4(float x, float y, float z, float w)
-{
-	return { x, y, z, w };
-}
-static inline int min(int a, int b)
-{
-	return a < b ? a : b;
-}
-static inline long long min(long long a, long long b)
-{
-	return a < b ? a : b;
-}
-
-#include "../templates/common.cuh"
-#include "../templates/gemm.cu"
+#include "gemm-host-prelude.h"
 
 namespace {
 

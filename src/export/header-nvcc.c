@@ -81,29 +81,11 @@ static void write_build(FILE *f, const char *P, const char *kernel, int blocks, 
 		fprintf(f, "gputune_%s_%s<%d, %s>", P, kernel, blocks, targs);
 }
 
-static void write_case(FILE *f, const char *P, int i, int min_blocks, const char *targs, const char *smem,
-		       const char *args, const char *maps, int optin, int resident)
+/* Variant i's kernel: the bounded or the unbounded build, whichever fits
+ * more blocks per SM (gputune_P_build), where it is built for more than one. */
+static void write_kernel(FILE *f, const char *P, int i, int min_blocks, const char *kernel, const char *targs,
+			 const char *smem, int optin)
 {
-	const char *kernel = maps ? "kernel_maps" : "kernel";
-	fprintf(f, "\tcase %d: ", i);
-	if (maps)
-		fprintf(f, "{\n\t\tconst gt_maps *m = %s;\n\t\t", maps);
-	if (resident) {
-		/* A persistent kernel: launched as many blocks as the device holds. */
-		fputs("{\n\t\tauto kernel = ", f);
-		if (min_blocks > 1) {
-			fprintf(f, "gputune_%s_build(%d, ", P, i);
-			write_build(f, P, kernel, min_blocks, targs, optin);
-			fputs(", ", f);
-			write_build(f, P, kernel, 0, targs, optin);
-			fprintf(f, ", block, %s)", smem);
-		} else {
-			write_build(f, P, kernel, 0, targs, optin);
-		}
-		fprintf(f, ";\n\t\tgrid.x = gputune_%s_resident(kernel, grid.x, block, %s);\n"
-			   "\t\tkernel<<<grid, block, %s, stream>>>%s;\n\t\tbreak;\n\t}\n", P, smem, smem, args);
-		return;
-	}
 	if (min_blocks > 1) {
 		fprintf(f, "gputune_%s_build(%d, ", P, i);
 		write_build(f, P, kernel, min_blocks, targs, optin);
@@ -113,7 +95,27 @@ static void write_case(FILE *f, const char *P, int i, int min_blocks, const char
 	} else {
 		write_build(f, P, kernel, 0, targs, optin);
 	}
-	fprintf(f, "<<<grid, block, %s, stream>>>%s;%s", smem, args, maps ? "\n\t\tbreak;\n\t}\n" : " break;\n");
+}
+
+static void write_case(FILE *f, const char *P, int i, int min_blocks, const char *targs, const char *smem,
+		       const char *args, const char *maps, int optin, int resident)
+{
+	const char *kernel = maps ? "kernel_maps" : "kernel";
+	fprintf(f, "\tcase %d: ", i);
+	if (maps)
+		fprintf(f, "{\n\t\tconst gt_maps *m = %s;\n\t\t", maps);
+	else if (resident)
+		fputs("{\n\t\t", f);
+	if (resident) {
+		/* A persistent kernel: launched as many blocks as the device holds. */
+		fputs("auto kernel = ", f);
+		write_kernel(f, P, i, min_blocks, kernel, targs, smem, optin);
+		fprintf(f, ";\n\t\tgrid.x = gputune_%s_resident(kernel, grid.x, block, %s);\n\t\tkernel", P, smem);
+	} else {
+		write_kernel(f, P, i, min_blocks, kernel, targs, smem, optin);
+	}
+	fprintf(f, "<<<grid, block, %s, stream>>>%s;%s", smem, args,
+		maps || resident ? "\n\t\tbreak;\n\t}\n" : " break;\n");
 }
 
 /*
