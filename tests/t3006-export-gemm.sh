@@ -217,8 +217,8 @@ run_gt 0 db merge "$T/stream.json" --db "$T/stream.db"
 mkdir "$T/stream"
 run_gt 0 export --kernel gemm --no-shipped --db "$T/stream.db" -o "$T/stream/gputune_gemm.h"
 check "the header launches the stream-K variant as many blocks as the device holds" \
-	grep -q "grid.x = gputune_gemm_resident(kernel, grid.x, block, smem);" "$T/stream/gputune_gemm.h"
-check "and only that variant" test "$(grep -c 'gputune_gemm_resident(kernel,' "$T/stream/gputune_gemm.h")" -eq 1
+	grep -q "grid.x = gputune_gemm_resident([0-9]*, kernel, grid.x, block, smem);" "$T/stream/gputune_gemm.h"
+check "and only that variant" test "$(grep -c 'gputune_gemm_resident([0-9]*, kernel,' "$T/stream/gputune_gemm.h")" -eq 1
 check "its kernel is the template's stream-K, the others' as before" sh -c \
 	"grep -q 'gputune_gemm_kernel<[0-9]*, 128, 128, 8, 64, 64, 8, 2, 4, 0, 1, 1, 1, 0, 0, 2, 1>' '$T/stream/gputune_gemm.h' &&
 	 grep -q 'gputune_gemm_kernel<[0-9]*, 64, 128, 16, 32, 32, 4, 2, 4, 4, 1, 1, 1, 1, 0, 0>' '$T/stream/gputune_gemm.h'"

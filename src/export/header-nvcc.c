@@ -110,7 +110,7 @@ static void write_case(FILE *f, const char *P, int i, int min_blocks, const char
 		/* A persistent kernel: launched as many blocks as the device holds. */
 		fputs("auto kernel = ", f);
 		write_kernel(f, P, i, min_blocks, kernel, targs, smem, optin);
-		fprintf(f, ";\n\t\tgrid.x = gputune_%s_resident(kernel, grid.x, block, %s);\n\t\tkernel", P, smem);
+		fprintf(f, ";\n\t\tgrid.x = gputune_%s_resident(%d, kernel, grid.x, block, %s);\n\t\tkernel", P, i, smem);
 	} else {
 		write_kernel(f, P, i, min_blocks, kernel, targs, smem, optin);
 	}
@@ -238,13 +238,20 @@ void write_launch(const struct header *h)
 	for (int i = 0; i < nv; i++)
 		resident |= variant_resident(fam, &vs[i]);
 	if (resident)
-		fprintf(f, "/* A persistent kernel's grid: at most the blocks the current device holds of it at once. */\n"
-			   "template <typename K> static inline unsigned gputune_%s_resident(K k, unsigned grid, dim3 b, unsigned smem)\n{\n"
-			   "\tint dev = 0, sms = 0, per_sm = 0;\n"
-			   "\tif (cudaGetDevice(&dev) || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) ||\n"
-			   "\t    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, (int)(b.x * b.y * b.z), smem) ||\n"
-			   "\t    sms < 1 || per_sm < 1)\n\t\treturn grid;\n"
-			   "\treturn grid < (unsigned)(sms * per_sm) ? grid : (unsigned)(sms * per_sm);\n}\n\n", P);
+		fprintf(f, "/* Persistent variant v's grid: at most the blocks the current device holds of its kernel k\n"
+			   " * at once, asked once a variant and device (a thread that finds it unkept asks again). */\n"
+			   "template <typename K> static inline unsigned gputune_%s_resident(int v, K k, unsigned grid, dim3 b,\n"
+			   "\tunsigned smem)\n{\n"
+			   "\tstatic int on[GPUTUNE_%s_NUM_VARIANTS], most[GPUTUNE_%s_NUM_VARIANTS]; /* device + 1, blocks */\n"
+			   "\tint dev = 0, sms = 0, per_sm = 0, m;\n"
+			   "\tif (cudaGetDevice(&dev))\n\t\treturn grid;\n"
+			   "\tm = most[v];\n"
+			   "\tif (on[v] != dev + 1 || m < 1) {\n"
+			   "\t\tif (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) ||\n"
+			   "\t\t    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, (int)(b.x * b.y * b.z), smem) ||\n"
+			   "\t\t    sms < 1 || per_sm < 1)\n\t\t\treturn grid;\n"
+			   "\t\tm = most[v] = sms * per_sm;\n\t\ton[v] = dev + 1;\n\t}\n"
+			   "\treturn grid < (unsigned)m ? grid : (unsigned)m;\n}\n\n", P, U, U);
 	if (h->decl)
 		fprintf(h->decl, "/* Launches variant i on stream; returns the launch's error. */\n"
 				 "cudaError_t gputune_%s_launch(int variant, %s,\n\t%s, cudaStream_t stream);\n",
