@@ -27,6 +27,10 @@
 #include <strings.h>
 
 #define STEPS_MAX 100000
+/* A spec's parameters at most, as docs/user-kernels.md promises (a
+ * built-in family's table may hold up to MAX_PARAMS). */
+#define SPEC_MAX_PARAMS 16
+_Static_assert(SPEC_MAX_PARAMS <= MAX_PARAMS, "a spec's parameters must fit a family's table");
 
 /* What a constraint reads besides the parameters. */
 static const char *const limit_names[] = { "elem_bytes", "max_threads", "max_smem", "cc" };
@@ -750,8 +754,8 @@ const struct family *user_family_parse(const char *spec, const char *spec_path, 
 	if (read_head(spec, spec_path, err, en) < 0)
 		return NULL;
 	int np = user_jlen(spec, "$.params");
-	if (np < 1 || np > MAX_PARAMS)
-		return user_spec_fail(err, en, spec_path, "params", "must be an array of 1 to %d parameters", MAX_PARAMS);
+	if (np < 1 || np > SPEC_MAX_PARAMS)
+		return user_spec_fail(err, en, spec_path, "params", "must be an array of 1 to %d parameters", SPEC_MAX_PARAMS);
 	U.f.nparams = np;
 	for (int i = 0; i < np; i++)
 		if (read_param(spec, spec_path, i, err, en))
