@@ -451,6 +451,8 @@ struct gt_gemm_stream_walk {
 	unsigned place, launch, tile;
 	int first, last, more;
 };
+/* A template, so that only stream-K kernels instantiate it and declare
+ * its shared memory. */
 template <int UNUSED>
 __device__ __forceinline__ gt_gemm_stream_walk &gt_gemm_walk()
 {
@@ -548,6 +550,9 @@ __device__ __forceinline__ void gt_gemm(const float *__restrict__ A, const float
 	 * a last wave of fewer than G, so that each block has a tile or two of
 	 * it. */
 	const int all_rounds = (K + BK - 1) / BK;
+	/* The part's rounds, read here and kept until first and rounds below
+	 * take them: those stay declared after the loads' lambdas, in the
+	 * order that gives the other kernels their code. */
 	int tile_first = 0, tile_last = all_rounds;
 	bool more = true;
 	if constexpr (STREAM) {

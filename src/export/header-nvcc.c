@@ -280,8 +280,8 @@ void write_launch(const struct header *h)
 			/* Late parameters at their single value left to the
 			 * template's defaults: the kernels before them read alike. */
 			struct strbuf targs = {0};
-			int last = fam->nparams;
-			while (last > 0 && fam->params[last - 1].late && vs[i].v[last - 1] == fam->params[last - 1].single)
+			int last = fam->nparams, late_from = family_late_from(fam);
+			while (last > late_from && vs[i].v[last - 1] == fam->params[last - 1].single)
 				last--;
 			for (int k = 0; k < last; k++)
 				if (!fam->params[k].hidden)

@@ -112,21 +112,24 @@ void variant_registers(const struct family *fam, struct hvariant *vs, int nv, co
 	}
 }
 
-unsigned variant_smem(const struct family *fam, const struct hvariant *hv)
+/* hv's launch at 1024 a dimension: the families' shared memory, and
+ * whether a launch is resident, do not depend on the size. */
+static struct launch_geometry variant_geometry(const struct family *fam, const struct hvariant *hv)
 {
-	/* The families' shared memory does not depend on the size. */
 	struct dims d = { 1024, 1024, 1024 };
 	struct launch_geometry g = {0};
 	fam->geometry(hv->v, hv->dt, &d, &g);
-	return g.smem;
+	return g;
+}
+
+unsigned variant_smem(const struct family *fam, const struct hvariant *hv)
+{
+	return variant_geometry(fam, hv).smem;
 }
 
 int variant_resident(const struct family *fam, const struct hvariant *hv)
 {
-	struct dims d = { 1024, 1024, 1024 };
-	struct launch_geometry g = {0};
-	fam->geometry(hv->v, hv->dt, &d, &g);
-	return g.resident;
+	return variant_geometry(fam, hv).resident;
 }
 
 /*

@@ -136,8 +136,10 @@ static const struct param_def params[NPARAMS] = {
 };
 
 /* The most blocks a stream-K launch may have: templates/gemm.cu's flags
- * (GT_GEMM_STREAM_MAX). */
+ * (GT_GEMM_STREAM_MAX); spelt out too, for the headers' geometry. */
 #define STREAM_MAX 8192
+#define SPELT_(x) #x
+#define SPELT(x) SPELT_(x)
 
 /* Threads of a block: one warp per warp tile. */
 static int threads_of(const int *v)
@@ -255,8 +257,8 @@ static void geometry(const int *v, const struct dtype *dt, const struct dims *d,
 	g->grid[0] = (unsigned)(tiles * v[P_SPLIT]);
 	/* Stream-K: a block a round at most, and no more than the template's
 	 * flags (GT_GEMM_STREAM_MAX); launched as many as the device holds. */
-	long rounds = tiles * ((d->depth + v[P_BK] - 1) / v[P_BK]);
 	if (v[P_STREAM]) {
+		long rounds = tiles * ((d->depth + v[P_BK] - 1) / v[P_BK]);
 		g->grid[0] = (unsigned)(rounds < STREAM_MAX ? rounds : STREAM_MAX);
 		g->resident = 1;
 	}
@@ -533,7 +535,7 @@ const struct family family_gemm = {
 		"\t\t*smem = (unsigned)(c->bm * c->bn * 4);\n"
 		"\tif (c->stream) {\n"
 		"\t\tlong rounds = (long)grid[0] * ((k + c->bk - 1) / c->bk);\n"
-		"\t\tgrid[0] = (unsigned)(rounds < 8192 ? rounds : 8192); /* at most: the launch takes the SMs' blocks */\n"
+		"\t\tgrid[0] = (unsigned)(rounds < " SPELT(STREAM_MAX) " ? rounds : " SPELT(STREAM_MAX) "); /* at most: the launch takes the SMs' blocks */\n"
 		"\t}\n",
 	.header_notes = "C = A B with A m x k, B k x n and C m x n, row-major and densely packed.",
 	.in_elems = in_elems,

@@ -88,6 +88,14 @@ const char *family_reject_threads(int threads, const struct device_limits *lim, 
 	return buf;
 }
 
+int family_late_from(const struct family *f)
+{
+	int k = f->nparams;
+	while (k > 0 && f->params[k - 1].late)
+		k--;
+	return k;
+}
+
 const char *family_ceiling_name(const struct family *f)
 {
 	static const char *const names[] = { "copy", "read", "fma" };

@@ -351,6 +351,9 @@ const char *family_size_text(const struct family *f, const struct dims *d, char 
 const char *family_store_name(const struct family *f);
 /* Index of parameter name in f, or -1. */
 int family_param_index(const struct family *f, const char *name);
+/* The index of the first of the late parameters that end f's table
+ * (param_def.late); nparams where none is late. */
+int family_late_from(const struct family *f);
 /* The names of a size's dimensions for f's shape, as spec expressions and
  * headers' helpers call them: n; rows, cols; or m, n, k.  How many. */
 int family_size_names(const struct family *f, const char *names[3]);

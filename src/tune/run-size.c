@@ -230,10 +230,7 @@ static int transfer_source(struct run_state *s, size_t k, unsigned char *cand, s
  * points without them draws as it did before they were added. */
 static int search_params(const struct run_state *s)
 {
-	int late_from = s->f->nparams;
-	while (late_from > 0 && s->f->params[late_from - 1].late)
-		late_from--;
-	return strategy_search_params(s->vals, MAX_PARAMS, s->f->nparams, s->npts, late_from);
+	return strategy_search_params(s->vals, MAX_PARAMS, s->f->nparams, s->npts, family_late_from(s->f));
 }
 
 /* Whether size k is searched as the requested sizes are: one of them, or
